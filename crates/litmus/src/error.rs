@@ -1,0 +1,93 @@
+//! Errors with source spans, and their rendering as `file:line:column` with a caret.
+
+use crate::ast::Span;
+use std::fmt;
+
+/// An error in an input file: where, and what was expected instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub span: Span,
+    /// What is wrong, naming the offending text and what was expected, e.g.
+    /// "unknown scope `wq`: expected one of sg, wg, qf, dv".
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn new(span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            span,
+            message: message.into(),
+        }
+    }
+
+    /// Renders the diagnostic against the source it was produced from:
+    ///
+    /// ```text
+    /// error: unknown scope `wq`: expected one of sg, wg, qf, dv
+    ///  --> tests/mp.litmus:7:9
+    ///   |
+    /// 7 |  ld.atom.wq.sc0 r0, y
+    ///   |         ^^
+    /// ```
+    pub fn render(&self, file: &str, source: &str) -> String {
+        let line_no = self.span.line.max(1);
+        let line_text = source
+            .split('\n')
+            .nth(line_no as usize - 1)
+            .unwrap_or("")
+            .trim_end_matches('\r');
+        let gutter = line_no.to_string().len();
+        let col = self.span.column.max(1) as usize;
+        // The caret is as wide as the offending text, clipped to the line.
+        let width = source
+            .get(self.span.offset..self.span.offset + self.span.len)
+            .map(|s| s.split('\n').next().unwrap_or("").chars().count())
+            .unwrap_or(0)
+            .max(1);
+        let pad: String = line_text
+            .chars()
+            .take(col - 1)
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        format!(
+            "error: {msg}\n{sp:gutter$}--> {file}:{line}:{col}\n{sp:gutter$} |\n{line} | {text}\n{sp:gutter$} | {pad}{carets}\n",
+            msg = self.message,
+            sp = "",
+            line = line_no,
+            text = line_text,
+            carets = "^".repeat(width),
+        )
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: {}",
+            self.span.line, self.span.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+/// Computes the span of `sub` (a subslice of `source`) in `source`.
+pub fn span_of(source: &str, sub: &str) -> Span {
+    let offset = (sub.as_ptr() as usize).saturating_sub(source.as_ptr() as usize);
+    span_at(source, offset.min(source.len()), sub.len())
+}
+
+/// The span of `len` bytes at byte `offset` of `source`, with its line and column.
+pub fn span_at(source: &str, offset: usize, len: usize) -> Span {
+    let before = &source[..offset.min(source.len())];
+    let line = before.matches('\n').count() as u32 + 1;
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let column = before[line_start..].chars().count() as u32 + 1;
+    Span {
+        offset,
+        len,
+        line,
+        column,
+    }
+}
