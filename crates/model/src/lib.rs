@@ -1,1 +1,24 @@
+//! The Vulkan memory model: the program model both input formats lower to, a relation
+//! algebra on bit matrices, and the axioms of the Khronos Alloy model (`spirv.als`),
+//! transcribed definition by definition.
+
+pub mod axioms;
+pub mod execution;
+pub mod flags;
+pub mod lower_khronos;
+pub mod lower_litmus;
+pub mod program;
 pub mod rel;
+pub mod set;
+pub mod variant;
+
+pub use axioms::Derived;
+pub use execution::{Event, Statics};
+pub use flags::Flags;
+pub use lower_khronos::lower_khronos;
+pub use lower_litmus::lower_litmus;
+pub use program::*;
+pub use rel::Rel;
+pub use set::EventSet;
+pub use variant::{ModelOptions, Variant};
+pub use vkherd_litmus::{ArithOp, CmpOp, Operand, Span};

@@ -1,1 +1,1646 @@
+//! Binary relations on events `0..n` (Alloy `E -> E`).
+//!
+//! A [`Rel`] is an `n × n` bit matrix stored flat in one [`FixedBitSet`]:
+//! row `a` occupies the `stride = ceil(n / usize::BITS)` words
+//! `[a * stride, (a + 1) * stride)` of `as_slice()`, and the pair `(a, b)` is
+//! bit `b` of that row. Row unions/intersections are word-wise loops.
+//!
+//! Invariant: in every row, the padding bits for columns `>= n` are zero, so
+//! rows can be combined word-wise (and compared/hashed) without masking.
+//!
+//! All relations (and [`EventSet`]s) combined in one expression must have the
+//! same `n`; this is only checked with `debug_assert_eq!`.
 
+use std::fmt;
+
+use fixedbitset::FixedBitSet;
+
+use crate::set::EventSet;
+
+const WORD: usize = usize::BITS as usize;
+
+/// Number of `usize` words needed for `n` bits.
+#[inline]
+fn words_for(n: usize) -> usize {
+    n.div_ceil(WORD)
+}
+
+/// Mask of the valid bits in the last word of a row of `n` columns.
+#[inline]
+fn last_word_mask(n: usize) -> usize {
+    match n % WORD {
+        0 => usize::MAX,
+        r => (1usize << r) - 1,
+    }
+}
+
+/// Calls `f(k)` for every set bit `k` of `words`, in ascending order.
+#[inline]
+fn for_each_bit(words: &[usize], mut f: impl FnMut(usize)) {
+    for (w, &word) in words.iter().enumerate() {
+        let mut x = word;
+        while x != 0 {
+            let t = x.trailing_zeros() as usize;
+            x &= x - 1;
+            f(w * WORD + t);
+        }
+    }
+}
+
+/// `w[dst row] |= w[src row]` for rows of `stride` words (`dst != src`).
+#[inline]
+fn or_row_into(w: &mut [usize], dst: usize, src: usize, stride: usize) {
+    debug_assert_ne!(dst, src);
+    let (d, s) = if dst < src {
+        let (lo, hi) = w.split_at_mut(src * stride);
+        (&mut lo[dst * stride..(dst + 1) * stride], &hi[..stride])
+    } else {
+        let (lo, hi) = w.split_at_mut(dst * stride);
+        (&mut hi[..stride], &lo[src * stride..(src + 1) * stride])
+    };
+    for (x, y) in d.iter_mut().zip(s) {
+        *x |= *y;
+    }
+}
+
+/// A binary relation on the events `0..n` (Alloy `E -> E`).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Rel {
+    n: usize,
+    /// Words per row: `ceil(n / usize::BITS)`.
+    stride: usize,
+    /// `n * stride` words, row-major.
+    bits: FixedBitSet,
+}
+
+impl Rel {
+    // ----------------------------------------------------------------------
+    // Internal helpers
+    // ----------------------------------------------------------------------
+
+    #[inline]
+    fn words(&self) -> &[usize] {
+        self.bits.as_slice()
+    }
+
+    #[inline]
+    fn words_mut(&mut self) -> &mut [usize] {
+        self.bits.as_mut_slice()
+    }
+
+    #[inline]
+    fn row_words(&self, a: usize) -> &[usize] {
+        let st = self.stride;
+        &self.words()[a * st..(a + 1) * st]
+    }
+
+    #[inline]
+    fn row_words_mut(&mut self, a: usize) -> &mut [usize] {
+        let st = self.stride;
+        &mut self.words_mut()[a * st..(a + 1) * st]
+    }
+
+    /// Bit index of the pair `(a, b)` in `bits`.
+    #[inline]
+    fn idx(&self, a: usize, b: usize) -> usize {
+        a * self.stride * WORD + b
+    }
+
+    /// Adds `(i, i)` for every event `i` (in place).
+    fn add_identity(&mut self) {
+        let n = self.n;
+        let st = self.stride;
+        let w = self.words_mut();
+        for i in 0..n {
+            w[i * st + i / WORD] |= 1usize << (i % WORD);
+        }
+    }
+
+    // ----------------------------------------------------------------------
+    // Constructors
+    // ----------------------------------------------------------------------
+
+    /// The empty relation on `0..n` (Alloy `none -> none`).
+    pub fn empty(n: usize) -> Self {
+        let stride = words_for(n);
+        Rel {
+            n,
+            stride,
+            bits: FixedBitSet::with_capacity(n * stride * WORD),
+        }
+    }
+
+    /// The identity on all events `0..n` (Alloy `E <: iden`).
+    pub fn identity(n: usize) -> Self {
+        let mut r = Self::empty(n);
+        r.add_identity();
+        r
+    }
+
+    /// The full relation on `0..n` (Alloy `E -> E`).
+    pub fn full(n: usize) -> Self {
+        let mut r = Self::empty(n);
+        let st = r.stride;
+        let mask = last_word_mask(n);
+        for row in r.words_mut().chunks_exact_mut(st.max(1)) {
+            row.fill(usize::MAX);
+            if let Some(last) = row.last_mut() {
+                *last &= mask;
+            }
+        }
+        r
+    }
+
+    /// Cartesian product of two sets (Alloy `a -> b`).
+    pub fn cross(a: &EventSet, b: &EventSet) -> Self {
+        debug_assert_eq!(a.len_universe(), b.len_universe());
+        let mut r = Self::empty(a.len_universe());
+        let bw = b.as_blocks();
+        for i in a.iter() {
+            r.row_words_mut(i).copy_from_slice(bw);
+        }
+        r
+    }
+
+    /// Lifts a set to a relation, the identity on `s` (Alloy `stor[s]` = `s <: iden`).
+    pub fn stor(s: &EventSet) -> Self {
+        let mut r = Self::empty(s.len_universe());
+        for i in s.iter() {
+            r.insert(i, i);
+        }
+        r
+    }
+
+    /// The relation on `0..n` containing exactly the given pairs.
+    ///
+    /// Panics if a component is `>= n`.
+    pub fn from_pairs(n: usize, pairs: impl IntoIterator<Item = (usize, usize)>) -> Self {
+        let mut r = Self::empty(n);
+        for (a, b) in pairs {
+            r.insert(a, b);
+        }
+        r
+    }
+
+    // ----------------------------------------------------------------------
+    // Basic queries and updates
+    // ----------------------------------------------------------------------
+
+    /// Number of events `n` of the universe `0..n`.
+    #[inline]
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Membership test (Alloy `a -> b in r`); `false` if `a` or `b` is `>= n`.
+    #[inline]
+    pub fn contains(&self, a: usize, b: usize) -> bool {
+        a < self.n && b < self.n && self.bits.contains(self.idx(a, b))
+    }
+
+    /// Adds the pair `(a, b)` (Alloy `r + a -> b`, in place). Panics if out of range.
+    #[inline]
+    pub fn insert(&mut self, a: usize, b: usize) {
+        assert!(
+            a < self.n && b < self.n,
+            "pair ({a},{b}) out of range for n = {}",
+            self.n
+        );
+        let i = self.idx(a, b);
+        self.bits.insert(i);
+    }
+
+    /// Removes the pair `(a, b)` (Alloy `r - a -> b`, in place). Panics if out of range.
+    #[inline]
+    pub fn remove(&mut self, a: usize, b: usize) {
+        assert!(
+            a < self.n && b < self.n,
+            "pair ({a},{b}) out of range for n = {}",
+            self.n
+        );
+        let i = self.idx(a, b);
+        self.bits.remove(i);
+    }
+
+    /// Number of pairs (Alloy `#r`).
+    #[inline]
+    pub fn count(&self) -> usize {
+        self.bits.count_ones(..)
+    }
+
+    /// Whether the relation has no pairs (Alloy `no r`).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.bits.is_clear()
+    }
+
+    /// Iterates over the pairs in (row, column) ascending order.
+    pub fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let row_bits = self.stride * WORD;
+        self.bits.ones().map(move |i| (i / row_bits, i % row_bits))
+    }
+
+    /// Successors of `a` (Alloy `a.r`). Panics if `a >= n`.
+    pub fn row(&self, a: usize) -> EventSet {
+        assert!(a < self.n, "row {a} out of range for n = {}", self.n);
+        EventSet::from_blocks(self.n, self.row_words(a))
+    }
+
+    /// Events with at least one successor (Alloy `r.E`, i.e. `dom[r]`).
+    pub fn domain(&self) -> EventSet {
+        let mut s = EventSet::new(self.n);
+        for a in 0..self.n {
+            if self.row_words(a).iter().any(|&w| w != 0) {
+                s.insert(a);
+            }
+        }
+        s
+    }
+
+    /// Events with at least one predecessor (Alloy `E.r`, i.e. `ran[r]`).
+    pub fn range(&self) -> EventSet {
+        let mut s = EventSet::new(self.n);
+        let acc = s.blocks_mut();
+        for a in 0..self.n {
+            for (x, y) in acc.iter_mut().zip(self.row_words(a)) {
+                *x |= *y;
+            }
+        }
+        s
+    }
+
+    /// Inclusion test (Alloy `r in s`).
+    pub fn is_subset(&self, other: &Rel) -> bool {
+        debug_assert_eq!(self.n, other.n);
+        self.words()
+            .iter()
+            .zip(other.words())
+            .all(|(x, y)| x & !y == 0)
+    }
+
+    // ----------------------------------------------------------------------
+    // Algebra (non-mutating)
+    // ----------------------------------------------------------------------
+
+    /// Union (Alloy `r + s`).
+    pub fn union(&self, other: &Rel) -> Rel {
+        let mut r = self.clone();
+        r.union_with(other);
+        r
+    }
+
+    /// Intersection (Alloy `r & s`).
+    pub fn inter(&self, other: &Rel) -> Rel {
+        let mut r = self.clone();
+        r.inter_with(other);
+        r
+    }
+
+    /// Difference (Alloy `r - s`).
+    pub fn minus(&self, other: &Rel) -> Rel {
+        let mut r = self.clone();
+        r.minus_with(other);
+        r
+    }
+
+    /// Relational composition (Alloy `r . s`, herd `r ; s`).
+    pub fn seq(&self, other: &Rel) -> Rel {
+        let mut out = Rel::empty(self.n);
+        self.seq_into(other, &mut out);
+        out
+    }
+
+    /// Relational composition written into `out` (Alloy `out = r . s`);
+    /// allocation-free when `out` already has the right size.
+    pub fn seq_into(&self, other: &Rel, out: &mut Rel) {
+        debug_assert_eq!(self.n, other.n);
+        if out.n != self.n {
+            *out = Rel::empty(self.n);
+        } else {
+            out.clear();
+        }
+        let st = self.stride;
+        let a = self.words();
+        let b = other.words();
+        let o = out.words_mut();
+        for i in 0..self.n {
+            let orow = &mut o[i * st..(i + 1) * st];
+            for_each_bit(&a[i * st..(i + 1) * st], |k| {
+                for (x, y) in orow.iter_mut().zip(&b[k * st..(k + 1) * st]) {
+                    *x |= *y;
+                }
+            });
+        }
+    }
+
+    /// Converse (Alloy `~r`).
+    pub fn inv(&self) -> Rel {
+        let mut out = Rel::empty(self.n);
+        let st = self.stride;
+        let o = out.words_mut();
+        for i in 0..self.n {
+            let bit = 1usize << (i % WORD);
+            let wi = i / WORD;
+            for_each_bit(self.row_words(i), |j| o[j * st + wi] |= bit);
+        }
+        out
+    }
+
+    /// Transitive closure (Alloy `^r`).
+    pub fn plus(&self) -> Rel {
+        let mut r = self.clone();
+        r.close_in_place();
+        r
+    }
+
+    /// Reflexive-transitive closure (Alloy `*r` = `^r + (E <: iden)`).
+    pub fn star(&self) -> Rel {
+        let mut r = self.plus();
+        r.add_identity();
+        r
+    }
+
+    /// Reflexive closure (Alloy `rc[r]` = `r + (E <: iden)`, herd `r?`).
+    pub fn opt(&self) -> Rel {
+        let mut r = self.clone();
+        r.add_identity();
+        r
+    }
+
+    /// Relation and its inverse (Alloy `rai[r]` = `r + ~r`).
+    pub fn rai(&self) -> Rel {
+        let mut r = self.inv();
+        r.union_with(self);
+        r
+    }
+
+    /// Immediate links (Alloy `imm[r]` = `r - r.^r`).
+    pub fn imm(&self) -> Rel {
+        let mut r = self.twoplus();
+        // r - t == r & !t; compute in the freshly allocated matrix.
+        for (x, y) in r.words_mut().iter_mut().zip(self.words()) {
+            *x = *y & !*x;
+        }
+        r
+    }
+
+    /// Chains of two or more hops (Alloy `twoplus[r]` = `r.^r`).
+    pub fn twoplus(&self) -> Rel {
+        self.seq(&self.plus())
+    }
+
+    /// Domain/range restriction (Alloy `[dom].r.[cod]` = `dom <: r :> cod`).
+    pub fn restrict(&self, dom: &EventSet, cod: &EventSet) -> Rel {
+        debug_assert_eq!(self.n, dom.len_universe());
+        debug_assert_eq!(self.n, cod.len_universe());
+        let mut r = self.clone();
+        let cw = cod.as_blocks();
+        for a in 0..self.n {
+            let row = r.row_words_mut(a);
+            if dom.contains(a) {
+                for (x, y) in row.iter_mut().zip(cw) {
+                    *x &= *y;
+                }
+            } else {
+                row.fill(0);
+            }
+        }
+        r
+    }
+
+    /// Domain restriction (Alloy `s <: r` = `[s].r`).
+    pub fn restrict_domain(&self, s: &EventSet) -> Rel {
+        debug_assert_eq!(self.n, s.len_universe());
+        let mut r = self.clone();
+        for a in 0..self.n {
+            if !s.contains(a) {
+                r.row_words_mut(a).fill(0);
+            }
+        }
+        r
+    }
+
+    /// Range restriction (Alloy `r :> s` = `r.[s]`).
+    pub fn restrict_range(&self, s: &EventSet) -> Rel {
+        debug_assert_eq!(self.n, s.len_universe());
+        let mut r = self.clone();
+        let sw = s.as_blocks();
+        for a in 0..self.n {
+            for (x, y) in r.row_words_mut(a).iter_mut().zip(sw) {
+                *x &= *y;
+            }
+        }
+        r
+    }
+
+    /// Removes the diagonal (Alloy `r - iden`).
+    pub fn minus_identity(&self) -> Rel {
+        let mut r = self.clone();
+        let st = r.stride;
+        let w = r.words_mut();
+        for i in 0..self.n {
+            w[i * st + i / WORD] &= !(1usize << (i % WORD));
+        }
+        r
+    }
+
+    // ----------------------------------------------------------------------
+    // Predicates
+    // ----------------------------------------------------------------------
+
+    /// Acyclicity (Alloy `acyclic[r, E]`, i.e. `no iden & ^r`).
+    ///
+    /// Kahn's topological sort: O(n) extra memory, no matrix allocation.
+    pub fn is_acyclic(&self) -> bool {
+        let n = self.n;
+        let mut indeg = vec![0u32; n];
+        for a in 0..n {
+            for_each_bit(self.row_words(a), |b| indeg[b] += 1);
+        }
+        let mut stack: Vec<usize> = (0..n).filter(|&i| indeg[i] == 0).collect();
+        let mut done = 0;
+        while let Some(a) = stack.pop() {
+            done += 1;
+            for_each_bit(self.row_words(a), |b| {
+                indeg[b] -= 1;
+                if indeg[b] == 0 {
+                    stack.push(b);
+                }
+            });
+        }
+        done == n
+    }
+
+    /// Irreflexivity (Alloy `irreflexive[r]`, i.e. `no iden & r`).
+    pub fn is_irreflexive(&self) -> bool {
+        let st = self.stride;
+        let w = self.words();
+        (0..self.n).all(|i| w[i * st + i / WORD] & (1usize << (i % WORD)) == 0)
+    }
+
+    /// Transitivity (Alloy `transitive[r]`, i.e. `r.r in r`); allocation-free.
+    pub fn is_transitive(&self) -> bool {
+        (0..self.n).all(|a| {
+            let ra = self.row_words(a);
+            let mut ok = true;
+            for_each_bit(ra, |k| {
+                if ok {
+                    ok = self.row_words(k).iter().zip(ra).all(|(x, y)| x & !y == 0);
+                }
+            });
+            ok
+        })
+    }
+
+    // ----------------------------------------------------------------------
+    // In-place variants
+    // ----------------------------------------------------------------------
+
+    /// In-place union (Alloy `r = r + s`).
+    #[inline]
+    pub fn union_with(&mut self, other: &Rel) {
+        debug_assert_eq!(self.n, other.n);
+        self.bits.union_with(&other.bits);
+    }
+
+    /// In-place intersection (Alloy `r = r & s`).
+    #[inline]
+    pub fn inter_with(&mut self, other: &Rel) {
+        debug_assert_eq!(self.n, other.n);
+        self.bits.intersect_with(&other.bits);
+    }
+
+    /// In-place difference (Alloy `r = r - s`).
+    #[inline]
+    pub fn minus_with(&mut self, other: &Rel) {
+        debug_assert_eq!(self.n, other.n);
+        self.bits.difference_with(&other.bits);
+    }
+
+    /// Removes every pair (Alloy `r = none -> none`), keeping `n`.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.bits.clear();
+    }
+
+    /// Overwrites `self` with `other`; no allocation when the sizes match.
+    pub fn copy_from(&mut self, other: &Rel) {
+        if self.n == other.n {
+            self.words_mut().copy_from_slice(other.words());
+        } else {
+            self.bits.clone_from(&other.bits);
+            self.n = other.n;
+            self.stride = other.stride;
+        }
+    }
+
+    /// In-place reflexive closure (Alloy `r = rc[r]`).
+    #[inline]
+    pub fn opt_in_place(&mut self) {
+        self.add_identity();
+    }
+
+    /// In-place transitive closure (Alloy `r = ^r`), word-parallel Warshall:
+    /// for each `k`, every row `i` with `(i, k)` gets `row_i |= row_k`.
+    pub fn close_in_place(&mut self) {
+        let n = self.n;
+        let st = self.stride;
+        let w = self.words_mut();
+        for k in 0..n {
+            let kw = k / WORD;
+            let kb = 1usize << (k % WORD);
+            for i in 0..n {
+                if i != k && w[i * st + kw] & kb != 0 {
+                    or_row_into(w, i, k, st);
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Rel {
+    /// Prints the relation as `{(0,1), (2,3)}`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("{")?;
+        for (k, (a, b)) in self.pairs().enumerate() {
+            if k > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "({a},{b})")?;
+        }
+        f.write_str("}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::hash_map::DefaultHasher;
+    use std::hash::{Hash, Hasher};
+
+    // ------------------------------------------------------------------
+    // Helpers
+    // ------------------------------------------------------------------
+
+    fn rel(n: usize, p: &[(usize, usize)]) -> Rel {
+        Rel::from_pairs(n, p.iter().copied())
+    }
+
+    fn set(n: usize, v: &[usize]) -> EventSet {
+        EventSet::from_iter(n, v.iter().copied())
+    }
+
+    fn ps(r: &Rel) -> Vec<(usize, usize)> {
+        r.pairs().collect()
+    }
+
+    fn sv(s: &EventSet) -> Vec<usize> {
+        s.iter().collect()
+    }
+
+    fn hash_of(r: &Rel) -> u64 {
+        let mut h = DefaultHasher::new();
+        r.hash(&mut h);
+        h.finish()
+    }
+
+    /// Checks the padding invariant: no bit set in columns `>= n`.
+    fn assert_padding_clear(r: &Rel) {
+        let mask = last_word_mask(r.n());
+        for a in 0..r.n() {
+            let row = r.row_words(a);
+            assert_eq!(
+                row.last().map(|w| w & !mask),
+                Some(0),
+                "padding set in row {a}"
+            );
+        }
+    }
+
+    /// r = 0 -> 1 -> 2 -> 3 on n = 4.
+    fn chain4() -> Rel {
+        rel(4, &[(0, 1), (1, 2), (2, 3)])
+    }
+
+    /// All 9 pairs among `{0, 63, 64}`.
+    fn all_pairs(v: &[usize]) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for &a in v {
+            for &b in v {
+                out.push((a, b));
+            }
+        }
+        out.sort();
+        out
+    }
+
+    // ------------------------------------------------------------------
+    // Hand-computed unit tests
+    // ------------------------------------------------------------------
+
+    #[test]
+    fn empty_relation() {
+        for n in [0, 1, 4, 65, 130] {
+            let r = Rel::empty(n);
+            assert_eq!(r.n(), n);
+            assert!(r.is_empty());
+            assert_eq!(r.count(), 0);
+            assert_eq!(ps(&r), vec![]);
+        }
+    }
+
+    #[test]
+    fn identity_relation() {
+        assert_eq!(ps(&Rel::identity(3)), vec![(0, 0), (1, 1), (2, 2)]);
+        assert_eq!(ps(&Rel::identity(1)), vec![(0, 0)]);
+        assert!(Rel::identity(0).is_empty());
+        let id = Rel::identity(130);
+        assert_eq!(id.count(), 130);
+        assert!(id.contains(63, 63) && id.contains(64, 64) && id.contains(129, 129));
+        assert!(!id.contains(63, 64));
+        assert_padding_clear(&id);
+    }
+
+    #[test]
+    fn full_relation() {
+        assert_eq!(ps(&Rel::full(2)), vec![(0, 0), (0, 1), (1, 0), (1, 1)]);
+        assert_eq!(Rel::full(3).count(), 9);
+        assert_eq!(ps(&Rel::full(1)), vec![(0, 0)]);
+        assert!(Rel::full(0).is_empty());
+        for n in [63, 64, 65, 130] {
+            let f = Rel::full(n);
+            assert_eq!(f.count(), n * n);
+            assert_padding_clear(&f);
+        }
+    }
+
+    #[test]
+    fn cross_product() {
+        let r = Rel::cross(&set(4, &[0, 2]), &set(4, &[1, 3]));
+        assert_eq!(ps(&r), vec![(0, 1), (0, 3), (2, 1), (2, 3)]);
+        assert!(Rel::cross(&set(4, &[]), &set(4, &[1])).is_empty());
+        assert_eq!(
+            Rel::cross(&EventSet::full(3), &EventSet::full(3)),
+            Rel::full(3)
+        );
+        let r = Rel::cross(&set(130, &[64, 129]), &set(130, &[0, 63, 64]));
+        assert_eq!(
+            ps(&r),
+            vec![(64, 0), (64, 63), (64, 64), (129, 0), (129, 63), (129, 64)]
+        );
+        assert!(Rel::cross(&EventSet::new(0), &EventSet::new(0)).is_empty());
+    }
+
+    #[test]
+    fn stor_lifts_set() {
+        assert_eq!(ps(&Rel::stor(&set(4, &[1, 3]))), vec![(1, 1), (3, 3)]);
+        assert_eq!(Rel::stor(&EventSet::full(5)), Rel::identity(5));
+        assert!(Rel::stor(&EventSet::new(5)).is_empty());
+        assert_eq!(ps(&Rel::stor(&set(65, &[64]))), vec![(64, 64)]);
+    }
+
+    #[test]
+    fn from_pairs_contains_insert_remove() {
+        let mut r = rel(4, &[(2, 3), (0, 1), (0, 1)]);
+        assert_eq!(ps(&r), vec![(0, 1), (2, 3)]);
+        assert!(r.contains(0, 1) && r.contains(2, 3));
+        assert!(!r.contains(1, 0) && !r.contains(3, 2));
+        assert!(!r.contains(4, 0) && !r.contains(0, 4) && !r.contains(100, 100));
+        r.insert(3, 0);
+        assert!(r.contains(3, 0));
+        r.remove(0, 1);
+        r.remove(1, 1); // absent: no-op
+        assert_eq!(ps(&r), vec![(2, 3), (3, 0)]);
+
+        let mut r = Rel::empty(130);
+        r.insert(64, 129);
+        r.insert(129, 64);
+        r.insert(0, 63);
+        assert!(r.contains(64, 129) && r.contains(129, 64) && r.contains(0, 63));
+        assert!(!r.contains(0, 64) && !r.contains(1, 63));
+        assert_eq!(ps(&r), vec![(0, 63), (64, 129), (129, 64)]);
+        r.remove(64, 129);
+        assert_eq!(ps(&r), vec![(0, 63), (129, 64)]);
+        // columns >= n must not alias into the next row / padding
+        let r = rel(65, &[(0, 64)]);
+        assert!(!r.contains(0, 65));
+        assert!(!r.contains(1, 0));
+    }
+
+    #[test]
+    #[should_panic]
+    fn insert_out_of_range_panics() {
+        Rel::empty(3).insert(0, 3);
+    }
+
+    #[test]
+    #[should_panic]
+    fn remove_out_of_range_panics() {
+        Rel::empty(3).remove(3, 0);
+    }
+
+    #[test]
+    fn count_and_is_empty() {
+        assert_eq!(chain4().count(), 3);
+        assert!(!chain4().is_empty());
+        assert_eq!(rel(130, &[(0, 129), (129, 0), (64, 64)]).count(), 3);
+        let mut r = rel(1, &[(0, 0)]);
+        assert_eq!(r.count(), 1);
+        r.remove(0, 0);
+        assert!(r.is_empty());
+    }
+
+    #[test]
+    fn pairs_in_row_column_order() {
+        let r = rel(5, &[(4, 0), (0, 4), (2, 2), (0, 1), (4, 3)]);
+        assert_eq!(ps(&r), vec![(0, 1), (0, 4), (2, 2), (4, 0), (4, 3)]);
+        let r = rel(130, &[(129, 0), (0, 129), (64, 64), (63, 65), (0, 0)]);
+        assert_eq!(ps(&r), vec![(0, 0), (0, 129), (63, 65), (64, 64), (129, 0)]);
+    }
+
+    #[test]
+    fn row_domain_range() {
+        let r = chain4();
+        assert_eq!(sv(&r.row(0)), vec![1]);
+        assert_eq!(sv(&r.row(3)), Vec::<usize>::new());
+        assert_eq!(r.row(1).len_universe(), 4);
+        assert_eq!(sv(&r.domain()), vec![0, 1, 2]);
+        assert_eq!(sv(&r.range()), vec![1, 2, 3]);
+        let r = rel(130, &[(0, 129), (0, 64), (64, 63), (129, 0)]);
+        assert_eq!(sv(&r.row(0)), vec![64, 129]);
+        assert_eq!(sv(&r.domain()), vec![0, 64, 129]);
+        assert_eq!(sv(&r.range()), vec![0, 63, 64, 129]);
+        assert!(Rel::empty(0).domain().is_empty());
+        assert!(Rel::empty(0).range().is_empty());
+        assert_eq!(sv(&Rel::identity(1).domain()), vec![0]);
+        assert_eq!(sv(&Rel::identity(1).range()), vec![0]);
+    }
+
+    #[test]
+    fn subset() {
+        let r = chain4();
+        assert!(r.is_subset(&r.plus()));
+        assert!(!r.plus().is_subset(&r));
+        assert!(Rel::empty(4).is_subset(&r));
+        assert!(r.is_subset(&r));
+        assert!(!rel(4, &[(3, 3)]).is_subset(&r));
+        assert!(rel(130, &[(129, 64)]).is_subset(&rel(130, &[(129, 64), (0, 0)])));
+        assert!(!rel(130, &[(129, 65)]).is_subset(&rel(130, &[(129, 64)])));
+        assert!(Rel::empty(0).is_subset(&Rel::empty(0)));
+    }
+
+    #[test]
+    fn union_inter_minus() {
+        let r = chain4();
+        let t = rel(4, &[(0, 1), (2, 3), (3, 3)]);
+        assert_eq!(ps(&r.union(&t)), vec![(0, 1), (1, 2), (2, 3), (3, 3)]);
+        assert_eq!(ps(&r.inter(&t)), vec![(0, 1), (2, 3)]);
+        assert_eq!(ps(&r.minus(&t)), vec![(1, 2)]);
+        assert_eq!(ps(&t.minus(&r)), vec![(3, 3)]);
+        // operands untouched
+        assert_eq!(r, chain4());
+
+        let a = rel(130, &[(0, 64), (129, 129), (64, 0)]);
+        let b = rel(130, &[(0, 64), (0, 63)]);
+        assert_eq!(
+            ps(&a.union(&b)),
+            vec![(0, 63), (0, 64), (64, 0), (129, 129)]
+        );
+        assert_eq!(ps(&a.inter(&b)), vec![(0, 64)]);
+        assert_eq!(ps(&a.minus(&b)), vec![(64, 0), (129, 129)]);
+        let z = Rel::empty(0);
+        assert!(z.union(&z).is_empty() && z.inter(&z).is_empty() && z.minus(&z).is_empty());
+    }
+
+    #[test]
+    fn seq_composition() {
+        let r = chain4();
+        let s = rel(4, &[(1, 0), (2, 2), (3, 1)]);
+        assert_eq!(ps(&r.seq(&r)), vec![(0, 2), (1, 3)]);
+        assert_eq!(ps(&r.seq(&s)), vec![(0, 0), (1, 2), (2, 1)]);
+        assert_eq!(ps(&s.seq(&r)), vec![(1, 1), (2, 3), (3, 2)]);
+        assert_eq!(r.seq(&Rel::identity(4)), r);
+        assert_eq!(Rel::identity(4).seq(&r), r);
+        assert!(r.seq(&Rel::empty(4)).is_empty());
+        // across the block boundary
+        let r = rel(65, &[(63, 64), (64, 0), (0, 63)]);
+        assert_eq!(ps(&r.seq(&r)), vec![(0, 64), (63, 0), (64, 63)]);
+        let r = rel(130, &[(0, 129), (129, 64), (64, 65), (65, 127)]);
+        assert_eq!(ps(&r.seq(&r)), vec![(0, 64), (64, 127), (129, 65)]);
+        assert!(Rel::empty(0).seq(&Rel::empty(0)).is_empty());
+        assert_eq!(ps(&Rel::identity(1).seq(&Rel::identity(1))), vec![(0, 0)]);
+    }
+
+    #[test]
+    fn seq_into_overwrites_output() {
+        let r = chain4();
+        let mut out = Rel::full(4);
+        r.seq_into(&r, &mut out);
+        assert_eq!(ps(&out), vec![(0, 2), (1, 3)]);
+        let mut wrong_size = Rel::full(2);
+        r.seq_into(&r, &mut wrong_size);
+        assert_eq!(wrong_size, r.seq(&r));
+        let big = rel(130, &[(0, 129), (129, 64)]);
+        let mut out = Rel::full(130);
+        big.seq_into(&big, &mut out);
+        assert_eq!(ps(&out), vec![(0, 64)]);
+    }
+
+    #[test]
+    fn inv_converse() {
+        assert_eq!(ps(&chain4().inv()), vec![(1, 0), (2, 1), (3, 2)]);
+        assert_eq!(chain4().inv().inv(), chain4());
+        assert_eq!(Rel::identity(3).inv(), Rel::identity(3));
+        let r = rel(65, &[(63, 64), (64, 0), (0, 63)]);
+        assert_eq!(ps(&r.inv()), vec![(0, 64), (63, 0), (64, 63)]);
+        let r = rel(130, &[(0, 129), (129, 64), (64, 65), (1, 127)]);
+        assert_eq!(ps(&r.inv()), vec![(64, 129), (65, 64), (127, 1), (129, 0)]);
+        assert_padding_clear(&r.inv());
+        assert!(Rel::empty(0).inv().is_empty());
+    }
+
+    #[test]
+    fn plus_transitive_closure() {
+        let p = chain4().plus();
+        assert_eq!(ps(&p), vec![(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]);
+        // cycle: closure contains the diagonal on the cycle
+        let c = rel(3, &[(0, 1), (1, 2), (2, 0)]);
+        assert_eq!(c.plus(), Rel::full(3));
+        // self loop only
+        assert_eq!(ps(&rel(3, &[(1, 1)]).plus()), vec![(1, 1)]);
+        // Warshall order matters: edges added "backwards"
+        let r = rel(4, &[(2, 3), (1, 2), (0, 1)]);
+        assert_eq!(r.plus(), p);
+        let r = rel(4, &[(3, 2), (2, 1), (1, 0)]);
+        assert_eq!(r.plus(), p.inv());
+        // across the block boundary
+        let r = rel(65, &[(63, 64), (64, 0), (0, 63)]);
+        assert_eq!(ps(&r.plus()), all_pairs(&[0, 63, 64]));
+        let r = rel(130, &[(0, 129), (129, 64), (64, 65), (65, 127)]);
+        let p = r.plus();
+        assert_eq!(
+            ps(&p),
+            vec![
+                (0, 64),
+                (0, 65),
+                (0, 127),
+                (0, 129),
+                (64, 65),
+                (64, 127),
+                (65, 127),
+                (129, 64),
+                (129, 65),
+                (129, 127)
+            ]
+        );
+        assert!(Rel::empty(0).plus().is_empty());
+        assert!(Rel::empty(1).plus().is_empty());
+    }
+
+    #[test]
+    fn close_in_place_matches_plus() {
+        let mut r = chain4();
+        r.close_in_place();
+        assert_eq!(ps(&r), vec![(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]);
+        let mut r = rel(130, &[(129, 0), (0, 64), (64, 129)]);
+        r.close_in_place();
+        assert_eq!(ps(&r), all_pairs(&[0, 64, 129]));
+        assert_padding_clear(&r);
+        let mut z = Rel::empty(0);
+        z.close_in_place();
+        assert!(z.is_empty());
+    }
+
+    #[test]
+    fn star_reflexive_transitive() {
+        let s = chain4().star();
+        assert_eq!(
+            ps(&s),
+            vec![
+                (0, 0),
+                (0, 1),
+                (0, 2),
+                (0, 3),
+                (1, 1),
+                (1, 2),
+                (1, 3),
+                (2, 2),
+                (2, 3),
+                (3, 3)
+            ]
+        );
+        assert_eq!(Rel::empty(3).star(), Rel::identity(3));
+        assert_eq!(ps(&Rel::empty(1).star()), vec![(0, 0)]);
+        assert!(Rel::empty(0).star().is_empty());
+        let r = rel(65, &[(63, 64)]);
+        let s = r.star();
+        assert_eq!(s.count(), 66);
+        assert!(s.contains(63, 64) && s.contains(64, 64) && s.contains(0, 0));
+    }
+
+    #[test]
+    fn opt_reflexive_closure() {
+        let o = chain4().opt();
+        assert_eq!(
+            ps(&o),
+            vec![(0, 0), (0, 1), (1, 1), (1, 2), (2, 2), (2, 3), (3, 3)]
+        );
+        assert_eq!(Rel::empty(2).opt(), Rel::identity(2));
+        assert_eq!(Rel::identity(2).opt(), Rel::identity(2));
+        let o = rel(130, &[(0, 129)]).opt();
+        assert_eq!(o.count(), 131);
+        assert_padding_clear(&o);
+        let mut r = chain4();
+        r.opt_in_place();
+        assert_eq!(r, chain4().opt());
+    }
+
+    #[test]
+    fn rai_symmetric_closure() {
+        assert_eq!(
+            ps(&chain4().rai()),
+            vec![(0, 1), (1, 0), (1, 2), (2, 1), (2, 3), (3, 2)]
+        );
+        assert_eq!(
+            ps(&rel(3, &[(1, 1), (0, 2)]).rai()),
+            vec![(0, 2), (1, 1), (2, 0)]
+        );
+        assert_eq!(ps(&rel(130, &[(0, 129)]).rai()), vec![(0, 129), (129, 0)]);
+    }
+
+    #[test]
+    fn twoplus_two_or_more_hops() {
+        assert_eq!(ps(&chain4().twoplus()), vec![(0, 2), (0, 3), (1, 3)]);
+        assert!(rel(3, &[(0, 1)]).twoplus().is_empty());
+        // 0->1->0 and 0->1->0->1: on a 2-cycle every pair is reachable in >= 2 hops
+        assert_eq!(rel(2, &[(0, 1), (1, 0)]).twoplus(), Rel::full(2));
+        assert_eq!(
+            ps(&rel(3, &[(0, 1), (1, 2), (2, 2)]).twoplus()),
+            vec![(0, 2), (1, 2), (2, 2)]
+        );
+        let r = rel(130, &[(0, 129), (129, 64), (64, 65), (65, 127)]);
+        assert_eq!(
+            ps(&r.twoplus()),
+            vec![(0, 64), (0, 65), (0, 127), (64, 127), (129, 65), (129, 127)]
+        );
+    }
+
+    #[test]
+    fn imm_immediate_links() {
+        let p = chain4().plus();
+        assert_eq!(p.imm(), chain4());
+        // a shortcut edge is not immediate
+        let r = rel(3, &[(0, 1), (1, 2), (0, 2)]);
+        assert_eq!(ps(&r.imm()), vec![(0, 1), (1, 2)]);
+        // on a cycle nothing is immediate (every edge is also a longer path)
+        assert!(rel(2, &[(0, 1), (1, 0)]).imm().is_empty());
+        let r = rel(130, &[(0, 129), (129, 64), (64, 65), (65, 127)]);
+        assert_eq!(r.plus().imm(), r);
+        assert!(Rel::empty(0).imm().is_empty());
+    }
+
+    #[test]
+    fn restrict_both_sides() {
+        let r = chain4();
+        assert_eq!(
+            ps(&r.restrict(&set(4, &[0, 2]), &set(4, &[1, 3]))),
+            vec![(0, 1), (2, 3)]
+        );
+        assert_eq!(
+            ps(&r.restrict(&set(4, &[1, 2]), &set(4, &[2]))),
+            vec![(1, 2)]
+        );
+        assert!(r.restrict(&set(4, &[3]), &EventSet::full(4)).is_empty());
+        assert_eq!(r.restrict(&EventSet::full(4), &EventSet::full(4)), r);
+        let r = rel(130, &[(0, 129), (64, 63), (64, 65), (129, 64)]);
+        assert_eq!(
+            ps(&r.restrict(&set(130, &[64, 129]), &set(130, &[64, 65]))),
+            vec![(64, 65), (129, 64)]
+        );
+    }
+
+    #[test]
+    fn restrict_domain_and_range() {
+        let r = chain4();
+        assert_eq!(ps(&r.restrict_domain(&set(4, &[1]))), vec![(1, 2)]);
+        assert_eq!(ps(&r.restrict_range(&set(4, &[3]))), vec![(2, 3)]);
+        assert_eq!(ps(&r.restrict_domain(&set(4, &[0, 3]))), vec![(0, 1)]);
+        assert_eq!(
+            ps(&r.restrict_range(&set(4, &[0, 1, 2]))),
+            vec![(0, 1), (1, 2)]
+        );
+        let r = rel(130, &[(0, 129), (64, 63), (129, 64)]);
+        assert_eq!(
+            ps(&r.restrict_domain(&set(130, &[64, 129]))),
+            vec![(64, 63), (129, 64)]
+        );
+        assert_eq!(
+            ps(&r.restrict_range(&set(130, &[63, 129]))),
+            vec![(0, 129), (64, 63)]
+        );
+    }
+
+    #[test]
+    fn minus_identity_removes_diagonal() {
+        let t = rel(4, &[(0, 1), (2, 3), (3, 3), (0, 0)]);
+        assert_eq!(ps(&t.minus_identity()), vec![(0, 1), (2, 3)]);
+        assert!(Rel::identity(5).minus_identity().is_empty());
+        assert_eq!(Rel::full(3).minus_identity().count(), 6);
+        assert_eq!(
+            ps(&rel(130, &[(64, 64), (64, 65), (129, 129)]).minus_identity()),
+            vec![(64, 65)]
+        );
+    }
+
+    #[test]
+    fn acyclicity() {
+        assert!(chain4().is_acyclic());
+        assert!(chain4().plus().is_acyclic());
+        assert!(!rel(4, &[(0, 1), (1, 2), (2, 3), (3, 0)]).is_acyclic());
+        assert!(!rel(4, &[(3, 3)]).is_acyclic());
+        assert!(!rel(2, &[(0, 1), (1, 0)]).is_acyclic());
+        assert!(Rel::empty(4).is_acyclic());
+        assert!(Rel::empty(0).is_acyclic());
+        assert!(Rel::empty(1).is_acyclic());
+        assert!(!Rel::identity(1).is_acyclic());
+        // diamond is acyclic
+        assert!(rel(4, &[(0, 1), (0, 2), (1, 3), (2, 3)]).is_acyclic());
+        // a cycle not reachable from a source
+        assert!(!rel(5, &[(0, 1), (2, 3), (3, 4), (4, 2)]).is_acyclic());
+        // across the block boundary
+        assert!(!rel(65, &[(63, 64), (64, 0), (0, 63)]).is_acyclic());
+        assert!(rel(65, &[(63, 64), (0, 63)]).is_acyclic());
+        assert!(!rel(130, &[(0, 129), (129, 64), (64, 0)]).is_acyclic());
+        assert!(rel(130, &[(0, 129), (129, 64), (64, 65)]).is_acyclic());
+    }
+
+    #[test]
+    fn irreflexivity() {
+        assert!(chain4().is_irreflexive());
+        assert!(!rel(4, &[(0, 1), (3, 3)]).is_irreflexive());
+        assert!(!Rel::identity(1).is_irreflexive());
+        assert!(Rel::empty(0).is_irreflexive());
+        assert!(!rel(130, &[(129, 129)]).is_irreflexive());
+        assert!(!rel(130, &[(64, 64)]).is_irreflexive());
+        assert!(rel(130, &[(64, 65), (65, 64)]).is_irreflexive());
+        // cyclic but irreflexive
+        assert!(rel(2, &[(0, 1), (1, 0)]).is_irreflexive());
+    }
+
+    #[test]
+    fn transitivity() {
+        assert!(chain4().plus().is_transitive());
+        assert!(!chain4().is_transitive());
+        assert!(Rel::empty(3).is_transitive());
+        assert!(Rel::identity(3).is_transitive());
+        assert!(Rel::full(3).is_transitive());
+        assert!(!rel(2, &[(0, 1), (1, 0)]).is_transitive());
+        assert!(rel(2, &[(0, 1), (1, 0), (0, 0), (1, 1)]).is_transitive());
+        assert!(!rel(130, &[(0, 129), (129, 64)]).is_transitive());
+        assert!(rel(130, &[(0, 129), (129, 64), (0, 64)]).is_transitive());
+        assert!(Rel::empty(0).is_transitive());
+    }
+
+    #[test]
+    fn in_place_union_inter_minus() {
+        let t = rel(4, &[(0, 1), (2, 3), (3, 3)]);
+        let mut r = chain4();
+        r.union_with(&t);
+        assert_eq!(ps(&r), vec![(0, 1), (1, 2), (2, 3), (3, 3)]);
+        let mut r = chain4();
+        r.inter_with(&t);
+        assert_eq!(ps(&r), vec![(0, 1), (2, 3)]);
+        let mut r = chain4();
+        r.minus_with(&t);
+        assert_eq!(ps(&r), vec![(1, 2)]);
+        let mut r = rel(130, &[(0, 64), (129, 129)]);
+        r.union_with(&rel(130, &[(64, 0)]));
+        r.minus_with(&rel(130, &[(0, 64)]));
+        assert_eq!(ps(&r), vec![(64, 0), (129, 129)]);
+        r.inter_with(&rel(130, &[(129, 129)]));
+        assert_eq!(ps(&r), vec![(129, 129)]);
+    }
+
+    #[test]
+    fn clear_and_copy_from() {
+        let mut r = chain4();
+        r.clear();
+        assert!(r.is_empty());
+        assert_eq!(r.n(), 4);
+        assert_eq!(r, Rel::empty(4));
+        r.copy_from(&chain4());
+        assert_eq!(r, chain4());
+        // different sizes: becomes an exact copy
+        let mut r = Rel::full(130);
+        r.copy_from(&chain4());
+        assert_eq!(r, chain4());
+        assert_eq!(r.n(), 4);
+        assert_eq!(hash_of(&r), hash_of(&chain4()));
+        let mut r = Rel::empty(0);
+        r.copy_from(&Rel::full(65));
+        assert_eq!(r, Rel::full(65));
+    }
+
+    #[test]
+    fn eq_hash_clone_debug() {
+        let a = rel(4, &[(2, 3), (0, 1)]);
+        let b = rel(4, &[(0, 1), (2, 3)]);
+        assert_eq!(a, b);
+        assert_eq!(hash_of(&a), hash_of(&b));
+        assert_ne!(a, chain4());
+        assert_ne!(Rel::empty(3), Rel::empty(4));
+        assert_eq!(a.clone(), a);
+        assert_eq!(format!("{a:?}"), "{(0,1), (2,3)}");
+        assert_eq!(format!("{:?}", Rel::empty(3)), "{}");
+        assert_eq!(format!("{:?}", Rel::identity(1)), "{(0,0)}");
+        let mut c = a.clone();
+        c.insert(1, 1);
+        c.remove(1, 1);
+        assert_eq!(c, a);
+        assert_eq!(hash_of(&c), hash_of(&a));
+    }
+
+    // ------------------------------------------------------------------
+    // Property tests against a naive Vec<Vec<bool>> reference
+    // ------------------------------------------------------------------
+
+    type M = Vec<Vec<bool>>;
+
+    struct XorShift(u64);
+
+    impl XorShift {
+        fn next(&mut self) -> u64 {
+            let mut x = self.0;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            self.0 = x;
+            x
+        }
+
+        fn below(&mut self, k: u64) -> usize {
+            (self.next() % k) as usize
+        }
+    }
+
+    /// Random matrix of size `n`; density chosen among a few levels so that
+    /// sparse (often acyclic), medium and dense relations all occur.
+    fn rand_m(rng: &mut XorShift, n: usize) -> M {
+        let per_mille = [0u64, 5, 20, 60, 200, 500, 900][rng.below(7)];
+        let dag = rng.below(3) == 0;
+        let mut m = vec![vec![false; n]; n];
+        for (i, row) in m.iter_mut().enumerate() {
+            for (j, cell) in row.iter_mut().enumerate() {
+                if dag && j <= i {
+                    continue;
+                }
+                *cell = (rng.next() % 1000) < per_mille;
+            }
+        }
+        if dag && n > 0 {
+            // relabel the DAG with a random permutation; sometimes add a back edge
+            let mut perm: Vec<usize> = (0..n).collect();
+            for i in (1..n).rev() {
+                let j = rng.below(i as u64 + 1);
+                perm.swap(i, j);
+            }
+            let mut p = vec![vec![false; n]; n];
+            for i in 0..n {
+                for j in 0..n {
+                    p[perm[i]][perm[j]] = m[i][j];
+                }
+            }
+            m = p;
+            if rng.below(2) == 0 {
+                let (a, b) = (rng.below(n as u64), rng.below(n as u64));
+                m[a][b] = true;
+            }
+        }
+        m
+    }
+
+    fn rand_set(rng: &mut XorShift, n: usize) -> Vec<bool> {
+        let per_mille = [0u64, 300, 700, 1000][rng.below(4)];
+        (0..n).map(|_| (rng.next() % 1000) < per_mille).collect()
+    }
+
+    fn to_rel(m: &M) -> Rel {
+        let n = m.len();
+        let mut r = Rel::empty(n);
+        for (i, row) in m.iter().enumerate() {
+            for (j, &b) in row.iter().enumerate() {
+                if b {
+                    r.insert(i, j);
+                }
+            }
+        }
+        r
+    }
+
+    fn to_set(v: &[bool]) -> EventSet {
+        EventSet::from_iter(v.len(), (0..v.len()).filter(|&i| v[i]))
+    }
+
+    /// Converts back through `contains` only, and checks the padding invariant.
+    fn from_rel(r: &Rel) -> M {
+        assert_padding_clear(r);
+        let n = r.n();
+        (0..n)
+            .map(|i| (0..n).map(|j| r.contains(i, j)).collect())
+            .collect()
+    }
+
+    fn zip_m(a: &M, b: &M, f: impl Fn(bool, bool) -> bool) -> M {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| x.iter().zip(y).map(|(&p, &q)| f(p, q)).collect())
+            .collect()
+    }
+
+    fn n_union(a: &M, b: &M) -> M {
+        zip_m(a, b, |p, q| p || q)
+    }
+
+    fn n_inter(a: &M, b: &M) -> M {
+        zip_m(a, b, |p, q| p && q)
+    }
+
+    fn n_minus(a: &M, b: &M) -> M {
+        zip_m(a, b, |p, q| p && !q)
+    }
+
+    fn n_seq(a: &M, b: &M) -> M {
+        let n = a.len();
+        let mut out = vec![vec![false; n]; n];
+        for i in 0..n {
+            for k in 0..n {
+                if a[i][k] {
+                    for j in 0..n {
+                        if b[k][j] {
+                            out[i][j] = true;
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn n_inv(a: &M) -> M {
+        let n = a.len();
+        (0..n).map(|i| (0..n).map(|j| a[j][i]).collect()).collect()
+    }
+
+    fn n_iden(n: usize) -> M {
+        (0..n).map(|i| (0..n).map(|j| i == j).collect()).collect()
+    }
+
+    /// Transitive closure by a BFS from every node (independent of Warshall).
+    fn n_plus(a: &M) -> M {
+        let n = a.len();
+        let mut out = vec![vec![false; n]; n];
+        for s in 0..n {
+            let mut stack: Vec<usize> = (0..n).filter(|&j| a[s][j]).collect();
+            while let Some(v) = stack.pop() {
+                if out[s][v] {
+                    continue;
+                }
+                out[s][v] = true;
+                stack.extend((0..n).filter(|&j| a[v][j] && !out[s][j]));
+            }
+        }
+        out
+    }
+
+    fn n_star(a: &M) -> M {
+        n_union(&n_plus(a), &n_iden(a.len()))
+    }
+
+    fn n_opt(a: &M) -> M {
+        n_union(a, &n_iden(a.len()))
+    }
+
+    fn n_rai(a: &M) -> M {
+        n_union(a, &n_inv(a))
+    }
+
+    fn n_twoplus(a: &M) -> M {
+        n_seq(a, &n_plus(a))
+    }
+
+    fn n_imm(a: &M) -> M {
+        n_minus(a, &n_twoplus(a))
+    }
+
+    fn n_restrict(a: &M, d: &[bool], c: &[bool]) -> M {
+        let n = a.len();
+        (0..n)
+            .map(|i| (0..n).map(|j| a[i][j] && d[i] && c[j]).collect())
+            .collect()
+    }
+
+    fn n_is_acyclic(a: &M) -> bool {
+        let p = n_plus(a);
+        (0..a.len()).all(|i| !p[i][i])
+    }
+
+    fn n_count(a: &M) -> usize {
+        a.iter().flatten().filter(|&&b| b).count()
+    }
+
+    const CASES: usize = 300;
+
+    /// Runs `check(rng, n, case)` on `CASES` random sizes in 1..=70, plus a few
+    /// fixed sizes around the block boundary.
+    fn for_sizes(seed: u64, mut check: impl FnMut(&mut XorShift, usize)) {
+        let mut rng = XorShift(seed);
+        for &n in &[1usize, 2, 63, 64, 65, 70] {
+            check(&mut rng, n);
+        }
+        for _ in 0..CASES {
+            let n = 1 + rng.below(70);
+            check(&mut rng, n);
+        }
+    }
+
+    fn prop_binary(seed: u64, op: impl Fn(&Rel, &Rel) -> Rel, reference: impl Fn(&M, &M) -> M) {
+        for_sizes(seed, |rng, n| {
+            let a = rand_m(rng, n);
+            let b = rand_m(rng, n);
+            let got = from_rel(&op(&to_rel(&a), &to_rel(&b)));
+            assert_eq!(got, reference(&a, &b), "n = {n}, a = {a:?}, b = {b:?}");
+        });
+    }
+
+    fn prop_unary(seed: u64, op: impl Fn(&Rel) -> Rel, reference: impl Fn(&M) -> M) {
+        for_sizes(seed, |rng, n| {
+            let a = rand_m(rng, n);
+            let r = to_rel(&a);
+            let got = from_rel(&op(&r));
+            assert_eq!(got, reference(&a), "n = {n}, a = {a:?}");
+            assert_eq!(r, to_rel(&a), "operand modified");
+        });
+    }
+
+    #[test]
+    fn prop_union() {
+        prop_binary(0x1234_5678_9abc_def1, Rel::union, n_union);
+    }
+
+    #[test]
+    fn prop_union_with() {
+        prop_binary(
+            0x2545_f491_4f6c_dd1d,
+            |a, b| {
+                let mut r = a.clone();
+                r.union_with(b);
+                r
+            },
+            n_union,
+        );
+    }
+
+    #[test]
+    fn prop_inter() {
+        prop_binary(0x9e37_79b9_7f4a_7c15, Rel::inter, n_inter);
+    }
+
+    #[test]
+    fn prop_inter_with() {
+        prop_binary(
+            0xbf58_476d_1ce4_e5b9,
+            |a, b| {
+                let mut r = a.clone();
+                r.inter_with(b);
+                r
+            },
+            n_inter,
+        );
+    }
+
+    #[test]
+    fn prop_minus() {
+        prop_binary(0x94d0_49bb_1331_11eb, Rel::minus, n_minus);
+    }
+
+    #[test]
+    fn prop_minus_with() {
+        prop_binary(
+            0x0123_4567_89ab_cdef,
+            |a, b| {
+                let mut r = a.clone();
+                r.minus_with(b);
+                r
+            },
+            n_minus,
+        );
+    }
+
+    #[test]
+    fn prop_seq() {
+        prop_binary(0xdead_beef_cafe_f00d, Rel::seq, n_seq);
+    }
+
+    #[test]
+    fn prop_seq_into() {
+        prop_binary(
+            0x5151_5151_abab_abab,
+            |a, b| {
+                let mut out = Rel::full(a.n());
+                a.seq_into(b, &mut out);
+                out
+            },
+            n_seq,
+        );
+    }
+
+    #[test]
+    fn prop_inv() {
+        prop_unary(0x1111_2222_3333_4444, Rel::inv, n_inv);
+    }
+
+    #[test]
+    fn prop_plus() {
+        prop_unary(0x5555_6666_7777_8888, Rel::plus, n_plus);
+    }
+
+    #[test]
+    fn prop_close_in_place() {
+        prop_unary(
+            0x0f0f_0f0f_f0f0_f0f0,
+            |a| {
+                let mut r = a.clone();
+                r.close_in_place();
+                r
+            },
+            n_plus,
+        );
+    }
+
+    #[test]
+    fn prop_star() {
+        prop_unary(0x9999_aaaa_bbbb_cccc, Rel::star, n_star);
+    }
+
+    #[test]
+    fn prop_opt() {
+        prop_unary(0xdddd_eeee_ffff_1111, Rel::opt, n_opt);
+    }
+
+    #[test]
+    fn prop_opt_in_place() {
+        prop_unary(
+            0x7777_1111_3333_5555,
+            |a| {
+                let mut r = a.clone();
+                r.opt_in_place();
+                r
+            },
+            n_opt,
+        );
+    }
+
+    #[test]
+    fn prop_rai() {
+        prop_unary(0x1357_9bdf_2468_ace0, Rel::rai, n_rai);
+    }
+
+    #[test]
+    fn prop_imm() {
+        prop_unary(0x0246_8ace_1357_9bdf, Rel::imm, n_imm);
+    }
+
+    #[test]
+    fn prop_twoplus() {
+        prop_unary(0xfedc_ba98_7654_3210, Rel::twoplus, n_twoplus);
+    }
+
+    #[test]
+    fn prop_minus_identity() {
+        prop_unary(0x3141_5926_5358_9793, Rel::minus_identity, |a| {
+            n_minus(a, &n_iden(a.len()))
+        });
+    }
+
+    #[test]
+    fn prop_restrict() {
+        for_sizes(0x2718_2818_2845_9045, |rng, n| {
+            let a = rand_m(rng, n);
+            let d = rand_set(rng, n);
+            let c = rand_set(rng, n);
+            let r = to_rel(&a);
+            let (ds, cs) = (to_set(&d), to_set(&c));
+            assert_eq!(
+                from_rel(&r.restrict(&ds, &cs)),
+                n_restrict(&a, &d, &c),
+                "n = {n}"
+            );
+            let all = vec![true; n];
+            assert_eq!(
+                from_rel(&r.restrict_domain(&ds)),
+                n_restrict(&a, &d, &all),
+                "n = {n}"
+            );
+            assert_eq!(
+                from_rel(&r.restrict_range(&cs)),
+                n_restrict(&a, &all, &c),
+                "n = {n}"
+            );
+            // restrict == [dom] . r . [cod]
+            assert_eq!(
+                r.restrict(&ds, &cs),
+                Rel::stor(&ds).seq(&r).seq(&Rel::stor(&cs))
+            );
+        });
+    }
+
+    #[test]
+    fn prop_is_acyclic() {
+        let (mut acyclic, mut cyclic) = (0, 0);
+        for_sizes(0x1618_0339_8874_9894, |rng, n| {
+            let a = rand_m(rng, n);
+            let expected = n_is_acyclic(&a);
+            assert_eq!(to_rel(&a).is_acyclic(), expected, "n = {n}, a = {a:?}");
+            if expected {
+                acyclic += 1;
+            } else {
+                cyclic += 1;
+            }
+        });
+        // the generator must exercise both outcomes substantially
+        assert!(
+            acyclic > 30 && cyclic > 30,
+            "acyclic = {acyclic}, cyclic = {cyclic}"
+        );
+    }
+
+    #[test]
+    fn prop_is_irreflexive_and_transitive() {
+        for_sizes(0x4142_4344_4546_4748, |rng, n| {
+            let a = rand_m(rng, n);
+            let r = to_rel(&a);
+            assert_eq!(r.is_irreflexive(), (0..n).all(|i| !a[i][i]), "n = {n}");
+            let transitive = n_seq(&a, &a) == n_inter(&n_seq(&a, &a), &a);
+            assert_eq!(r.is_transitive(), transitive, "n = {n}, a = {a:?}");
+            assert!(r.plus().is_transitive());
+        });
+    }
+
+    #[test]
+    fn prop_count_pairs_rows() {
+        for_sizes(0x6a09_e667_f3bc_c908, |rng, n| {
+            let a = rand_m(rng, n);
+            let r = to_rel(&a);
+            assert_eq!(r.count(), n_count(&a), "n = {n}");
+            assert_eq!(r.is_empty(), n_count(&a) == 0);
+            let mut expected = Vec::new();
+            for (i, row) in a.iter().enumerate() {
+                for (j, &b) in row.iter().enumerate() {
+                    if b {
+                        expected.push((i, j));
+                    }
+                }
+            }
+            assert_eq!(ps(&r), expected);
+            assert_eq!(Rel::from_pairs(n, expected.iter().copied()), r);
+            for (i, row) in a.iter().enumerate() {
+                let want: Vec<usize> = (0..n).filter(|&j| row[j]).collect();
+                assert_eq!(sv(&r.row(i)), want);
+            }
+            let dom: Vec<usize> = (0..n).filter(|&i| a[i].iter().any(|&b| b)).collect();
+            let ran: Vec<usize> = (0..n).filter(|&j| (0..n).any(|i| a[i][j])).collect();
+            assert_eq!(sv(&r.domain()), dom);
+            assert_eq!(sv(&r.range()), ran);
+        });
+    }
+
+    #[test]
+    fn prop_is_subset_and_constructors() {
+        for_sizes(0xbb67_ae85_84ca_a73b, |rng, n| {
+            let a = rand_m(rng, n);
+            let b = rand_m(rng, n);
+            let (ra, rb) = (to_rel(&a), to_rel(&b));
+            assert_eq!(
+                ra.is_subset(&rb),
+                n_minus(&a, &b) == vec![vec![false; n]; n]
+            );
+            assert!(ra.inter(&rb).is_subset(&ra));
+            assert!(ra.is_subset(&ra.union(&rb)));
+            let d = rand_set(rng, n);
+            let c = rand_set(rng, n);
+            let want: M = (0..n)
+                .map(|i| (0..n).map(|j| d[i] && c[j]).collect())
+                .collect();
+            assert_eq!(from_rel(&Rel::cross(&to_set(&d), &to_set(&c))), want);
+            let want: M = (0..n)
+                .map(|i| (0..n).map(|j| i == j && d[i]).collect())
+                .collect();
+            assert_eq!(from_rel(&Rel::stor(&to_set(&d))), want);
+            assert_eq!(from_rel(&Rel::full(n)), vec![vec![true; n]; n]);
+            assert_eq!(from_rel(&Rel::identity(n)), n_iden(n));
+            let mut copy = Rel::empty(n);
+            copy.copy_from(&ra);
+            assert_eq!(copy, ra);
+        });
+    }
+}

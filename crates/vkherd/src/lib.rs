@@ -1,1 +1,129 @@
+//! vkherd: which outcomes of a Vulkan litmus test does the Vulkan memory model allow?
+//!
+//! The library behind the `vkherd` binary:
+//!
+//! ```no_run
+//! let source = std::fs::read_to_string("litmus-tests/mp/MP-relacq-wg.litmus").unwrap();
+//! let program = vkherd::load_litmus(&source).unwrap();
+//! let report = vkherd::run(&program, &vkherd::Options::default()).unwrap();
+//! print!("{}", vkherd::report::herd_text(&report));
+//! ```
 
+pub mod khronos;
+pub mod report;
+
+use std::time::Instant;
+use vkherd_enumerate::{collect_outcomes, EnumOptions, EnumStats, Outcomes};
+pub use vkherd_litmus::Diagnostic;
+use vkherd_model::{lower_litmus, ModelOptions, Program, Quantifier};
+pub use vkherd_model::{Program as LoweredProgram, Variant};
+
+/// Options of a run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub model: ModelOptions,
+    /// A backward jump may be taken at most this many times on a path.
+    pub unroll: u32,
+    /// Leave out thin-air executions.
+    pub no_thin_air: bool,
+    /// Stop after this many candidates.
+    pub max_candidates: Option<u64>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            model: ModelOptions::default(),
+            unroll: 2,
+            no_thin_air: false,
+            max_candidates: None,
+        }
+    }
+}
+
+impl Options {
+    fn enum_options(&self) -> EnumOptions {
+        EnumOptions {
+            model: self.model,
+            unroll: self.unroll,
+            max_candidates: self.max_candidates,
+            no_thin_air: self.no_thin_air,
+            ..EnumOptions::default()
+        }
+    }
+}
+
+/// Parses and lowers a `.litmus` source.
+pub fn load_litmus(source: &str) -> Result<Program, Diagnostic> {
+    let test = vkherd_litmus::parse_litmus(source)?;
+    lower_litmus(&test)
+}
+
+/// The verdict on the final condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Ok,
+    No,
+}
+
+/// Everything a report shows about one test.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub program: Program,
+    pub outcomes: Outcomes,
+    pub stats: EnumStats,
+    pub verdict: Verdict,
+    /// Warnings: unroll bound, thin air, deadlocks.
+    pub notes: Vec<String>,
+    pub seconds: f64,
+}
+
+/// Enumerates a lowered program and judges its condition.
+pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
+    let start = Instant::now();
+    let (outcomes, stats) = collect_outcomes(program, &opts.enum_options())
+        .map_err(|e| Diagnostic::new(e.span, e.message))?;
+    let quantifier = program
+        .condition
+        .as_ref()
+        .map_or(Quantifier::Exists, |c| c.quantifier);
+    let ok = match quantifier {
+        Quantifier::Exists => outcomes.positive > 0,
+        Quantifier::NotExists => outcomes.positive == 0,
+        Quantifier::Forall => outcomes.negative == 0,
+    };
+    let mut notes = Vec::new();
+    if stats.dropped_paths > 0 {
+        notes.push(format!(
+            "Warning: {} path(s) dropped by the unroll bound (--unroll {}): the result is bounded, not complete",
+            stats.dropped_paths, opts.unroll
+        ));
+    }
+    if outcomes.thin_air > 0 {
+        notes.push(format!(
+            "Warning: {} thin-air execution(s) counted (values that depend on themselves through rf){}",
+            outcomes.thin_air,
+            if opts.no_thin_air { "" } else { "; --no-thin-air leaves them out" }
+        ));
+    }
+    if stats.deadlocked_paths > 0 {
+        notes.push(format!(
+            "Warning: {} path combination(s) deadlock at a control barrier and are not counted",
+            stats.deadlocked_paths
+        ));
+    }
+    if stats.partial {
+        notes.push(format!(
+            "Warning: stopped after {} candidates (--max-candidates): the result is partial",
+            stats.candidates
+        ));
+    }
+    Ok(Report {
+        program: program.clone(),
+        outcomes,
+        stats,
+        verdict: if ok { Verdict::Ok } else { Verdict::No },
+        notes,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}

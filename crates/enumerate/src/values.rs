@@ -1,0 +1,379 @@
+//! Values of a candidate: what each read returns, each write stores and each register
+//! holds at the end, given the paths and `rf` (semantics.md "Candidate executions" and
+//! "Out of thin air").
+//!
+//! Values are computed forward: a read returns its rf-source's value once that is known.
+//! When that gets stuck, the reads on a cycle of rf plus data dependencies take every value
+//! of the finite universe, and only assignments that agree with what the writes then
+//! store are kept (thin-air executions). Branch decisions on the path must agree with the
+//! values.
+
+use crate::combine::Layout;
+use crate::paths::{Path, Step};
+use vkherd_model::{arith, compare, AccessKind, Instruction, Operand, Program, Rel};
+
+/// Where a read takes its value from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    Init,
+    Write(usize),
+}
+
+/// A consistent assignment of values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Values {
+    /// Value returned by each read event (0 for other events).
+    pub read: Vec<i64>,
+    /// Value stored by each write event (0 for other events).
+    pub write: Vec<i64>,
+    /// Final register values per thread, indexed by register number.
+    pub regs: Vec<Vec<i64>>,
+    /// The values depend on themselves through rf and data dependencies.
+    pub thin_air: bool,
+}
+
+/// Most assignments of thin-air values tried for one candidate.
+pub const MAX_THIN_AIR_ASSIGNMENTS: usize = 1 << 20;
+
+/// The values of a path combination, computed per candidate rf.
+pub struct ValueSolver<'a> {
+    program: &'a Program,
+    paths: Vec<&'a Path>,
+    layout: &'a Layout,
+    /// Registers per thread (largest register number + 1).
+    reg_count: Vec<usize>,
+    universe: Vec<i64>,
+}
+
+/// What went wrong while solving values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TooManyThinAir {
+    pub reads: usize,
+}
+
+struct Partial {
+    read: Vec<Option<i64>>,
+    write: Vec<Option<i64>>,
+    regs: Vec<Vec<Option<i64>>>,
+}
+
+impl<'a> ValueSolver<'a> {
+    pub fn new(program: &'a Program, paths: Vec<&'a Path>, layout: &'a Layout) -> Self {
+        let reg_count = program.threads.iter().map(max_reg_plus_one).collect();
+        let mut universe: Vec<i64> = program.constants.clone();
+        universe.push(0);
+        universe.sort_unstable();
+        universe.dedup();
+        let fresh = universe.last().copied().unwrap_or(0).wrapping_add(1);
+        universe.push(fresh);
+        ValueSolver {
+            program,
+            paths,
+            layout,
+            reg_count,
+            universe,
+        }
+    }
+
+    /// Every value assignment of the candidate `rf` (source per read event; `None` for
+    /// events that are not reads) under which the path's branches agree.
+    pub fn solve(&self, rf: &[Option<Source>]) -> Result<Vec<Values>, TooManyThinAir> {
+        let n = self.layout.events.len();
+        let mut p = Partial {
+            read: vec![None; n],
+            write: vec![None; n],
+            regs: Vec::new(),
+        };
+        self.fixpoint(rf, &mut p);
+        let unknown: Vec<usize> = (0..n)
+            .filter(|&e| rf[e].is_some() && p.read[e].is_none())
+            .collect();
+        if unknown.is_empty() {
+            return Ok(self.finish(&p, false).into_iter().collect());
+        }
+        // Thin air: guess the reads that lie on a dependency cycle.
+        let cyclic = self.cyclic_reads(rf, &unknown);
+        let k = cyclic.len();
+        let total = (self.universe.len() as u128)
+            .checked_pow(k as u32)
+            .unwrap_or(u128::MAX);
+        if total > MAX_THIN_AIR_ASSIGNMENTS as u128 {
+            return Err(TooManyThinAir { reads: k });
+        }
+        let mut out = Vec::new();
+        let mut digits = vec![0usize; k];
+        'assignments: loop {
+            let mut q = Partial {
+                read: vec![None; n],
+                write: vec![None; n],
+                regs: Vec::new(),
+            };
+            for (i, &e) in cyclic.iter().enumerate() {
+                q.read[e] = Some(self.universe[digits[i]]);
+            }
+            self.fixpoint(rf, &mut q);
+            // Keep the assignment only if every guessed read equals its source's value.
+            let agrees = (0..n).all(|e| match rf[e] {
+                None => true,
+                Some(src) => q.read[e].is_some() && q.read[e] == self.source_value(src, &q, e),
+            });
+            if agrees {
+                out.extend(self.finish(&q, true));
+            }
+            // Next assignment (odometer).
+            for d in digits.iter_mut() {
+                *d += 1;
+                if *d < self.universe.len() {
+                    continue 'assignments;
+                }
+                *d = 0;
+            }
+            break;
+        }
+        Ok(out)
+    }
+
+    fn source_value(&self, src: Source, p: &Partial, read: usize) -> Option<i64> {
+        match src {
+            Source::Init => {
+                let loc = self.layout.events[read]
+                    .location
+                    .expect("read has a location");
+                Some(self.program.locations[loc].init)
+            }
+            Source::Write(w) => p.write[w],
+        }
+    }
+
+    /// Runs the threads forward and propagates values along rf until nothing changes.
+    fn fixpoint(&self, rf: &[Option<Source>], p: &mut Partial) {
+        loop {
+            p.regs = (0..self.paths.len())
+                .map(|t| self.run_thread(t, p))
+                .collect();
+            let mut changed = false;
+            for (e, src) in rf.iter().enumerate() {
+                let Some(src) = *src else { continue };
+                if p.read[e].is_none() {
+                    if let Some(v) = self.source_value(src, p, e) {
+                        p.read[e] = Some(v);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+
+    fn initial_regs(&self, t: usize) -> Vec<Option<i64>> {
+        let mut regs = vec![Some(0); self.reg_count[t]];
+        for &(r, v) in &self.program.threads[t].init_regs {
+            regs[r as usize] = Some(v);
+        }
+        regs
+    }
+
+    /// Executes thread `t` with the read values known so far, recording write values.
+    fn run_thread(&self, t: usize, p: &mut Partial) -> Vec<Option<i64>> {
+        let mut regs = self.initial_regs(t);
+        let code = &self.program.threads[t].code;
+        for (s, step) in self.paths[t].steps.iter().enumerate() {
+            let Step::Exec(i) = *step else { continue };
+            match &code[i] {
+                Instruction::Access(a) => {
+                    let e = self.layout.step_events[t][s].expect("access makes an event");
+                    let operand = a.value.map(|o| value_of(o, &regs));
+                    match a.kind {
+                        AccessKind::Load => {
+                            if let Some(d) = a.dst {
+                                regs[d as usize] = p.read[e];
+                            }
+                        }
+                        AccessKind::Store => p.write[e] = operand.flatten(),
+                        AccessKind::Rmw => {
+                            let old = p.read[e];
+                            p.write[e] = match (old, operand.flatten()) {
+                                (Some(x), Some(v)) => Some(match a.rmw_op {
+                                    Some(op) => arith(op, x, v),
+                                    None => v,
+                                }),
+                                _ => None,
+                            };
+                            if let Some(d) = a.dst {
+                                regs[d as usize] = old;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Instruction::Arith { op, dst, a, b, .. } => {
+                    regs[*dst as usize] = match (value_of(*a, &regs), value_of(*b, &regs)) {
+                        (Some(x), Some(y)) => Some(arith(*op, x, y)),
+                        _ => None,
+                    };
+                }
+                Instruction::Jump { .. } => {}
+            }
+        }
+        regs
+    }
+
+    /// Checks the path's branch decisions against known values and builds the result.
+    fn finish(&self, p: &Partial, thin_air: bool) -> Option<Values> {
+        for t in 0..self.paths.len() {
+            if !self.branches_agree(t, p) {
+                return None;
+            }
+        }
+        let unwrap = |v: &Vec<Option<i64>>| v.iter().map(|x| x.unwrap_or(0)).collect::<Vec<i64>>();
+        Some(Values {
+            read: unwrap(&p.read),
+            write: unwrap(&p.write),
+            regs: p.regs.iter().map(unwrap).collect(),
+            thin_air,
+        })
+    }
+
+    fn branches_agree(&self, t: usize, p: &Partial) -> bool {
+        let mut regs = self.initial_regs(t);
+        let code = &self.program.threads[t].code;
+        for (s, step) in self.paths[t].steps.iter().enumerate() {
+            match *step {
+                Step::Exec(i) => match &code[i] {
+                    Instruction::Access(a) => {
+                        if let (Some(d), Some(e)) = (a.dst, self.layout.step_events[t][s]) {
+                            regs[d as usize] = p.read[e];
+                        }
+                    }
+                    Instruction::Arith { op, dst, a, b, .. } => {
+                        regs[*dst as usize] = match (value_of(*a, &regs), value_of(*b, &regs)) {
+                            (Some(x), Some(y)) => Some(arith(*op, x, y)),
+                            _ => None,
+                        };
+                    }
+                    Instruction::Jump { .. } => {}
+                },
+                Step::Jump { index, taken } => {
+                    if let Instruction::Jump {
+                        cond: Some((op, a, b)),
+                        ..
+                    } = &code[index]
+                    {
+                        match (value_of(*a, &regs), value_of(*b, &regs)) {
+                            (Some(x), Some(y)) if compare(*op, x, y) == taken => {}
+                            _ => return false,
+                        }
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// The unknown reads that lie on a cycle of rf plus data dependencies.
+    fn cyclic_reads(&self, rf: &[Option<Source>], unknown: &[usize]) -> Vec<usize> {
+        let n = self.layout.events.len();
+        let deps = self.write_dependencies();
+        // Edge r -> d: read r takes its value from a write whose value depends on read d.
+        let mut graph = Rel::empty(n);
+        for &r in unknown {
+            if let Some(Source::Write(w)) = rf[r] {
+                for &d in &deps[w] {
+                    graph.insert(r, d);
+                }
+            }
+        }
+        let closure = graph.plus();
+        unknown
+            .iter()
+            .copied()
+            .filter(|&r| closure.contains(r, r))
+            .collect()
+    }
+
+    /// For each write event, the read events of its thread its stored value depends on
+    /// (through registers).
+    fn write_dependencies(&self) -> Vec<Vec<usize>> {
+        let n = self.layout.events.len();
+        let mut deps: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for t in 0..self.paths.len() {
+            let mut reg_deps: Vec<Vec<usize>> = vec![Vec::new(); self.reg_count[t]];
+            let code = &self.program.threads[t].code;
+            let of = |o: Operand, rd: &Vec<Vec<usize>>| match o {
+                Operand::Reg(r) => rd[r as usize].clone(),
+                Operand::Imm(_) => Vec::new(),
+            };
+            for (s, step) in self.paths[t].steps.iter().enumerate() {
+                let Step::Exec(i) = *step else { continue };
+                match &code[i] {
+                    Instruction::Access(a) => {
+                        let Some(e) = self.layout.step_events[t][s] else {
+                            continue;
+                        };
+                        let mut d = a.value.map(|o| of(o, &reg_deps)).unwrap_or_default();
+                        if a.kind == AccessKind::Rmw {
+                            d.push(e);
+                        }
+                        deps[e] = d;
+                        if let Some(dst) = a.dst {
+                            reg_deps[dst as usize] = vec![e];
+                        }
+                    }
+                    Instruction::Arith { dst, a, b, .. } => {
+                        let mut d = of(*a, &reg_deps);
+                        d.extend(of(*b, &reg_deps));
+                        reg_deps[*dst as usize] = d;
+                    }
+                    Instruction::Jump { .. } => {}
+                }
+            }
+        }
+        deps
+    }
+}
+
+fn value_of(o: Operand, regs: &[Option<i64>]) -> Option<i64> {
+    match o {
+        Operand::Reg(r) => regs[r as usize],
+        Operand::Imm(v) => Some(v),
+    }
+}
+
+/// Largest register number a thread mentions, plus one (at least 1).
+fn max_reg_plus_one(t: &vkherd_model::Thread) -> usize {
+    let mut m = 0u32;
+    let mut see = |o: &Operand| {
+        if let Operand::Reg(r) = o {
+            m = m.max(*r);
+        }
+    };
+    for i in &t.code {
+        match i {
+            Instruction::Access(a) => {
+                if let Some(d) = a.dst {
+                    see(&Operand::Reg(d));
+                }
+                if let Some(v) = &a.value {
+                    see(v);
+                }
+            }
+            Instruction::Arith { dst, a, b, .. } => {
+                see(&Operand::Reg(*dst));
+                see(a);
+                see(b);
+            }
+            Instruction::Jump { cond, .. } => {
+                if let Some((_, a, b)) = cond {
+                    see(a);
+                    see(b);
+                }
+            }
+        }
+    }
+    for (r, _) in &t.init_regs {
+        see(&Operand::Reg(*r));
+    }
+    m as usize + 1
+}

@@ -1,0 +1,105 @@
+//! nom parser for the `.litmus` format (docs/litmus-format.md).
+//!
+//! Comments are blanked out first (byte for byte, so offsets need no mapping); then the
+//! sections are parsed in file order, and the first problem becomes the [`Diagnostic`].
+//!
+//! - [`lex`]: tokens and the error type; [`comments`]: `(* ... *)`
+//! - [`init`]: the init and ssw blocks; [`table`]: thread headers and rows
+//! - [`instr`] and [`attrs`]: one cell's instructions; [`cond`]: everything after the table
+
+mod attrs;
+mod comments;
+mod cond;
+mod init;
+mod instr;
+mod lex;
+mod table;
+
+pub use cond::cond_to_string;
+
+use crate::ast::{FinalCond, LitmusTest};
+use crate::error::span_at;
+use crate::Diagnostic;
+use lex::{fail, ws, PResult, Src};
+use nom::bytes::complete::{take_until, take_while, take_while1};
+use nom::Parser;
+
+/// Parses a whole `.litmus` file.
+pub fn parse_litmus(source: &str) -> Result<LitmusTest, Diagnostic> {
+    let stripped = comments::strip(source);
+    let src = Src {
+        orig: source,
+        text: &stripped.text,
+    };
+    let result = file(&src).map(|(_, t)| t).map_err(|e| src.diagnostic(e));
+    // An unclosed comment blanks the rest of the file: report it unless an earlier
+    // problem was found before it.
+    match (result, stripped.unterminated) {
+        (Err(e), Some(at)) if e.span.offset < at => Err(e),
+        (_, Some(at)) => Err(Diagnostic::new(
+            span_at(source, at, 2),
+            "unterminated comment `(*`: expected a matching `*)`",
+        )),
+        (result, None) => result,
+    }
+}
+
+fn file<'a>(src: &Src<'a>) -> PResult<'a, LitmusTest> {
+    let (i, (name, description)) = header(src.text)?;
+    let (i, init) = init::init_block(src, i)?;
+    let (i, ssw) = init::ssw_block(src, i)?;
+    let (i, (threads, code)) = table::table(src, i)?;
+    let (i, tail) = cond::tail(src, i)?;
+    let condition = tail.condition.map(|(quantifier, cond)| FinalCond {
+        quantifier,
+        text: cond_to_string(&cond),
+        cond,
+    });
+    let test = LitmusTest {
+        name: name.to_string(),
+        description: description.to_string(),
+        init,
+        ssw,
+        threads,
+        code,
+        locations: tail.locations,
+        filter: tail.filter,
+        condition,
+    };
+    Ok((i, test))
+}
+
+/// `VULKAN NAME` on the first line, then the description: everything up to the first `{`,
+/// kept trimmed and not tokenised (it may hold quotes and span lines).
+fn header(i: &str) -> PResult<'_, (&str, &str)> {
+    let (i, _) = ws(i)?;
+    let i = i.trim_start_matches('\u{feff}');
+    let expected = "the header `VULKAN NAME`";
+    let not_space = take_while1::<_, _, lex::PErr>(|c: char| !c.is_whitespace());
+    let (rest, lang) = lex::expect(i, not_space, "", expected)?;
+    if !matches!(lang, "VULKAN" | "Vulkan" | "vulkan") {
+        return fail(
+            lang,
+            format!("unknown language `{lang}`: expected `VULKAN`, `Vulkan` or `vulkan` and the test name"),
+        );
+    }
+    let (rest, _) = take_while(|c: char| c == ' ' || c == '\t').parse(rest)?;
+    let (rest, name) = take_while(|c: char| !c.is_whitespace() && c != '{').parse(rest)?;
+    if name.is_empty() {
+        return fail(
+            name,
+            format!("missing test name: expected `{lang} NAME` on the first line"),
+        );
+    }
+    match take_until::<_, _, lex::PErr>("{").parse(rest) {
+        Ok((rest, description)) => Ok((rest, (name, description.trim()))),
+        Err(_) => Err(lex::unexpected_in(
+            &rest[rest.len()..],
+            " after the description",
+            "the init block `{ ... }`",
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,320 @@
+//! The static part of an execution: its events, the Alloy event sets, and every relation
+//! that does not depend on `rf` or `asmo` (computed once per path combination).
+//!
+//! Each field is named after the Alloy set or relation it holds (lower-cased).
+
+use crate::flags::Flags;
+use crate::program::{LocId, Program, RefId};
+use crate::rel::Rel;
+use crate::set::EventSet;
+use crate::variant::{ModelOptions, Variant};
+
+/// One event of an execution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    pub thread: usize,
+    /// Index of the instruction in the thread's code that made it.
+    pub instr: usize,
+    pub flags: Flags,
+    pub reference: Option<RefId>,
+    pub location: Option<LocId>,
+}
+
+/// The storage classes the model distinguishes (`sc0`..`sc3`).
+pub const CLASSES: usize = 4;
+
+/// Event sets and static relations of one path combination.
+#[derive(Debug, Clone)]
+pub struct Statics {
+    pub n: usize,
+    pub events: Vec<Event>,
+    // --- sets (sig Exec) ---
+    pub ev: EventSet,
+    pub r: EventSet,
+    pub w: EventSet,
+    pub f: EventSet,
+    pub a: EventSet,
+    pub acq: EventSet,
+    pub rel: EventSet,
+    pub sc: [EventSet; CLASSES],
+    pub semsc: [EventSet; CLASSES],
+    pub scopesg: EventSet,
+    pub scopewg: EventSet,
+    pub scopeqf: EventSet,
+    pub scopedev: EventSet,
+    pub cbar: EventSet,
+    pub av: EventSet,
+    pub vis: EventSet,
+    pub semav: EventSet,
+    pub semvis: EventSet,
+    pub avdevice: EventSet,
+    pub visdevice: EventSet,
+    pub nonpriv: EventSet,
+    pub priv_: EventSet,
+    /// `AVSHADER = (AV+SEMAV) & SCOPEDEV` and friends.
+    pub avshader: EventSet,
+    pub visshader: EventSet,
+    pub avqf: EventSet,
+    pub visqf: EventSet,
+    pub avwg: EventSet,
+    pub viswg: EventSet,
+    pub avsg: EventSet,
+    pub vissg: EventSet,
+    /// The storage classes used by some access or semantics (bit i = class i).
+    pub classes_in_use: u8,
+    // --- static relations ---
+    pub sthd: Rel,
+    pub po: Rel,
+    pub ssg: Rel,
+    pub swg: Rel,
+    pub sqf: Rel,
+    pub ssw: Rel,
+    /// `^ssw`, used by locord.
+    pub ssw_plus: Rel,
+    pub scbarinst: Rel,
+    pub sloc: Rel,
+    pub sref: Rel,
+    pub chains: Rel,
+    pub inscope: Rel,
+    pub mutordatom: Rel,
+    pub avvisinc: Rel,
+    pub posctosem: Rel,
+    pub posemtosc: Rel,
+    /// `rc[po]`
+    pub po_opt: Rel,
+    pub iden: Rel,
+}
+
+fn set_of(events: &[Event], n: usize, f: impl Fn(&Event) -> bool) -> EventSet {
+    EventSet::from_iter(
+        n,
+        events
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| f(e))
+            .map(|(i, _)| i),
+    )
+}
+
+fn rel_of(n: usize, f: impl Fn(usize, usize) -> bool) -> Rel {
+    let mut r = Rel::empty(n);
+    for a in 0..n {
+        for b in 0..n {
+            if f(a, b) {
+                r.insert(a, b);
+            }
+        }
+    }
+    r
+}
+
+impl Statics {
+    /// Builds the static sets and relations. `events` are in program order within each
+    /// thread (an event's po-successors are the later events of its thread); `scbarinst`
+    /// relates the cbars that form one dynamic instance (built by the enumerator from the
+    /// input format's barrier rule).
+    pub fn new(
+        program: &Program,
+        events: Vec<Event>,
+        scbarinst: Rel,
+        opts: &ModelOptions,
+    ) -> Statics {
+        let n = events.len();
+        let flag = |fl: Flags| set_of(&events, n, |e| e.flags.has(fl));
+        let ev = EventSet::full(n);
+        let r = flag(Flags::R);
+        let w = flag(Flags::W);
+        let sc: [EventSet; CLASSES] = std::array::from_fn(|i| flag(Flags::sc(i as u8)));
+        let semsc: [EventSet; CLASSES] = std::array::from_fn(|i| flag(Flags::semsc(i as u8)));
+        let classes_in_use = (0..CLASSES)
+            .filter(|&i| !sc[i].is_empty() || !semsc[i].is_empty())
+            .fold(0u8, |m, i| m | 1 << i);
+        let av = flag(Flags::AV);
+        let vis = flag(Flags::VIS);
+        let semav = flag(Flags::SEMAV);
+        let semvis = flag(Flags::SEMVIS);
+        let scopesg = flag(Flags::SCOPESG);
+        let scopewg = flag(Flags::SCOPEWG);
+        let scopeqf = flag(Flags::SCOPEQF);
+        let scopedev = flag(Flags::SCOPEDEV);
+        let nonpriv = flag(Flags::NONPRIV);
+        let rw = r.union(&w);
+        // PRIV = R+W-NONPRIV
+        let priv_ = rw.minus(&nonpriv);
+        let av_semav = av.union(&semav);
+        let vis_semvis = vis.union(&semvis);
+        let dev_qf = scopedev.union(&scopeqf);
+        let dev_qf_wg = dev_qf.union(&scopewg);
+        let all_scopes = dev_qf_wg.union(&scopesg);
+
+        let th = |i: usize| &program.threads[events[i].thread];
+        // sthd, ssg, swg, sqf: equivalences from the thread ids.
+        let sthd = rel_of(n, |a, b| events[a].thread == events[b].thread);
+        let ssg = rel_of(n, |a, b| th(a).same_subgroup(th(b)));
+        let swg = rel_of(n, |a, b| th(a).same_workgroup(th(b)));
+        let sqf = rel_of(n, |a, b| th(a).same_queue_family(th(b)));
+        // po: events are listed in program order within a thread.
+        let po = rel_of(n, |a, b| events[a].thread == events[b].thread && a < b);
+        // ssw: every event of thread i ssw every event of thread j.
+        let ssw = rel_of(n, |a, b| {
+            program.ssw.contains(&(events[a].thread, events[b].thread))
+        });
+        let ssw_plus = ssw.plus();
+        // sloc = ^(rai[pgmsloc]) + stor[R+W]: accesses to one location.
+        let sloc = rel_of(n, |a, b| {
+            rw.contains(a) && rw.contains(b) && events[a].location == events[b].location
+        });
+        // sref = ^(rai[pgmsref]) + stor[R+W]: accesses through one reference.
+        let sref = rel_of(n, |a, b| {
+            rw.contains(a) && rw.contains(b) && events[a].reference == events[b].reference
+        });
+        // chains = EV->EV, or stor[EV] when chains are not supported.
+        let iden = Rel::identity(n);
+        let chains = if opts.chains {
+            Rel::full(n)
+        } else {
+            iden.clone()
+        };
+        // inscope = (SCOPEDEV -> SCOPEDEV) + (sqf & (...)) + (swg & (...)) + (ssg & (...))
+        let inscope = Rel::cross(&scopedev, &scopedev)
+            .union(&sqf.inter(&Rel::cross(&dev_qf, &dev_qf)))
+            .union(&swg.inter(&Rel::cross(&dev_qf_wg, &dev_qf_wg)))
+            .union(&ssg.inter(&Rel::cross(&all_scopes, &all_scopes)));
+        let a = flag(Flags::A);
+        // mutordatom = (sloc & sref & (A -> A) & inscope) - iden
+        let mutordatom = sloc
+            .inter(&sref)
+            .inter(&Rel::cross(&a, &a))
+            .inter(&inscope)
+            .minus(&iden);
+        // posctosem = po & ((SC0 -> SEMSC0) + (SC1 -> SEMSC1) + ...)
+        // posemtosc = po & ((SEMSC0 -> SC0) + (SEMSC1 -> SC1) + ...)
+        let mut sc_to_sem = Rel::empty(n);
+        let mut sem_to_sc = Rel::empty(n);
+        for i in 0..CLASSES {
+            sc_to_sem.union_with(&Rel::cross(&sc[i], &semsc[i]));
+            sem_to_sc.union_with(&Rel::cross(&semsc[i], &sc[i]));
+        }
+        let posctosem = po.inter(&sc_to_sem);
+        let posemtosc = po.inter(&sem_to_sc);
+        let avdevice = flag(Flags::AVDEVICE);
+        let visdevice = flag(Flags::VISDEVICE);
+        let avvisinc = avvisinc(
+            opts.variant,
+            n,
+            &rw,
+            &sc,
+            &semsc,
+            &semav,
+            &semvis,
+            &avdevice,
+            &visdevice,
+            &av,
+            &vis,
+            &sref,
+            &sloc,
+            &iden,
+        );
+        let po_opt = po.opt();
+
+        Statics {
+            n,
+            ev,
+            f: flag(Flags::F),
+            acq: flag(Flags::ACQ),
+            rel: flag(Flags::REL),
+            cbar: flag(Flags::CBAR),
+            avshader: av_semav.inter(&scopedev),
+            visshader: vis_semvis.inter(&scopedev),
+            avqf: av_semav.inter(&dev_qf),
+            visqf: vis_semvis.inter(&dev_qf),
+            avwg: av_semav.inter(&dev_qf_wg),
+            viswg: vis_semvis.inter(&dev_qf_wg),
+            avsg: av_semav,
+            vissg: vis_semvis,
+            events,
+            r,
+            w,
+            a,
+            sc,
+            semsc,
+            scopesg,
+            scopewg,
+            scopeqf,
+            scopedev,
+            av,
+            vis,
+            semav,
+            semvis,
+            avdevice,
+            visdevice,
+            nonpriv,
+            priv_,
+            classes_in_use,
+            sthd,
+            po,
+            ssg,
+            swg,
+            sqf,
+            ssw,
+            ssw_plus,
+            scbarinst,
+            sloc,
+            sref,
+            chains,
+            inscope,
+            mutordatom,
+            avvisinc,
+            posctosem,
+            posemtosc,
+            po_opt,
+            iden,
+        }
+    }
+}
+
+/// `avvisinc`: which accesses an availability/visibility operation includes.
+#[allow(clippy::too_many_arguments)]
+fn avvisinc(
+    variant: Variant,
+    n: usize,
+    rw: &EventSet,
+    sc: &[EventSet; CLASSES],
+    semsc: &[EventSet; CLASSES],
+    semav: &EventSet,
+    semvis: &EventSet,
+    avdevice: &EventSet,
+    visdevice: &EventSet,
+    av: &EventSet,
+    vis: &EventSet,
+    sref: &Rel,
+    sloc: &Rel,
+    iden: &Rel,
+) -> Rel {
+    // rai[stor[AV+VIS] . (sref & sloc)]: per-instruction av/vis include accesses through
+    // the same reference (and themselves).
+    let per_instruction = Rel::stor(&av.union(vis)).seq(&sref.inter(sloc)).rai();
+    match variant {
+        // (SC0+SC1)->AVDEVICE + VISDEVICE->(SC0+SC1) + SCi->(SEMSCi&SEMAV)
+        //   + (SEMSCi&SEMVIS)->SCi + rai[stor[AV+VIS] . (sref & sloc)]
+        Variant::Vulkan => {
+            let mut r = Rel::cross(rw, avdevice).union(&Rel::cross(visdevice, rw));
+            for i in 0..CLASSES {
+                r.union_with(&Rel::cross(&sc[i], &semsc[i].inter(semav)));
+                r.union_with(&Rel::cross(&semsc[i].inter(semvis), &sc[i]));
+            }
+            r.union(&per_instruction)
+        }
+        // rai[((SC0+SC1)->(AVDEVICE+VISDEVICE)) + (SCi->((SEMAV+SEMVIS)&SEMSCi))] - iden
+        //   + rai[stor[AV+VIS] . (sref & sloc)]
+        Variant::Vulkan2024 => {
+            let mut r = Rel::cross(rw, &avdevice.union(visdevice));
+            let semavvis = semav.union(semvis);
+            for i in 0..CLASSES {
+                r.union_with(&Rel::cross(&sc[i], &semavvis.inter(&semsc[i])));
+            }
+            let _ = n;
+            r.rai().minus(iden).union(&per_instruction)
+        }
+    }
+}

@@ -1,0 +1,530 @@
+//! Lowering of a parsed `.litmus` test to a [`Program`]: names resolved, implicit facts
+//! applied, semantic errors reported with spans.
+
+use crate::flags::Flags;
+use crate::program::*;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use vkherd_litmus::ast::{self, Cond, CondAtom, InitDecl, Instr, LitmusTest, MemAttrs, StateItem};
+use vkherd_litmus::{Diagnostic, Operand, Scope, Span};
+
+/// The Alloy sets an access with attributes `a` belongs to, implicit facts applied:
+/// `A in NONPRIV`, `(W&A) in AV`, `(R&A) in VIS`, av/vis imply non-private
+/// (litmus-format.md), and an acq/rel cbar is also a fence (semantics.md "Events").
+pub fn flags_of(kind: AccessKind, a: &MemAttrs) -> Flags {
+    let mut f = match kind {
+        AccessKind::Load => Flags::R,
+        AccessKind::Store => Flags::W,
+        AccessKind::Rmw => Flags::R | Flags::W | Flags::A,
+        AccessKind::Fence => Flags::F,
+        AccessKind::Cbar => Flags::CBAR,
+        AccessKind::AvDevice => return Flags::AVDEVICE,
+        AccessKind::VisDevice => return Flags::VISDEVICE,
+    };
+    if a.atomic {
+        f |= Flags::A | Flags::NONPRIV;
+        if f.has(Flags::W) {
+            f |= Flags::AV;
+        }
+        if f.has(Flags::R) {
+            f |= Flags::VIS;
+        }
+    }
+    if a.acq {
+        f |= Flags::ACQ;
+    }
+    if a.rel {
+        f |= Flags::REL;
+    }
+    if kind == AccessKind::Cbar && (a.acq || a.rel) {
+        f |= Flags::F;
+    }
+    if let Some(sc) = a.storage_class {
+        f |= Flags::sc(sc);
+    }
+    for i in 0..ast::MAX_STORAGE_CLASSES {
+        if a.semsc & (1 << i) != 0 {
+            f |= Flags::semsc(i);
+        }
+    }
+    if a.semav {
+        f |= Flags::SEMAV;
+    }
+    if a.semvis {
+        f |= Flags::SEMVIS;
+    }
+    if a.av {
+        f |= Flags::AV | Flags::NONPRIV;
+    }
+    if a.vis {
+        f |= Flags::VIS | Flags::NONPRIV;
+    }
+    if a.nonpriv {
+        f |= Flags::NONPRIV;
+    }
+    f |= match a.scope {
+        Some(Scope::Subgroup) => Flags::SCOPESG,
+        Some(Scope::Workgroup) => Flags::SCOPEWG,
+        Some(Scope::QueueFamily) => Flags::SCOPEQF,
+        Some(Scope::Device) => Flags::SCOPEDEV,
+        None => Flags::NONE,
+    };
+    f
+}
+
+/// Names of locations and references, built from the init block and every use.
+#[derive(Default)]
+struct Names {
+    locations: Vec<Location>,
+    references: Vec<Reference>,
+    by_name: HashMap<String, RefId>,
+}
+
+impl Names {
+    /// The reference named `name`, creating a location of that name (init 0) if new.
+    fn reference(&mut self, name: &str) -> RefId {
+        if let Some(&r) = self.by_name.get(name) {
+            return r;
+        }
+        let loc = self.locations.len();
+        self.locations.push(Location {
+            name: name.to_string(),
+            init: 0,
+        });
+        self.add_reference(name, loc)
+    }
+
+    fn add_reference(&mut self, name: &str, location: LocId) -> RefId {
+        let r = self.references.len();
+        self.references.push(Reference {
+            name: name.to_string(),
+            location,
+        });
+        self.by_name.insert(name.to_string(), r);
+        r
+    }
+}
+
+/// Lowers a parsed `.litmus` test.
+pub fn lower_litmus(test: &LitmusTest) -> Result<Program, Diagnostic> {
+    let nthreads = test.threads.len();
+    let mut names = Names::default();
+    let mut init_regs: Vec<Vec<(u32, i64)>> = vec![Vec::new(); nthreads];
+    let mut constants = BTreeSet::new();
+    lower_init(test, &mut names, &mut init_regs, &mut constants)?;
+
+    let mut threads = Vec::with_capacity(nthreads);
+    let mut regs_used: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); nthreads];
+    for (t, header) in test.threads.iter().enumerate() {
+        let code = lower_code(&test.code[t], &mut names, &mut regs_used[t], &mut constants)?;
+        regs_used[t].extend(init_regs[t].iter().map(|&(r, _)| r));
+        threads.push(Thread {
+            qf: header.qf,
+            wg: header.wg,
+            sg: header.sg,
+            code,
+            init_regs: std::mem::take(&mut init_regs[t]),
+        });
+    }
+
+    let mut ssw = Vec::new();
+    for s in &test.ssw {
+        let (i, j) = s.value;
+        if i >= nthreads || j >= nthreads {
+            return Err(Diagnostic::new(
+                s.span,
+                format!("`ssw {i} {j}` names a thread the test does not have: expected thread numbers below {nthreads}"),
+            ));
+        }
+        ssw.push((i, j));
+    }
+
+    // Final-state columns: every register and location the condition, filter or
+    // `locations` mention.
+    let mut observed = BTreeSet::new();
+    let mut resolver = CondResolver {
+        names: &mut names,
+        regs_used: &regs_used,
+        observed: &mut observed,
+        constants: &mut constants,
+    };
+    for item in &test.locations {
+        resolver.item(item)?;
+    }
+    let filter = test.filter.as_ref().map(|c| resolver.cond(c)).transpose()?;
+    let condition = match &test.condition {
+        Some(fc) => Some(FinalCondition {
+            quantifier: fc.quantifier,
+            cond: resolver.cond(&fc.cond)?,
+            text: fc.text.clone(),
+        }),
+        None => None,
+    };
+
+    let mut observed: Vec<Observable> = observed.into_iter().collect();
+    // Registers by thread then number (Ord on Observable::Reg does that), then locations by name.
+    observed.sort_by(|a, b| match (a, b) {
+        (Observable::Loc(x), Observable::Loc(y)) => {
+            names.locations[*x].name.cmp(&names.locations[*y].name)
+        }
+        _ => a.cmp(b),
+    });
+
+    check_barriers(&threads, test)?;
+
+    Ok(Program {
+        name: test.name.clone(),
+        threads,
+        locations: names.locations,
+        references: names.references,
+        ssw,
+        cbar_rule: CbarRule::Workgroup,
+        observed,
+        filter,
+        condition,
+        constants: constants.into_iter().collect(),
+    })
+}
+
+fn lower_init(
+    test: &LitmusTest,
+    names: &mut Names,
+    init_regs: &mut [Vec<(u32, i64)>],
+    constants: &mut BTreeSet<i64>,
+) -> Result<(), Diagnostic> {
+    let mut loc_seen: HashMap<&str, Span> = HashMap::new();
+    // Locations first, so that aliases may name a location declared after them.
+    for d in &test.init {
+        match d {
+            InitDecl::Location { name, value, span } => {
+                if let Some(first) = loc_seen.insert(name, *span) {
+                    return Err(Diagnostic::new(
+                        *span,
+                        format!("second initial value for `{name}` (first at line {}): expected one value per location", first.line),
+                    ));
+                }
+                let r = names.reference(name);
+                let loc = names.references[r].location;
+                names.locations[loc].init = *value;
+                constants.insert(*value);
+            }
+            InitDecl::Register {
+                thread,
+                reg,
+                value,
+                span,
+            } => {
+                let Some(regs) = init_regs.get_mut(*thread) else {
+                    return Err(Diagnostic::new(
+                        *span,
+                        format!("`P{thread}:r{reg}` names thread P{thread}, which the test does not have"),
+                    ));
+                };
+                if regs.iter().any(|&(r, _)| r == *reg) {
+                    return Err(Diagnostic::new(
+                        *span,
+                        format!("second initial value for `P{thread}:r{reg}`: expected one value per register"),
+                    ));
+                }
+                regs.push((*reg, *value));
+                constants.insert(*value);
+            }
+            InitDecl::Alias { .. } => {}
+        }
+    }
+    let aliases: BTreeMap<&str, (&str, Span)> = test
+        .init
+        .iter()
+        .filter_map(|d| match d {
+            InitDecl::Alias {
+                alias,
+                target,
+                span,
+            } => Some((alias.as_str(), (target.as_str(), *span))),
+            _ => None,
+        })
+        .collect();
+    for (alias, (_, span)) in &aliases {
+        if loc_seen.contains_key(alias) {
+            return Err(Diagnostic::new(
+                *span,
+                format!("`{alias}` has an initial value and is also an alias: give the value to the location it aliases"),
+            ));
+        }
+        // Follow alias chains (z aliases y, y aliases x) to the location.
+        let mut target = *alias;
+        let mut hops = 0;
+        while let Some((t, _)) = aliases.get(target) {
+            target = t;
+            hops += 1;
+            if hops > aliases.len() {
+                return Err(Diagnostic::new(*span, format!("`{alias}` aliases itself through a cycle of aliases: expected `{alias} aliases LOCATION`")));
+            }
+        }
+        let r = names.reference(target);
+        let loc = names.references[r].location;
+        names.add_reference(alias, loc);
+    }
+    Ok(())
+}
+
+fn operand(o: Operand, regs: &mut BTreeSet<u32>, constants: &mut BTreeSet<i64>) -> Operand {
+    match o {
+        Operand::Reg(r) => {
+            regs.insert(r);
+        }
+        Operand::Imm(v) => {
+            constants.insert(v);
+        }
+    }
+    o
+}
+
+fn lower_code(
+    code: &[ast::Spanned<Instr>],
+    names: &mut Names,
+    regs: &mut BTreeSet<u32>,
+    constants: &mut BTreeSet<i64>,
+) -> Result<Vec<Instruction>, Diagnostic> {
+    // Labels mark the index of the next real instruction.
+    let mut labels: HashMap<&str, usize> = HashMap::new();
+    let mut index = 0;
+    for i in code {
+        if let Instr::Label(l) = &i.value {
+            if labels.insert(l, index).is_some() {
+                return Err(Diagnostic::new(
+                    i.span,
+                    format!("label `{l}` is defined twice in this thread: expected unique labels"),
+                ));
+            }
+        } else {
+            index += 1;
+        }
+    }
+    let target = |l: &str, span: Span| {
+        labels.get(l).copied().ok_or_else(|| {
+            Diagnostic::new(
+                span,
+                format!("jump to unknown label `{l}`: expected a label of this thread"),
+            )
+        })
+    };
+    let mut out = Vec::new();
+    for i in code {
+        let span = i.span;
+        let access = |kind, attrs: &MemAttrs| Access {
+            kind,
+            flags: flags_of(kind, attrs),
+            reference: None,
+            dst: None,
+            value: None,
+            rmw_op: None,
+            barrier: None,
+            pin: None,
+            span,
+        };
+        let lowered = match &i.value {
+            Instr::Label(_) => continue,
+            Instr::Load { attrs, dst, loc } => {
+                regs.insert(*dst);
+                Instruction::Access(Access {
+                    reference: Some(names.reference(loc)),
+                    dst: Some(*dst),
+                    ..access(AccessKind::Load, attrs)
+                })
+            }
+            Instr::Store { attrs, loc, value } => Instruction::Access(Access {
+                reference: Some(names.reference(loc)),
+                value: Some(operand(*value, regs, constants)),
+                ..access(AccessKind::Store, attrs)
+            }),
+            Instr::Rmw {
+                attrs,
+                op,
+                dst,
+                loc,
+                value,
+            } => {
+                regs.insert(*dst);
+                Instruction::Access(Access {
+                    reference: Some(names.reference(loc)),
+                    dst: Some(*dst),
+                    value: Some(operand(*value, regs, constants)),
+                    rmw_op: *op,
+                    ..access(AccessKind::Rmw, attrs)
+                })
+            }
+            Instr::Membar { attrs } => Instruction::Access(access(AccessKind::Fence, attrs)),
+            Instr::Cbar {
+                attrs,
+                instance,
+                id,
+                quorum,
+            } => {
+                if quorum.is_some() && id.is_none() {
+                    return Err(Diagnostic::new(
+                        span,
+                        "a quorum needs a barrier ID: expected `cbar... N, ID, QUORUM`",
+                    ));
+                }
+                if *quorum == Some(0) {
+                    return Err(Diagnostic::new(
+                        span,
+                        "quorum 0: expected a quorum of at least 1",
+                    ));
+                }
+                Instruction::Access(Access {
+                    barrier: Some(BarrierName {
+                        instance: instance.clone(),
+                        id: id.clone(),
+                        quorum: *quorum,
+                    }),
+                    ..access(AccessKind::Cbar, attrs)
+                })
+            }
+            Instr::AvDevice => {
+                Instruction::Access(access(AccessKind::AvDevice, &MemAttrs::default()))
+            }
+            Instr::VisDevice => {
+                Instruction::Access(access(AccessKind::VisDevice, &MemAttrs::default()))
+            }
+            Instr::Arith { op, dst, a, b } => {
+                regs.insert(*dst);
+                Instruction::Arith {
+                    op: *op,
+                    dst: *dst,
+                    a: operand(*a, regs, constants),
+                    b: operand(*b, regs, constants),
+                    span,
+                }
+            }
+            Instr::Goto(l) => Instruction::Jump {
+                cond: None,
+                target: target(l, span)?,
+                span,
+            },
+            Instr::Branch {
+                cmp,
+                a,
+                b,
+                target: l,
+            } => Instruction::Jump {
+                cond: Some((
+                    *cmp,
+                    operand(*a, regs, constants),
+                    operand(*b, regs, constants),
+                )),
+                target: target(l, span)?,
+                span,
+            },
+        };
+        out.push(lowered);
+    }
+    Ok(out)
+}
+
+/// Resolves names in conditions and `locations`, collecting the observed columns.
+struct CondResolver<'a> {
+    names: &'a mut Names,
+    regs_used: &'a [BTreeSet<u32>],
+    observed: &'a mut BTreeSet<Observable>,
+    constants: &'a mut BTreeSet<i64>,
+}
+
+impl CondResolver<'_> {
+    fn item(&mut self, item: &ast::Spanned<StateItem>) -> Result<Observable, Diagnostic> {
+        let obs = match &item.value {
+            StateItem::Reg { thread, reg } => {
+                let Some(used) = self.regs_used.get(*thread) else {
+                    return Err(Diagnostic::new(
+                        item.span,
+                        format!("`{thread}:r{reg}` names thread P{thread}, which the test does not have (it has {} threads)", self.regs_used.len()),
+                    ));
+                };
+                if !used.contains(reg) {
+                    return Err(Diagnostic::new(
+                        item.span,
+                        format!("`{thread}:r{reg}`: thread P{thread} has no register r{reg}"),
+                    ));
+                }
+                Observable::Reg {
+                    thread: *thread,
+                    reg: *reg,
+                }
+            }
+            StateItem::Loc(name) => {
+                let r = self.names.reference(name);
+                Observable::Loc(self.names.references[r].location)
+            }
+        };
+        self.observed.insert(obs);
+        Ok(obs)
+    }
+
+    fn term(&mut self, a: &CondAtom) -> Result<Term, Diagnostic> {
+        Ok(match a {
+            CondAtom::Item(item) => Term::Obs(self.item(item)?),
+            CondAtom::Const(c) => {
+                self.constants.insert(*c);
+                Term::Const(*c)
+            }
+        })
+    }
+
+    fn cond(&mut self, c: &Cond) -> Result<Condition, Diagnostic> {
+        Ok(match c {
+            Cond::True => Condition::True,
+            Cond::Cmp { op, a, b } => Condition::Cmp {
+                op: *op,
+                a: self.term(a)?,
+                b: self.term(b)?,
+            },
+            Cond::Not(x) => Condition::Not(Box::new(self.cond(x)?)),
+            Cond::And(x, y) => Condition::And(Box::new(self.cond(x)?), Box::new(self.cond(y)?)),
+            Cond::Or(x, y) => Condition::Or(Box::new(self.cond(x)?), Box::new(self.cond(y)?)),
+        })
+    }
+}
+
+/// The static instance rules of control-barriers.md: within one workgroup, all cbars of a
+/// barrier (N, ID) have the same scope, acquire/release and semsc (Alloy: `no scbarinst &
+/// (SCOPEDEV -> (EV-SCOPEDEV))` ...), and the same quorum.
+fn check_barriers(threads: &[Thread], test: &LitmusTest) -> Result<(), Diagnostic> {
+    let rule_flags = Flags::SCOPESG.0
+        | Flags::SCOPEWG.0
+        | Flags::SCOPEQF.0
+        | Flags::SCOPEDEV.0
+        | Flags::ACQ.0
+        | Flags::REL.0
+        | Flags::SEMSC0.0
+        | Flags::SEMSC1.0
+        | Flags::SEMSC2.0
+        | Flags::SEMSC3.0;
+    let mut first: HashMap<(u64, u64, &str, Option<&str>), (&Access, usize)> = HashMap::new();
+    for (t, th) in threads.iter().enumerate() {
+        for i in &th.code {
+            let Instruction::Access(a) = i else { continue };
+            let Some(b) = &a.barrier else { continue };
+            let key = (th.qf, th.wg, b.instance.as_str(), b.id.as_deref());
+            match first.get(&key) {
+                None => {
+                    first.insert(key, (a, t));
+                }
+                Some((f, ft)) => {
+                    let fb = f.barrier.as_ref().expect("barrier");
+                    if f.flags.0 & rule_flags != a.flags.0 & rule_flags {
+                        return Err(Diagnostic::new(a.span, format!(
+                            "this cbar and the one of P{ft} at line {} are one barrier instance but differ in scope or semantics: every cbar of an instance must have the same scope, acquire/release and semsc (Alloy: no scbarinst & (SCOPE.. -> (EV-SCOPE..)))",
+                            f.span.line)));
+                    }
+                    if fb.quorum != b.quorum {
+                        return Err(Diagnostic::new(a.span, format!(
+                            "this cbar and the one of P{ft} at line {} are one barrier but have different quorums: expected the same QUORUM on every cbar of a barrier",
+                            f.span.line)));
+                    }
+                }
+            }
+        }
+    }
+    let _ = test;
+    Ok(())
+}

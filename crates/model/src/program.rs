@@ -1,0 +1,279 @@
+//! The program model both input formats lower to: threads with their scope ids, code with
+//! resolved jumps, locations and references, and the final-state questions.
+
+use crate::flags::Flags;
+use vkherd_litmus::{ArithOp, CmpOp, Operand, Span};
+
+/// Index of a location in [`Program::locations`].
+pub type LocId = usize;
+/// Index of a reference in [`Program::references`].
+pub type RefId = usize;
+
+/// A memory location and its initial value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    pub name: String,
+    pub init: i64,
+}
+
+/// A reference (a name through which a location is accessed). Every location name is a
+/// reference to itself; `z aliases x` / `SLOC x z` adds reference z to x's location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reference {
+    pub name: String,
+    pub location: LocId,
+}
+
+/// How control barriers meet (semantics.md "Events").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CbarRule {
+    /// `.litmus`: barriers meet within one workgroup, per (N, ID), k-th execution with
+    /// k-th execution; an invocation that never arrives deadlocks the others
+    /// (control-barriers.md).
+    Workgroup,
+    /// Khronos `.test`: cbars with the same number in different threads are one instance,
+    /// across workgroups too; nothing blocks.
+    SameNumber,
+}
+
+/// Which barrier a `cbar` belongs to (control-barriers.md "Barriers and instances").
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BarrierName {
+    /// N, as written.
+    pub instance: String,
+    /// ID, as written (None = the default barrier).
+    pub id: Option<String>,
+    pub quorum: Option<u64>,
+}
+
+/// The kind of event an access instruction produces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccessKind {
+    Load,
+    Store,
+    Rmw,
+    Fence,
+    Cbar,
+    AvDevice,
+    VisDevice,
+}
+
+/// Where a Khronos `.test` load is pinned to read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pin {
+    /// Reads the initial value.
+    Init,
+    /// Reads from the instruction `index` of thread `thread` (a straight-line program).
+    Write { thread: usize, index: usize },
+    /// Two writes match: rf is a function, so no execution exists.
+    Impossible,
+}
+
+/// An instruction that makes one event when executed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Access {
+    pub kind: AccessKind,
+    /// The Alloy sets of the event, implicit facts applied (atomics non-private with
+    /// av/vis, acq/rel cbars are fences, ...).
+    pub flags: Flags,
+    /// The reference accessed (loads, stores, RMWs).
+    pub reference: Option<RefId>,
+    /// Destination register of a load or RMW.
+    pub dst: Option<u32>,
+    /// Value stored by a store; operand of an RMW.
+    pub value: Option<Operand>,
+    /// Operation of an RMW (`None` = exchange).
+    pub rmw_op: Option<ArithOp>,
+    /// The barrier of a cbar.
+    pub barrier: Option<BarrierName>,
+    /// Khronos pinned reads-from.
+    pub pin: Option<Pin>,
+    pub span: Span,
+}
+
+/// One lowered instruction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Instruction {
+    Access(Access),
+    Arith {
+        op: ArithOp,
+        dst: u32,
+        a: Operand,
+        b: Operand,
+        span: Span,
+    },
+    /// A jump to instruction index `target` (`cond: None` = goto). `target` may equal the
+    /// code length (a label at the end).
+    Jump {
+        cond: Option<(CmpOp, Operand, Operand)>,
+        target: usize,
+        span: Span,
+    },
+}
+
+/// One invocation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Thread {
+    /// Hierarchical ids: same subgroup iff (qf, wg, sg) equal, same workgroup iff (qf, wg)
+    /// equal, same queue family iff qf equal.
+    pub qf: u64,
+    pub wg: u64,
+    pub sg: u64,
+    pub code: Vec<Instruction>,
+    /// Initial register values (others start at 0).
+    pub init_regs: Vec<(u32, i64)>,
+}
+
+impl Thread {
+    pub fn same_subgroup(&self, o: &Thread) -> bool {
+        (self.qf, self.wg, self.sg) == (o.qf, o.wg, o.sg)
+    }
+    pub fn same_workgroup(&self, o: &Thread) -> bool {
+        (self.qf, self.wg) == (o.qf, o.wg)
+    }
+    pub fn same_queue_family(&self, o: &Thread) -> bool {
+        self.qf == o.qf
+    }
+}
+
+/// Something whose final value is observed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Observable {
+    Reg { thread: usize, reg: u32 },
+    Loc(LocId),
+}
+
+/// A condition over final values, with names resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    True,
+    Cmp { op: CmpOp, a: Term, b: Term },
+    Not(Box<Condition>),
+    And(Box<Condition>, Box<Condition>),
+    Or(Box<Condition>, Box<Condition>),
+}
+
+/// An operand of a condition: an observable's final value or a constant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Term {
+    Obs(Observable),
+    Const(i64),
+}
+
+pub use vkherd_litmus::Quantifier;
+
+/// The final condition of a test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FinalCondition {
+    pub quantifier: Quantifier,
+    pub cond: Condition,
+    /// As printed after `Condition exists `.
+    pub text: String,
+}
+
+/// A lowered test, ready for enumeration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Program {
+    pub name: String,
+    pub threads: Vec<Thread>,
+    pub locations: Vec<Location>,
+    pub references: Vec<Reference>,
+    /// `ssw i j`: every event of thread i ssw every event of thread j.
+    pub ssw: Vec<(usize, usize)>,
+    pub cbar_rule: CbarRule,
+    /// The columns of a final state: registers by thread then number, then locations by
+    /// name (semantics.md "Output").
+    pub observed: Vec<Observable>,
+    pub filter: Option<Condition>,
+    pub condition: Option<FinalCondition>,
+    /// Every constant written in the test (the thin-air value universe, before adding 0
+    /// and a fresh value).
+    pub constants: Vec<i64>,
+}
+
+impl Program {
+    /// The name of an observable as printed in a state (`1:r0`, `x`).
+    pub fn observable_name(&self, o: Observable) -> String {
+        match o {
+            Observable::Reg { thread, reg } => format!("{thread}:r{reg}"),
+            Observable::Loc(l) => self.locations[l].name.clone(),
+        }
+    }
+
+    /// True if some thread has a jump (control flow beyond straight-line code).
+    pub fn has_jumps(&self) -> bool {
+        self.threads
+            .iter()
+            .any(|t| t.code.iter().any(|i| matches!(i, Instruction::Jump { .. })))
+    }
+}
+
+/// Evaluates local arithmetic: 64-bit wrap-around, division truncating toward zero,
+/// division by zero gives 0 (semantics.md "Arithmetic").
+pub fn arith(op: ArithOp, a: i64, b: i64) -> i64 {
+    match op {
+        ArithOp::Add => a.wrapping_add(b),
+        ArithOp::Sub => a.wrapping_sub(b),
+        ArithOp::Mul => a.wrapping_mul(b),
+        ArithOp::Div => {
+            if b == 0 {
+                0
+            } else {
+                a.wrapping_div(b)
+            }
+        }
+        ArithOp::And => a & b,
+        ArithOp::Or => a | b,
+        ArithOp::Xor => a ^ b,
+    }
+}
+
+/// Evaluates a comparison.
+pub fn compare(op: CmpOp, a: i64, b: i64) -> bool {
+    match op {
+        CmpOp::Eq => a == b,
+        CmpOp::Ne => a != b,
+        CmpOp::Lt => a < b,
+        CmpOp::Le => a <= b,
+        CmpOp::Gt => a > b,
+        CmpOp::Ge => a >= b,
+    }
+}
+
+impl Condition {
+    /// Evaluates the condition given the final value of each observable.
+    pub fn eval(&self, value: &dyn Fn(Observable) -> i64) -> bool {
+        let term = |t: &Term| match *t {
+            Term::Obs(o) => value(o),
+            Term::Const(c) => c,
+        };
+        match self {
+            Condition::True => true,
+            Condition::Cmp { op, a, b } => compare(*op, term(a), term(b)),
+            Condition::Not(c) => !c.eval(value),
+            Condition::And(a, b) => a.eval(value) && b.eval(value),
+            Condition::Or(a, b) => a.eval(value) || b.eval(value),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arithmetic_wraps_and_divides_toward_zero() {
+        assert_eq!(arith(ArithOp::Add, i64::MAX, 1), i64::MIN);
+        assert_eq!(arith(ArithOp::Div, -7, 2), -3);
+        assert_eq!(arith(ArithOp::Div, 7, 0), 0);
+        assert_eq!(arith(ArithOp::Div, i64::MIN, -1), i64::MIN);
+        assert_eq!(arith(ArithOp::Xor, 6, 3), 5);
+        assert_eq!(arith(ArithOp::Sub, 1, 3), -2);
+    }
+
+    #[test]
+    fn comparisons() {
+        assert!(compare(CmpOp::Le, 2, 2) && !compare(CmpOp::Lt, 2, 2));
+        assert!(compare(CmpOp::Ne, 1, 2) && compare(CmpOp::Ge, 3, 2) && compare(CmpOp::Gt, 3, 2));
+    }
+}

@@ -1,0 +1,196 @@
+//! Command-line parsing and dispatch.
+
+use clap::{Args, Parser, Subcommand};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use vkherd::{report, Options, Variant};
+use vkherd_model::ModelOptions;
+
+/// Exit codes (documented in docs/cli.md).
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_FAIL: i32 = 1;
+pub const EXIT_BAD_INPUT: i32 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "vkherd",
+    version,
+    about = "Which outcomes of a Vulkan litmus test does the Vulkan memory model allow?",
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// `.litmus` files, or directories (every `.litmus` below them, sorted).
+    #[arg(required = true, value_name = "FILE|DIR")]
+    paths: Vec<PathBuf>,
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Print herd7's `Time NAME SECONDS` line after each test.
+    #[arg(long)]
+    time: bool,
+    /// Bound on loops: a backward jump is taken at most N times on a path.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    unroll: u32,
+    /// Leave out executions whose values come out of thin air.
+    #[arg(long)]
+    no_thin_air: bool,
+    /// Stop a test after N candidates (the report is then marked partial).
+    #[arg(long, value_name = "N")]
+    max_candidates: Option<u64>,
+}
+
+#[derive(Args, Debug, Clone)]
+struct CommonArgs {
+    /// Model variant.
+    #[arg(long, value_name = "NAME", default_value = "vulkan", value_parser = ["vulkan", "vulkan-2024"])]
+    model: String,
+    /// Availability/visibility chains longer than one element are not supported.
+    #[arg(long)]
+    no_chains: bool,
+    /// One JSON object per test (one per line) instead of herd-style text.
+    #[arg(long)]
+    json: bool,
+    /// Worker threads (default: all cores).
+    #[arg(short = 'j', long = "threads", value_name = "N")]
+    threads: Option<usize>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run Khronos reference `.test` files and compare with their expectations.
+    Khronos {
+        /// `.test` files or directories.
+        #[arg(required = true, value_name = "FILE|DIR")]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        common: CommonArgs,
+    },
+}
+
+impl CommonArgs {
+    fn model(&self) -> ModelOptions {
+        ModelOptions {
+            variant: Variant::from_name(&self.model).unwrap_or_default(),
+            chains: !self.no_chains,
+        }
+    }
+
+    fn init_threads(&self) {
+        if let Some(n) = self.threads {
+            // Only fails if the pool was already built; then the default stands.
+            let _ = rayon::ThreadPoolBuilder::new()
+                .num_threads(n.max(1))
+                .build_global();
+        }
+    }
+}
+
+/// Files to run: the files given, and every file with `ext` below the directories given,
+/// sorted by path.
+pub fn collect_files(paths: &[PathBuf], ext: &str) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut found = Vec::new();
+            walk(p, ext, &mut found)
+                .map_err(|e| format!("error: cannot read directory {}: {e}", p.display()))?;
+            found.sort();
+            out.extend(found);
+        } else if p.exists() {
+            out.push(p.clone());
+        } else {
+            return Err(format!("error: no such file or directory: {}", p.display()));
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            walk(&path, ext, out)?;
+        } else if path.extension().is_some_and(|e| e == ext) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                EXIT_BAD_INPUT
+            } else {
+                EXIT_OK
+            };
+        }
+    };
+    match &cli.command {
+        Some(Command::Khronos { paths, common }) => {
+            common.init_threads();
+            crate::khronos_cmd::run(paths, common.model(), common.json)
+        }
+        None => {
+            cli.common.init_threads();
+            run_litmus(&cli)
+        }
+    }
+}
+
+fn run_litmus(cli: &Cli) -> i32 {
+    let files = match collect_files(&cli.paths, "litmus") {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let opts = Options {
+        model: cli.common.model(),
+        unroll: cli.unroll,
+        no_thin_air: cli.no_thin_air,
+        max_candidates: cli.max_candidates,
+    };
+    let mut status = EXIT_OK;
+    let stdout = std::io::stdout();
+    for file in &files {
+        let name = file.display().to_string();
+        let source = match std::fs::read(file) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) => {
+                eprintln!("error: cannot read {name}: {e}");
+                status = EXIT_BAD_INPUT;
+                continue;
+            }
+        };
+        let result = vkherd::load_litmus(&source).and_then(|p| vkherd::run(&p, &opts));
+        match result {
+            Ok(rep) => {
+                let mut out = stdout.lock();
+                if cli.common.json {
+                    let _ = writeln!(out, "{}", report::json(&rep, &name));
+                } else {
+                    let _ = write!(out, "{}", report::herd_text(&rep));
+                    if cli.time {
+                        let _ = write!(out, "{}", report::time_line(&rep));
+                    }
+                    let _ = writeln!(out);
+                }
+                for note in &rep.notes {
+                    eprintln!("{name}: {note}");
+                }
+            }
+            Err(d) => {
+                eprint!("{}", d.render(&name, &source));
+                status = EXIT_BAD_INPUT;
+            }
+        }
+    }
+    status
+}

@@ -1,0 +1,106 @@
+//! Running Khronos `.test` files: every `SATISFIABLE`/`NOSOLUTION` line is a check of
+//! whether some candidate execution satisfies its predicate (khronos-test-format.md).
+
+use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Visitor};
+use vkherd_litmus::ast::{KhronosCheck, KhronosPred};
+use vkherd_litmus::Diagnostic;
+use vkherd_model::axioms::{self, Candidate};
+use vkherd_model::{lower_khronos, Derived, ModelOptions, Program};
+
+/// The result of one check line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckResult {
+    pub line: u32,
+    /// `SATISFIABLE` (true) or `NOSOLUTION` (false), as the file expects.
+    pub expected_satisfiable: bool,
+    /// Whether some candidate satisfies the predicate.
+    pub satisfiable: bool,
+    pub nochains: bool,
+    pub predicate: String,
+}
+
+impl CheckResult {
+    pub fn passed(&self) -> bool {
+        self.expected_satisfiable == self.satisfiable
+    }
+}
+
+/// Parses, lowers and runs every check of a `.test` source.
+pub fn run_khronos(
+    source: &str,
+    name: &str,
+    model: ModelOptions,
+) -> Result<Vec<CheckResult>, Diagnostic> {
+    let test = vkherd_litmus::parse_khronos(source)?;
+    let program = lower_khronos(&test, name)?;
+    test.checks
+        .iter()
+        .map(|check| {
+            let opts = EnumOptions {
+                model: ModelOptions {
+                    chains: model.chains && !check.nochains,
+                    ..model
+                },
+                ..EnumOptions::default()
+            };
+            let visitor = PredicateVisitor { check };
+            let (found, _) = enumerate(&program, &opts, &visitor)
+                .map_err(|e| Diagnostic::new(e.span, e.message))?;
+            Ok(CheckResult {
+                line: check.span.line,
+                expected_satisfiable: check.satisfiable,
+                satisfiable: found,
+                nochains: check.nochains,
+                predicate: check.text.clone(),
+            })
+        })
+        .collect()
+}
+
+/// Lowers a `.test` source without running it (for tools that want the program).
+pub fn load_khronos(source: &str, name: &str) -> Result<Program, Diagnostic> {
+    lower_khronos(&vkherd_litmus::parse_khronos(source)?, name)
+}
+
+/// Is some candidate satisfying the check's predicate?
+struct PredicateVisitor<'a> {
+    check: &'a KhronosCheck,
+}
+
+fn compare_count(count: usize, greater: bool, n: u64) -> bool {
+    if greater {
+        count as u64 > n
+    } else {
+        count as u64 == n
+    }
+}
+
+impl Visitor for PredicateVisitor<'_> {
+    type Acc = bool;
+
+    fn visit(&self, acc: &mut bool, c: &CandidateView<'_>) {
+        if *acc {
+            return;
+        }
+        let s = c.statics;
+        let cand = Candidate {
+            rf: c.rf,
+            rfinit: c.rfinit,
+            asmo: c.asmo,
+        };
+        let d = Derived::compute(s, cand);
+        *acc = self.check.preds.iter().all(|p| match *p {
+            KhronosPred::Consistent => d.consistent(s, cand),
+            // dr is symmetric: each racing pair counts twice, as in Alloy's #dr.
+            KhronosPred::DataRaces { greater, n } => compare_count(d.dr.count(), greater, n),
+            // rs includes (w, w) for every atomic release write.
+            KhronosPred::ReleaseSeq { greater, n } => {
+                compare_count(axioms::rs(s, c.asmo).count(), greater, n)
+            }
+        });
+    }
+
+    fn merge(&self, a: bool, b: bool) -> bool {
+        a || b
+    }
+}

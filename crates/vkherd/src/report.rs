@@ -1,0 +1,137 @@
+//! Reporters: herd7-style text and JSON (semantics.md "Output").
+
+use crate::{Report, Verdict};
+use serde_json::{json, Map, Value};
+use vkherd_model::Quantifier;
+
+/// herd7's word after the test name, and the quantifier as printed in `Condition`.
+fn quantifier_words(report: &Report) -> (&'static str, &'static str) {
+    match report.program.condition.as_ref().map(|c| c.quantifier) {
+        None | Some(Quantifier::Exists) => ("Allowed", "exists"),
+        Some(Quantifier::NotExists) => ("Forbidden", "~exists"),
+        Some(Quantifier::Forall) => ("Required", "forall"),
+    }
+}
+
+/// The condition text (`(1:r0=1 /\ 1:r1=0)`; `(true)` without a condition).
+fn condition_text(report: &Report) -> String {
+    match &report.program.condition {
+        Some(c) => c.text.clone(),
+        None => "(true)".to_string(),
+    }
+}
+
+/// One state line: `1:r0=0; x=1;` then ` # racy` / ` # thin-air` marks.
+pub fn state_line(report: &Report, values: &[i64], racy_only: bool, thin_air_only: bool) -> String {
+    let mut items: Vec<String> = report
+        .program
+        .observed
+        .iter()
+        .zip(values)
+        .map(|(o, v)| format!("{}={};", report.program.observable_name(*o), v))
+        .collect();
+    if racy_only {
+        items.push("# racy".into());
+    }
+    if thin_air_only {
+        items.push("# thin-air".into());
+    }
+    items.join(" ")
+}
+
+/// `Always`, `Never` or `Sometimes`, from the counts.
+fn observation(positive: u64, negative: u64) -> &'static str {
+    if positive == 0 {
+        "Never"
+    } else if negative == 0 {
+        "Always"
+    } else {
+        "Sometimes"
+    }
+}
+
+/// The herd7-style report of one test.
+pub fn herd_text(report: &Report) -> String {
+    let o = &report.outcomes;
+    let (kind, quant) = quantifier_words(report);
+    let name = &report.program.name;
+    let mut out = format!("Test {name} {kind}\nStates {}\n", o.states.len());
+    for (values, info) in &o.states {
+        out.push_str(&state_line(
+            report,
+            values,
+            !info.race_free,
+            !info.not_thin_air,
+        ));
+        out.push('\n');
+    }
+    out.push_str(match report.verdict {
+        Verdict::Ok => "Ok\n",
+        Verdict::No => "No\n",
+    });
+    out.push_str(&format!(
+        "Witnesses\nPositive: {} Negative: {}\n",
+        o.positive, o.negative
+    ));
+    if o.flag_data_race {
+        out.push_str("Flag data-race\n");
+    }
+    out.push_str(&format!("Condition {quant} {}\n", condition_text(report)));
+    out.push_str(&format!(
+        "Observation {name} {} {} {}\n",
+        observation(o.positive, o.negative),
+        o.positive,
+        o.negative
+    ));
+    out
+}
+
+/// herd7's `Time NAME SECONDS` line (only with `--time`: it is not deterministic).
+pub fn time_line(report: &Report) -> String {
+    format!("Time {} {:.2}\n", report.program.name, report.seconds)
+}
+
+/// The JSON object of one test (one line).
+pub fn json(report: &Report, file: &str) -> String {
+    let o = &report.outcomes;
+    let (_, quant) = quantifier_words(report);
+    let states: Vec<Value> = o
+        .states
+        .iter()
+        .map(|(values, info)| {
+            let mut m = Map::new();
+            for (obs, v) in report.program.observed.iter().zip(values) {
+                m.insert(report.program.observable_name(*obs), json!(v));
+            }
+            json!({
+                "values": Value::Object(m),
+                "racy_only": !info.race_free,
+                "thin_air_only": !info.not_thin_air,
+            })
+        })
+        .collect();
+    let s = &report.stats;
+    let v = json!({
+        "file": file,
+        "name": report.program.name,
+        "kind": quant,
+        "verdict": match report.verdict { Verdict::Ok => "Ok", Verdict::No => "No" },
+        "condition": condition_text(report),
+        "states": states,
+        "positive": o.positive,
+        "negative": o.negative,
+        "flag_data_race": o.flag_data_race,
+        "notes": report.notes,
+        "partial": s.partial,
+        "stats": {
+            "candidates": s.candidates,
+            "consistent": o.consistent,
+            "pruned": s.pruned,
+            "thin_air": o.thin_air,
+            "deadlocked_paths": s.deadlocked_paths,
+            "dropped_paths": s.dropped_paths,
+            "seconds": report.seconds,
+        },
+    });
+    v.to_string()
+}
