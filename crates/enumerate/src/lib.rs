@@ -225,6 +225,7 @@ fn enumerate_statics<V: Visitor>(
         });
     };
     let asmos = asmo_options(s);
+    let thin_air_overflow = AtomicBool::new(false);
     let result = (0..total_rf)
         .into_par_iter()
         .fold(
@@ -247,7 +248,10 @@ fn enumerate_statics<V: Visitor>(
                 }
                 let solutions = match solver.solve(&rf_src) {
                     Ok(v) => v,
-                    Err(_) => Vec::new(),
+                    Err(_) => {
+                        thin_air_overflow.store(true, Ordering::Relaxed);
+                        return (acc, st);
+                    }
                 };
                 for asmo in &asmos {
                     if !budget.take() {
@@ -291,5 +295,14 @@ fn enumerate_statics<V: Visitor>(
                 )
             },
         );
+    if thin_air_overflow.load(Ordering::Relaxed) {
+        return Err(EnumError {
+            span: Span::default(),
+            message: format!(
+                "too many thin-air value assignments to try (more than {}): the test has long cycles of values through rf",
+                values::MAX_THIN_AIR_ASSIGNMENTS
+            ),
+        });
+    }
     Ok(result)
 }

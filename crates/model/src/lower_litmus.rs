@@ -499,7 +499,9 @@ fn check_barriers(threads: &[Thread], test: &LitmusTest) -> Result<(), Diagnosti
         | Flags::SEMSC1.0
         | Flags::SEMSC2.0
         | Flags::SEMSC3.0;
-    let mut first: HashMap<(u64, u64, &str, Option<&str>), (&Access, usize)> = HashMap::new();
+    // (qf, wg, N, ID) -> the first cbar of that barrier and its thread.
+    type BarrierKey<'a> = (u64, u64, &'a str, Option<&'a str>);
+    let mut first: HashMap<BarrierKey<'_>, (&Access, usize)> = HashMap::new();
     for (t, th) in threads.iter().enumerate() {
         for i in &th.code {
             let Instruction::Access(a) = i else { continue };

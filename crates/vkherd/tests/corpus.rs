@@ -1,0 +1,133 @@
+//! The corpus in litmus-tests/: every test's header states the expected verdict, race flag
+//! and list of states, derived by hand from the Alloy model; vkherd must agree. The full
+//! reports are also locked by insta snapshots (reviewed like code).
+
+use std::path::{Path, PathBuf};
+use vkherd::{report, Options, Variant};
+use vkherd_model::ModelOptions;
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../litmus-tests")
+}
+
+fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).expect("corpus directory") {
+        let p = e.expect("entry").path();
+        if p.is_dir() {
+            litmus_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "litmus") {
+            out.push(p);
+        }
+    }
+}
+
+fn corpus() -> Vec<(String, String)> {
+    let root = corpus_dir();
+    let mut files = Vec::new();
+    litmus_files(&root, &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let rel = p
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            (rel, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect()
+}
+
+/// What a test's header comment promises.
+#[derive(Debug, PartialEq)]
+struct Expectation {
+    verdict: String,
+    racy: bool,
+    states: Vec<String>,
+}
+
+fn expectation(source: &str) -> Option<Expectation> {
+    let start = source.find("Expected:")?;
+    let header = &source[start..];
+    let first = header.lines().next()?;
+    let verdict = first["Expected:".len()..]
+        .split_whitespace()
+        .next()?
+        .to_string();
+    let racy = first.contains("data race: yes");
+    let states_at = header.find("States:")? + "States:".len();
+    let end = header[states_at..]
+        .find("Why:")
+        .map(|i| states_at + i)
+        .unwrap_or(header.len());
+    let states = header[states_at..end]
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect();
+    Some(Expectation {
+        verdict,
+        racy,
+        states,
+    })
+}
+
+fn run(source: &str, variant: Variant) -> vkherd::Report {
+    let program = vkherd::load_litmus(source).expect("corpus test parses");
+    let opts = Options {
+        model: ModelOptions {
+            variant,
+            chains: true,
+        },
+        ..Options::default()
+    };
+    vkherd::run(&program, &opts).expect("corpus test runs")
+}
+
+#[test]
+fn every_corpus_test_gives_the_expected_verdict_race_flag_and_states() {
+    let tests = corpus();
+    assert!(tests.len() >= 30, "corpus too small: {}", tests.len());
+    let mut failures = Vec::new();
+    for (name, source) in &tests {
+        let Some(exp) = expectation(source) else {
+            failures.push(format!("{name}: no `Expected:` header"));
+            continue;
+        };
+        let rep = run(source, Variant::Vulkan);
+        let got = Expectation {
+            verdict: match rep.verdict {
+                vkherd::Verdict::Ok => "Ok".into(),
+                vkherd::Verdict::No => "No".into(),
+            },
+            racy: rep.outcomes.flag_data_race,
+            states: rep
+                .outcomes
+                .states
+                .iter()
+                .map(|(v, i)| report::state_line(&rep, v, !i.race_free, !i.not_thin_air))
+                .collect(),
+        };
+        if got != exp {
+            failures.push(format!("{name}:\n  expected {exp:?}\n  got      {got:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn corpus_reports_match_their_snapshots() {
+    for (name, source) in corpus() {
+        let key = name.trim_end_matches(".litmus").replace('/', "__");
+        let rep = run(&source, Variant::Vulkan);
+        let text = report::herd_text(&rep);
+        insta::assert_snapshot!(key.clone(), text);
+        // Where the 2024 model differs, its report is locked too.
+        let old = report::herd_text(&run(&source, Variant::Vulkan2024));
+        if old != text {
+            insta::assert_snapshot!(format!("{key}@vulkan-2024"), old);
+        }
+    }
+}
