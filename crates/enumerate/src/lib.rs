@@ -5,18 +5,19 @@
 
 pub mod candidates;
 pub mod combine;
+mod naive;
 pub mod outcomes;
 pub mod paths;
+mod search;
 pub mod values;
 
-use candidates::{asmo_options, rf_options};
 use combine::{check_instances, layout, meetings, Meeting};
 use paths::{thread_paths, Path, ThreadPaths};
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use values::{Source, ValueSolver, Values};
 use vkherd_litmus::Span;
-use vkherd_model::{EventSet, Instruction, ModelOptions, Program, Rel, Statics};
+use vkherd_model::axioms::Candidate;
+use vkherd_model::{Derived, EventSet, Instruction, ModelOptions, Program, Rel, Statics};
 
 pub use outcomes::{collect_outcomes, Outcomes, StateInfo};
 
@@ -32,6 +33,8 @@ pub struct EnumOptions {
     pub max_paths: usize,
     /// Leave out thin-air executions.
     pub no_thin_air: bool,
+    /// Plain generate-and-test enumeration (the reference for the pruned search).
+    pub naive: bool,
 }
 
 impl Default for EnumOptions {
@@ -42,6 +45,7 @@ impl Default for EnumOptions {
             max_candidates: None,
             max_paths: 100_000,
             no_thin_air: false,
+            naive: false,
         }
     }
 }
@@ -65,13 +69,16 @@ pub struct EnumStats {
     pub partial: bool,
 }
 
-/// One candidate execution, with its values.
+/// One candidate execution, with its values and derived relations.
 pub struct CandidateView<'a> {
     pub statics: &'a Statics,
     pub rf: &'a Rel,
     pub rfinit: &'a EventSet,
     pub asmo: &'a Rel,
     pub values: &'a Values,
+    pub derived: &'a Derived,
+    /// `pred consistent` holds.
+    pub consistent: bool,
 }
 
 /// Judges candidates and accumulates results. `merge` must be commutative and
@@ -80,6 +87,11 @@ pub trait Visitor: Sync {
     type Acc: Send + Default;
     fn visit(&self, acc: &mut Self::Acc, c: &CandidateView<'_>);
     fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc;
+    /// True if the visitor must see inconsistent candidates too (then nothing may be
+    /// pruned for inconsistency and the plain enumeration runs).
+    fn needs_inconsistent(&self) -> bool {
+        false
+    }
 }
 
 /// Why enumeration failed.
@@ -125,10 +137,20 @@ pub fn enumerate<V: Visitor>(
             let statics = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
             check_instances(&statics.scbarinst, &statics.po, &statics.events)
                 .map_err(|e| barrier_error(program, &lay, e))?;
-            let part = enumerate_statics(program, &statics, &solver, opts, visitor, &budget)?;
-            stats.candidates += part.1.candidates;
-            stats.value_mismatch += part.1.value_mismatch;
-            stats.thin_air += part.1.thin_air;
+            let ctx = Ctx {
+                program,
+                s: &statics,
+                solver: &solver,
+                opts,
+                visitor,
+                budget: &budget,
+            };
+            let part = if opts.naive || visitor.needs_inconsistent() {
+                naive::enumerate(&ctx)?
+            } else {
+                search::enumerate(&ctx)?
+            };
+            stats.add(&part.1);
             acc = visitor.merge(acc, part.0);
             if budget.exhausted() {
                 stats.partial = true;
@@ -139,8 +161,84 @@ pub fn enumerate<V: Visitor>(
     Ok((acc, stats))
 }
 
+impl EnumStats {
+    /// Adds the per-candidate counts of `o` (not the per-run ones).
+    pub fn add(&mut self, o: &EnumStats) {
+        self.candidates += o.candidates;
+        self.value_mismatch += o.value_mismatch;
+        self.thin_air += o.thin_air;
+        self.pruned += o.pruned;
+    }
+}
+
+/// What the rf × asmo enumeration of one path combination needs.
+pub(crate) struct Ctx<'a, V> {
+    pub program: &'a Program,
+    pub s: &'a Statics,
+    pub solver: &'a ValueSolver<'a>,
+    pub opts: &'a EnumOptions,
+    pub visitor: &'a V,
+    pub budget: &'a Budget,
+}
+
+impl<V: Visitor> Ctx<'_, V> {
+    /// Values, then relations, then the visitor, for one complete candidate.
+    pub fn visit_leaf(
+        &self,
+        acc: &mut V::Acc,
+        st: &mut EnumStats,
+        rf_src: &[Option<Source>],
+        rf: &Rel,
+        rfinit: &EventSet,
+        asmo: &Rel,
+        solutions: &[Values],
+    ) {
+        st.candidates += 1;
+        if solutions.is_empty() {
+            st.value_mismatch += 1;
+            return;
+        }
+        let _ = rf_src;
+        let cand = Candidate { rf, rfinit, asmo };
+        let derived = Derived::compute(self.s, cand);
+        let consistent = derived.consistent(self.s, cand);
+        if !consistent && !self.visitor.needs_inconsistent() {
+            return;
+        }
+        for values in solutions {
+            if values.thin_air {
+                st.thin_air += 1;
+                if self.opts.no_thin_air {
+                    continue;
+                }
+            }
+            let view = CandidateView {
+                statics: self.s,
+                rf,
+                rfinit,
+                asmo,
+                values,
+                derived: &derived,
+                consistent,
+            };
+            self.visitor.visit(acc, &view);
+        }
+    }
+
+    /// The error for a candidate whose thin-air values are too many to try.
+    pub fn thin_air_error() -> EnumError {
+        EnumError {
+            span: Span::default(),
+            message: format!(
+                "too many thin-air value assignments to try (more than {}): the test has long cycles of values through rf",
+                values::MAX_THIN_AIR_ASSIGNMENTS
+            ),
+        }
+    }
+}
+
 /// A shared cap on the number of candidates examined.
-struct Budget {
+pub(crate) struct Budget {
     limit: Option<u64>,
     used: AtomicU64,
     hit: AtomicBool,
@@ -155,7 +253,7 @@ impl Budget {
         }
     }
     /// Takes one candidate from the budget; false once the budget is spent.
-    fn take(&self) -> bool {
+    pub fn take(&self) -> bool {
         match self.limit {
             None => true,
             Some(l) => {
@@ -200,109 +298,4 @@ fn path_combinations(per_thread: &[ThreadPaths]) -> Vec<Vec<&Path>> {
         combos = next;
     }
     combos
-}
-
-/// Enumerates rf × asmo on one path combination with fixed barrier meetings.
-fn enumerate_statics<V: Visitor>(
-    program: &Program,
-    s: &Statics,
-    solver: &ValueSolver<'_>,
-    opts: &EnumOptions,
-    visitor: &V,
-    budget: &Budget,
-) -> Result<(V::Acc, EnumStats), EnumError> {
-    let options = rf_options(program, s);
-    let reads: Vec<usize> = (0..s.n).filter(|&e| options[e].is_some()).collect();
-    let radices: Vec<u64> = reads
-        .iter()
-        .map(|&e| options[e].as_ref().map_or(0, |o| o.len() as u64))
-        .collect();
-    let total_rf = radices.iter().try_fold(1u64, |acc, &r| acc.checked_mul(r));
-    let Some(total_rf) = total_rf else {
-        return Err(EnumError {
-            span: Span::default(),
-            message: "too many reads-from candidates to enumerate (more than 2^64)".into(),
-        });
-    };
-    let asmos = asmo_options(s);
-    let thin_air_overflow = AtomicBool::new(false);
-    let result = (0..total_rf)
-        .into_par_iter()
-        .fold(
-            || (V::Acc::default(), EnumStats::default()),
-            |(mut acc, mut st), index| {
-                // Decode the mixed-radix index into one source per read.
-                let mut rf_src: Vec<Option<Source>> = vec![None; s.n];
-                let mut rest = index;
-                let mut rf = Rel::empty(s.n);
-                let mut rfinit = EventSet::new(s.n);
-                for (k, &e) in reads.iter().enumerate() {
-                    let opts_e = options[e].as_ref().expect("read");
-                    let src = opts_e[(rest % radices[k]) as usize];
-                    rest /= radices[k];
-                    rf_src[e] = Some(src);
-                    match src {
-                        Source::Init => rfinit.insert(e),
-                        Source::Write(w) => rf.insert(w, e),
-                    }
-                }
-                let solutions = match solver.solve(&rf_src) {
-                    Ok(v) => v,
-                    Err(_) => {
-                        thin_air_overflow.store(true, Ordering::Relaxed);
-                        return (acc, st);
-                    }
-                };
-                for asmo in &asmos {
-                    if !budget.take() {
-                        return (acc, st);
-                    }
-                    st.candidates += 1;
-                    if solutions.is_empty() {
-                        st.value_mismatch += 1;
-                    }
-                    for values in &solutions {
-                        if values.thin_air {
-                            st.thin_air += 1;
-                            if opts.no_thin_air {
-                                continue;
-                            }
-                        }
-                        let view = CandidateView {
-                            statics: s,
-                            rf: &rf,
-                            rfinit: &rfinit,
-                            asmo,
-                            values,
-                        };
-                        visitor.visit(&mut acc, &view);
-                    }
-                }
-                (acc, st)
-            },
-        )
-        .reduce(
-            || (V::Acc::default(), EnumStats::default()),
-            |(a1, s1), (a2, s2)| {
-                (
-                    visitor.merge(a1, a2),
-                    EnumStats {
-                        candidates: s1.candidates + s2.candidates,
-                        value_mismatch: s1.value_mismatch + s2.value_mismatch,
-                        thin_air: s1.thin_air + s2.thin_air,
-                        ..EnumStats::default()
-                    },
-                )
-            },
-        );
-    if thin_air_overflow.load(Ordering::Relaxed) {
-        return Err(EnumError {
-            span: Span::default(),
-            message: format!(
-                "too many thin-air value assignments to try (more than {}): the test has long cycles of values through rf",
-                values::MAX_THIN_AIR_ASSIGNMENTS
-            ),
-        });
-    }
-    Ok(result)
 }

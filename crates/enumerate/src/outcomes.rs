@@ -3,7 +3,6 @@
 
 use crate::{CandidateView, Visitor};
 use std::collections::BTreeMap;
-use vkherd_model::axioms::Candidate;
 use vkherd_model::{Derived, Observable, Program, Statics};
 
 /// What is known about one final state.
@@ -120,19 +119,14 @@ impl Visitor for OutcomeCollector<'_> {
 
     fn visit(&self, acc: &mut Outcomes, c: &CandidateView<'_>) {
         let s = c.statics;
-        let cand = Candidate {
-            rf: c.rf,
-            rfinit: c.rfinit,
-            asmo: c.asmo,
-        };
-        let d = Derived::compute(s, cand);
-        if !d.consistent(s, cand) {
+        let d = c.derived;
+        if !c.consistent {
             return;
         }
         acc.consistent += 1;
         let racy = d.racy();
         let program = self.program;
-        let columns = final_values(program, s, &d, c);
+        let columns = final_values(program, s, d, c);
         let mut counted_any = false;
         for_each_product(&columns, &mut |state| {
             let value = |o: Observable| {

@@ -133,6 +133,21 @@ impl<'a> ValueSolver<'a> {
         Ok(out)
     }
 
+    /// With only some reads assigned (`rf[e] = None` for the others), do the branch
+    /// decisions whose operands are already determined agree with the path? Sound for
+    /// pruning: assigning more reads only determines more values, never changes a known one
+    /// (values flow forward from assigned sources; unassigned reads stay unknown).
+    pub fn partial_agrees(&self, rf: &[Option<Source>]) -> bool {
+        let n = self.layout.events.len();
+        let mut p = Partial {
+            read: vec![None; n],
+            write: vec![None; n],
+            regs: Vec::new(),
+        };
+        self.fixpoint(rf, &mut p);
+        (0..self.paths.len()).all(|t| self.branches_agree(t, &p, true))
+    }
+
     fn source_value(&self, src: Source, p: &Partial, read: usize) -> Option<i64> {
         match src {
             Source::Init => {
@@ -223,7 +238,7 @@ impl<'a> ValueSolver<'a> {
     /// Checks the path's branch decisions against known values and builds the result.
     fn finish(&self, p: &Partial, thin_air: bool) -> Option<Values> {
         for t in 0..self.paths.len() {
-            if !self.branches_agree(t, p) {
+            if !self.branches_agree(t, p, false) {
                 return None;
             }
         }
@@ -236,7 +251,9 @@ impl<'a> ValueSolver<'a> {
         })
     }
 
-    fn branches_agree(&self, t: usize, p: &Partial) -> bool {
+    /// Do the branch decisions of thread `t`'s path agree with the values? With
+    /// `unknown_ok`, a branch whose operands are not yet known counts as agreeing.
+    fn branches_agree(&self, t: usize, p: &Partial, unknown_ok: bool) -> bool {
         let mut regs = self.initial_regs(t);
         let code = &self.program.threads[t].code;
         for (s, step) in self.paths[t].steps.iter().enumerate() {
@@ -262,8 +279,16 @@ impl<'a> ValueSolver<'a> {
                     } = &code[index]
                     {
                         match (value_of(*a, &regs), value_of(*b, &regs)) {
-                            (Some(x), Some(y)) if compare(*op, x, y) == taken => {}
-                            _ => return false,
+                            (Some(x), Some(y)) => {
+                                if compare(*op, x, y) != taken {
+                                    return false;
+                                }
+                            }
+                            _ => {
+                                if !unknown_ok {
+                                    return false;
+                                }
+                            }
                         }
                     }
                 }

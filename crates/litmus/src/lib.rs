@@ -16,4 +16,4 @@ mod khronos_parser;
 mod litmus_parser;
 
 pub use khronos_parser::parse_khronos;
-pub use litmus_parser::parse_litmus;
+pub use litmus_parser::{cond_to_string, parse_litmus};

@@ -4,8 +4,7 @@
 use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Visitor};
 use vkherd_litmus::ast::{KhronosCheck, KhronosPred};
 use vkherd_litmus::Diagnostic;
-use vkherd_model::axioms::{self, Candidate};
-use vkherd_model::{lower_khronos, Derived, ModelOptions, Program};
+use vkherd_model::{lower_khronos, ModelOptions, Program};
 
 /// The result of one check line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,25 +81,22 @@ impl Visitor for PredicateVisitor<'_> {
         if *acc {
             return;
         }
-        let s = c.statics;
-        let cand = Candidate {
-            rf: c.rf,
-            rfinit: c.rfinit,
-            asmo: c.asmo,
-        };
-        let d = Derived::compute(s, cand);
+        let d = c.derived;
         *acc = self.check.preds.iter().all(|p| match *p {
-            KhronosPred::Consistent => d.consistent(s, cand),
+            KhronosPred::Consistent => c.consistent,
             // dr is symmetric: each racing pair counts twice, as in Alloy's #dr.
             KhronosPred::DataRaces { greater, n } => compare_count(d.dr.count(), greater, n),
             // rs includes (w, w) for every atomic release write.
-            KhronosPred::ReleaseSeq { greater, n } => {
-                compare_count(axioms::rs(s, c.asmo).count(), greater, n)
-            }
+            KhronosPred::ReleaseSeq { greater, n } => compare_count(d.rs.count(), greater, n),
         });
     }
 
     fn merge(&self, a: bool, b: bool) -> bool {
         a || b
+    }
+
+    /// A predicate without `consistent[X]` ranges over all candidates.
+    fn needs_inconsistent(&self) -> bool {
+        !self.check.preds.contains(&KhronosPred::Consistent)
     }
 }

@@ -5,7 +5,6 @@
 //! so the text consumed by a construct ends exactly at its last token (good for spans).
 
 use crate::ast::{Span, Spanned};
-use crate::error::span_at;
 use crate::Diagnostic;
 use nom::branch::alt;
 use nom::bytes::complete::{tag_no_case, take_while, take_while1};
@@ -42,12 +41,24 @@ pub(super) type PResult<'a, T> = IResult<&'a str, T, PErr<'a>>;
 /// The text being parsed: `text` is the source with comments blanked out, byte for byte
 /// the same length as `orig`, which is used for line/column numbers.
 pub(super) struct Src<'a> {
-    pub orig: &'a str,
+    orig: &'a str,
     pub text: &'a str,
+    /// Byte offset of the start of each line, so that a span costs a binary search and
+    /// not a scan from the start of the file.
+    line_starts: Vec<usize>,
 }
 
-impl Src<'_> {
-    /// The span of `s`, a subslice of `self.text`.
+impl<'a> Src<'a> {
+    pub fn new(orig: &'a str, text: &'a str) -> Self {
+        let breaks = orig.match_indices('\n').map(|(at, _)| at + 1);
+        Src {
+            orig,
+            text,
+            line_starts: std::iter::once(0).chain(breaks).collect(),
+        }
+    }
+
+    /// The span of `s`, a subslice of `self.text`; the same as `span_at` on the original.
     pub fn span(&self, s: &str) -> Span {
         let base = self.text.as_ptr() as usize;
         let mut off = (s.as_ptr() as usize)
@@ -58,7 +69,20 @@ impl Src<'_> {
         while !self.orig.is_char_boundary(off) {
             off -= 1;
         }
-        span_at(self.orig, off, s.len().min(self.orig.len() - off))
+        let len = s.len().min(self.orig.len() - off);
+        let line = self.line_starts.partition_point(|&start| start <= off);
+        let start = self
+            .line_starts
+            .get(line.wrapping_sub(1))
+            .copied()
+            .unwrap_or(0);
+        let column = self.orig.get(start..off).map_or(0, |t| t.chars().count());
+        Span {
+            offset: off,
+            len,
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            column: u32::try_from(column + 1).unwrap_or(u32::MAX),
+        }
     }
 
     pub fn spanned<T>(&self, value: T, s: &str) -> Spanned<T> {
@@ -306,6 +330,20 @@ mod tests {
         assert_eq!(thread_reg("2:r3").unwrap(), ("", (2, 3)));
         assert!(matches!(thread_reg("P1 = 0"), Err(nom::Err::Error(_))));
         assert!(matches!(thread_reg("P1:x"), Err(nom::Err::Failure(_))));
+    }
+
+    #[test]
+    fn spans_agree_with_span_at() {
+        let text = "ab\r\nç d\n\nxyz";
+        let src = Src::new(text, text);
+        for off in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
+            let len = text.len() - off;
+            assert_eq!(
+                src.span(&text[off..]),
+                crate::span_at(text, off, len),
+                "{off}"
+            );
+        }
     }
 
     #[test]

@@ -27,10 +27,7 @@ use nom::Parser;
 /// Parses a whole `.litmus` file.
 pub fn parse_litmus(source: &str) -> Result<LitmusTest, Diagnostic> {
     let stripped = comments::strip(source);
-    let src = Src {
-        orig: source,
-        text: &stripped.text,
-    };
+    let src = Src::new(source, &stripped.text);
     let result = file(&src).map(|(_, t)| t).map_err(|e| src.diagnostic(e));
     // An unclosed comment blanks the rest of the file: report it unless an earlier
     // problem was found before it.

@@ -1,0 +1,71 @@
+//! Plain generate-and-test: every rf (mixed-radix index over the reads' sources) times
+//! every asmo, each judged in full. The reference the pruned search is tested against.
+
+use crate::candidates::{asmo_options, rf_options};
+use crate::values::Source;
+use crate::{Ctx, EnumError, EnumStats, Visitor};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use vkherd_litmus::Span;
+use vkherd_model::{EventSet, Rel};
+
+pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumStats), EnumError> {
+    let s = ctx.s;
+    let options = rf_options(ctx.program, s);
+    let reads: Vec<usize> = (0..s.n).filter(|&e| options[e].is_some()).collect();
+    let radices: Vec<u64> = reads
+        .iter()
+        .map(|&e| options[e].as_ref().map_or(0, |o| o.len() as u64))
+        .collect();
+    let Some(total_rf) = radices.iter().try_fold(1u64, |acc, &r| acc.checked_mul(r)) else {
+        return Err(EnumError {
+            span: Span::default(),
+            message: "too many reads-from candidates to enumerate (more than 2^64)".into(),
+        });
+    };
+    let asmos = asmo_options(s);
+    let overflow = AtomicBool::new(false);
+    let result = (0..total_rf)
+        .into_par_iter()
+        .fold(
+            || (V::Acc::default(), EnumStats::default()),
+            |(mut acc, mut st), index| {
+                // Decode the mixed-radix index into one source per read.
+                let mut rf_src: Vec<Option<Source>> = vec![None; s.n];
+                let mut rest = index;
+                let mut rf = Rel::empty(s.n);
+                let mut rfinit = EventSet::new(s.n);
+                for (k, &e) in reads.iter().enumerate() {
+                    let src = options[e].as_ref().expect("read")[(rest % radices[k]) as usize];
+                    rest /= radices[k];
+                    rf_src[e] = Some(src);
+                    match src {
+                        Source::Init => rfinit.insert(e),
+                        Source::Write(w) => rf.insert(w, e),
+                    }
+                }
+                let Ok(solutions) = ctx.solver.solve(&rf_src) else {
+                    overflow.store(true, Ordering::Relaxed);
+                    return (acc, st);
+                };
+                for asmo in &asmos {
+                    if !ctx.budget.take() {
+                        return (acc, st);
+                    }
+                    ctx.visit_leaf(&mut acc, &mut st, &rf_src, &rf, &rfinit, asmo, &solutions);
+                }
+                (acc, st)
+            },
+        )
+        .reduce(
+            || (V::Acc::default(), EnumStats::default()),
+            |(a1, mut s1), (a2, s2)| {
+                s1.add(&s2);
+                (ctx.visitor.merge(a1, a2), s1)
+            },
+        );
+    if overflow.load(Ordering::Relaxed) {
+        return Err(Ctx::<V>::thin_air_error());
+    }
+    Ok(result)
+}

@@ -1,0 +1,180 @@
+//! The pruned search: asmo first (each complete order is one subtree), then rf read by
+//! read in program order, cutting a subtree as soon as the partial execution can have no
+//! consistent completion.
+//!
+//! Why the cuts are sound. Along a branch of the search, `asmo` is fixed and `rf`/`RFINIT`
+//! only gain pairs. Every relation the cuts use is monotone in (rf, RFINIT) for a fixed
+//! asmo and fixed statics:
+//! - `rs`, `hypors` depend on asmo only (fixed);
+//! - `sw` = release . (rf & mutordatom) . acquire + a static term: monotone in rf;
+//! - `ithb` (a closure of unions and sequences of monotone terms), `hb`, every av/vis
+//!   chain (built from hb with `.`, `&` with static relations, `rc`, `+`), and `locord`
+//!   (sloc & a union of such terms) are monotone;
+//! - `fr` = ~rf.((W->W)&locord) + ~rf.asmo + [RFINIT].sloc.[W] - iden is monotone;
+//! - so `locord + rf + fr + asmo` only grows: once it has a cycle, every completion has
+//!   it (first axiom of `consistent`);
+//! - `(rf . [R-A]) & twoplus([W] . locord)` only grows: once non-empty, every completion
+//!   violates the second axiom.
+//!
+//! No relation uses a complement or difference of something that grows (`- iden` and
+//! `- mutordatom` subtract static relations). Values: a branch decision whose operands
+//! are determined by the reads assigned so far stays determined the same way (see
+//! `ValueSolver::partial_agrees`), so a disagreeing branch cuts the subtree too.
+//!
+//! The cuts are disabled when the visitor needs inconsistent candidates.
+
+use crate::candidates::{asmo_options, rf_options};
+use crate::values::Source;
+use crate::{Ctx, EnumError, EnumStats, Visitor};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use vkherd_model::axioms::Candidate;
+use vkherd_model::{Derived, EventSet, Rel};
+
+/// Depth down to which subtrees are handed to rayon as separate tasks.
+const PARALLEL_DEPTH: usize = 3;
+
+/// The mutable state of one branch of the search.
+#[derive(Clone)]
+struct Partial {
+    rf_src: Vec<Option<Source>>,
+    rf: Rel,
+    rfinit: EventSet,
+}
+
+struct Search<'c, 'a, V> {
+    ctx: &'c Ctx<'a, V>,
+    /// Reads in assignment order (thread by thread, in program order).
+    reads: Vec<usize>,
+    options: Vec<Vec<Source>>,
+    /// `suffix[d]` = number of rf completions below depth d (saturating).
+    suffix: Vec<u64>,
+    overflow: AtomicBool,
+}
+
+pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumStats), EnumError> {
+    let s = ctx.s;
+    let all = rf_options(ctx.program, s);
+    let reads: Vec<usize> = (0..s.n).filter(|&e| all[e].is_some()).collect();
+    let options: Vec<Vec<Source>> = reads
+        .iter()
+        .map(|&e| all[e].clone().expect("read"))
+        .collect();
+    let mut suffix = vec![1u64; reads.len() + 1];
+    for d in (0..reads.len()).rev() {
+        suffix[d] = suffix[d + 1].saturating_mul(options[d].len() as u64);
+    }
+    let search = Search {
+        ctx,
+        reads,
+        options,
+        suffix,
+        overflow: AtomicBool::new(false),
+    };
+    let asmos = asmo_options(s);
+    let root = Partial {
+        rf_src: vec![None; s.n],
+        rf: Rel::empty(s.n),
+        rfinit: EventSet::new(s.n),
+    };
+    let result = asmos
+        .par_iter()
+        .map(|asmo| search.node(asmo, 0, root.clone()))
+        .reduce(
+            || (V::Acc::default(), EnumStats::default()),
+            |a, b| search.merge(a, b),
+        );
+    if search.overflow.load(Ordering::Relaxed) {
+        return Err(Ctx::<V>::thin_air_error());
+    }
+    Ok(result)
+}
+
+impl<V: Visitor> Search<'_, '_, V> {
+    fn merge(
+        &self,
+        (a1, mut s1): (V::Acc, EnumStats),
+        (a2, s2): (V::Acc, EnumStats),
+    ) -> (V::Acc, EnumStats) {
+        s1.add(&s2);
+        (self.ctx.visitor.merge(a1, a2), s1)
+    }
+
+    /// Can the partial execution still be completed into a consistent one?
+    fn viable(&self, asmo: &Rel, p: &Partial) -> bool {
+        if !self.ctx.solver.partial_agrees(&p.rf_src) {
+            return false;
+        }
+        let cand = Candidate {
+            rf: &p.rf,
+            rfinit: &p.rfinit,
+            asmo,
+        };
+        Derived::compute(self.ctx.s, cand).consistent(self.ctx.s, cand)
+    }
+
+    /// Explores the subtree where reads `0..depth` are assigned as in `p`.
+    fn node(&self, asmo: &Rel, depth: usize, mut p: Partial) -> (V::Acc, EnumStats) {
+        let mut acc = V::Acc::default();
+        let mut st = EnumStats::default();
+        if depth == self.reads.len() {
+            self.leaf(asmo, &p, &mut acc, &mut st);
+            return (acc, st);
+        }
+        // The root's check covers asmo alone; deeper checks cover each new rf pair.
+        if !self.viable(asmo, &p) {
+            st.pruned += self.suffix[depth];
+            return (acc, st);
+        }
+        let e = self.reads[depth];
+        if depth < PARALLEL_DEPTH {
+            return self.options[depth]
+                .par_iter()
+                .map(|&src| {
+                    let mut q = p.clone();
+                    assign(&mut q, e, src);
+                    self.node(asmo, depth + 1, q)
+                })
+                .reduce(
+                    || (V::Acc::default(), EnumStats::default()),
+                    |a, b| self.merge(a, b),
+                );
+        }
+        for &src in &self.options[depth] {
+            assign(&mut p, e, src);
+            let (a, s) = self.node(asmo, depth + 1, p.clone());
+            unassign(&mut p, e, src);
+            acc = self.ctx.visitor.merge(acc, a);
+            st.add(&s);
+        }
+        (acc, st)
+    }
+
+    fn leaf(&self, asmo: &Rel, p: &Partial, acc: &mut V::Acc, st: &mut EnumStats) {
+        if !self.ctx.budget.take() {
+            return;
+        }
+        let Ok(solutions) = self.ctx.solver.solve(&p.rf_src) else {
+            self.overflow.store(true, Ordering::Relaxed);
+            return;
+        };
+        self.ctx
+            .visit_leaf(acc, st, &p.rf_src, &p.rf, &p.rfinit, asmo, &solutions);
+    }
+}
+
+fn assign(p: &mut Partial, e: usize, src: Source) {
+    p.rf_src[e] = Some(src);
+    match src {
+        Source::Init => p.rfinit.insert(e),
+        Source::Write(w) => p.rf.insert(w, e),
+    }
+}
+
+fn unassign(p: &mut Partial, e: usize, src: Source) {
+    p.rf_src[e] = None;
+    match src {
+        Source::Init => p.rfinit.remove(e),
+        Source::Write(w) => p.rf.remove(w, e),
+    }
+}
