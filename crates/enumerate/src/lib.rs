@@ -14,7 +14,7 @@ pub mod values;
 use combine::{check_instances, layout, meetings, Meeting};
 use paths::{thread_paths, Path, ThreadPaths};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use values::{Source, ValueSolver, Values};
+use values::{ValueSolver, Values};
 use vkherd_litmus::Span;
 use vkherd_model::axioms::Candidate;
 use vkherd_model::{Derived, EventSet, Instruction, ModelOptions, Program, Rel, Statics};
@@ -35,6 +35,8 @@ pub struct EnumOptions {
     pub no_thin_air: bool,
     /// Plain generate-and-test enumeration (the reference for the pruned search).
     pub naive: bool,
+    /// Incremented once per candidate examined, for progress display.
+    pub progress: Option<std::sync::Arc<AtomicU64>>,
 }
 
 impl Default for EnumOptions {
@@ -46,6 +48,7 @@ impl Default for EnumOptions {
             max_paths: 100_000,
             no_thin_air: false,
             naive: false,
+            progress: None,
         }
     }
 }
@@ -187,18 +190,19 @@ impl<V: Visitor> Ctx<'_, V> {
         &self,
         acc: &mut V::Acc,
         st: &mut EnumStats,
-        rf_src: &[Option<Source>],
         rf: &Rel,
         rfinit: &EventSet,
         asmo: &Rel,
         solutions: &[Values],
     ) {
         st.candidates += 1;
+        if let Some(p) = &self.opts.progress {
+            p.fetch_add(1, Ordering::Relaxed);
+        }
         if solutions.is_empty() {
             st.value_mismatch += 1;
             return;
         }
-        let _ = rf_src;
         let cand = Candidate { rf, rfinit, asmo };
         let derived = Derived::compute(self.s, cand);
         let consistent = derived.consistent(self.s, cand);

@@ -52,7 +52,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
                     if !ctx.budget.take() {
                         return (acc, st);
                     }
-                    ctx.visit_leaf(&mut acc, &mut st, &rf_src, &rf, &rfinit, asmo, &solutions);
+                    ctx.visit_leaf(&mut acc, &mut st, &rf, &rfinit, asmo, &solutions);
                 }
                 (acc, st)
             },

@@ -159,7 +159,7 @@ impl<V: Visitor> Search<'_, '_, V> {
             return;
         };
         self.ctx
-            .visit_leaf(acc, st, &p.rf_src, &p.rf, &p.rfinit, asmo, &solutions);
+            .visit_leaf(acc, st, &p.rf, &p.rfinit, asmo, &solutions);
     }
 }
 

@@ -30,6 +30,15 @@ struct Cli {
     /// Print herd7's `Time NAME SECONDS` line after each test.
     #[arg(long)]
     time: bool,
+    #[command(flatten)]
+    run: RunArgs,
+    /// Print candidates explored, pruned, consistent and time to stderr after each test.
+    #[arg(long)]
+    stats: bool,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
     /// Bound on loops: a backward jump is taken at most N times on a path.
     #[arg(long, value_name = "N", default_value_t = 2)]
     unroll: u32,
@@ -39,6 +48,9 @@ struct Cli {
     /// Stop a test after N candidates (the report is then marked partial).
     #[arg(long, value_name = "N")]
     max_candidates: Option<u64>,
+    /// Plain generate-and-test enumeration instead of the pruned search (for reference).
+    #[arg(long)]
+    naive: bool,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -67,6 +79,32 @@ enum Command {
         #[command(flatten)]
         common: CommonArgs,
     },
+    /// Benchmark enumeration: median time over repeated runs, candidates, candidates/s.
+    Bench {
+        /// `.litmus` files or directories.
+        #[arg(required = true, value_name = "FILE|DIR")]
+        paths: Vec<PathBuf>,
+        /// Runs per test (the median is reported).
+        #[arg(long, value_name = "N", default_value_t = 5)]
+        runs: usize,
+        #[command(flatten)]
+        common: CommonArgs,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+}
+
+impl RunArgs {
+    pub fn options(&self, model: ModelOptions) -> Options {
+        Options {
+            model,
+            unroll: self.unroll,
+            no_thin_air: self.no_thin_air,
+            max_candidates: self.max_candidates,
+            naive: self.naive,
+            progress: None,
+        }
+    }
 }
 
 impl CommonArgs {
@@ -77,7 +115,7 @@ impl CommonArgs {
         }
     }
 
-    fn init_threads(&self) {
+    pub fn init_threads(&self) {
         if let Some(n) = self.threads {
             // Only fails if the pool was already built; then the default stands.
             let _ = rayon::ThreadPoolBuilder::new()
@@ -136,6 +174,15 @@ pub fn main() -> i32 {
             common.init_threads();
             crate::khronos_cmd::run(paths, common.model(), common.json)
         }
+        Some(Command::Bench {
+            paths,
+            runs,
+            common,
+            run,
+        }) => {
+            common.init_threads();
+            crate::bench_cmd::run(paths, *runs, &run.options(common.model()), common.json)
+        }
         None => {
             cli.common.init_threads();
             run_litmus(&cli)
@@ -151,12 +198,7 @@ fn run_litmus(cli: &Cli) -> i32 {
             return EXIT_BAD_INPUT;
         }
     };
-    let opts = Options {
-        model: cli.common.model(),
-        unroll: cli.unroll,
-        no_thin_air: cli.no_thin_air,
-        max_candidates: cli.max_candidates,
-    };
+    let mut opts = cli.run.options(cli.common.model());
     let mut status = EXIT_OK;
     let stdout = std::io::stdout();
     for file in &files {
@@ -169,7 +211,10 @@ fn run_litmus(cli: &Cli) -> i32 {
                 continue;
             }
         };
+        let progress = crate::progress::Progress::start(&name);
+        opts.progress = progress.as_ref().map(|p| p.counter());
         let result = vkherd::load_litmus(&source).and_then(|p| vkherd::run(&p, &opts));
+        drop(progress);
         match result {
             Ok(rep) => {
                 let mut out = stdout.lock();
@@ -184,6 +229,18 @@ fn run_litmus(cli: &Cli) -> i32 {
                 }
                 for note in &rep.notes {
                     eprintln!("{name}: {note}");
+                }
+                if cli.stats {
+                    eprintln!(
+                        "Stats {name}: candidates {} pruned {} consistent {} thin-air {} deadlocked-paths {} dropped-paths {} time {:.6} s",
+                        rep.stats.candidates,
+                        rep.stats.pruned,
+                        rep.outcomes.consistent,
+                        rep.outcomes.thin_air,
+                        rep.stats.deadlocked_paths,
+                        rep.stats.dropped_paths,
+                        rep.seconds
+                    );
                 }
             }
             Err(d) => {

@@ -28,6 +28,10 @@ pub struct Options {
     pub no_thin_air: bool,
     /// Stop after this many candidates.
     pub max_candidates: Option<u64>,
+    /// Plain generate-and-test enumeration instead of the pruned search.
+    pub naive: bool,
+    /// Incremented once per candidate examined (for a progress display).
+    pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 }
 
 impl Default for Options {
@@ -37,6 +41,8 @@ impl Default for Options {
             unroll: 2,
             no_thin_air: false,
             max_candidates: None,
+            naive: false,
+            progress: None,
         }
     }
 }
@@ -48,6 +54,8 @@ impl Options {
             unroll: self.unroll,
             max_candidates: self.max_candidates,
             no_thin_air: self.no_thin_air,
+            naive: self.naive,
+            progress: self.progress.clone(),
             ..EnumOptions::default()
         }
     }

@@ -1,0 +1,100 @@
+//! `vkherd bench PATH...`: per test, the median time over repeated runs, candidates
+//! explored, consistent executions and candidates per second; a table or JSON lines.
+
+use crate::cli::{collect_files, EXIT_BAD_INPUT, EXIT_OK};
+use serde_json::json;
+use std::path::PathBuf;
+use vkherd::Options;
+
+pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32 {
+    let files = match collect_files(paths, "litmus") {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let runs = runs.max(1);
+    let mut status = EXIT_OK;
+    if !as_json {
+        println!(
+            "{:<48} {:>12} {:>12} {:>12} {:>12} {:>14}",
+            "test", "median s", "candidates", "pruned", "consistent", "candidates/s"
+        );
+    }
+    let (mut total_secs, mut total_cands) = (0.0f64, 0u64);
+    for file in &files {
+        let name = file.display().to_string();
+        let source = match std::fs::read(file) {
+            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Err(e) => {
+                eprintln!("error: cannot read {name}: {e}");
+                status = EXIT_BAD_INPUT;
+                continue;
+            }
+        };
+        let program = match vkherd::load_litmus(&source) {
+            Ok(p) => p,
+            Err(d) => {
+                eprint!("{}", d.render(&name, &source));
+                status = EXIT_BAD_INPUT;
+                continue;
+            }
+        };
+        let mut times = Vec::with_capacity(runs);
+        let mut last = None;
+        for _ in 0..runs {
+            match vkherd::run(&program, opts) {
+                Ok(rep) => {
+                    times.push(rep.seconds);
+                    last = Some(rep);
+                }
+                Err(d) => {
+                    eprint!("{}", d.render(&name, &source));
+                    status = EXIT_BAD_INPUT;
+                    break;
+                }
+            }
+        }
+        let Some(rep) = last else { continue };
+        times.sort_by(f64::total_cmp);
+        let median = times[times.len() / 2];
+        let rate = if median > 0.0 {
+            rep.stats.candidates as f64 / median
+        } else {
+            0.0
+        };
+        total_secs += median;
+        total_cands += rep.stats.candidates;
+        if as_json {
+            println!(
+                "{}",
+                json!({
+                    "file": name, "name": rep.program.name, "runs": times.len(),
+                    "median_seconds": median, "candidates": rep.stats.candidates,
+                    "pruned": rep.stats.pruned, "consistent": rep.outcomes.consistent,
+                    "candidates_per_second": rate,
+                })
+            );
+        } else {
+            println!(
+                "{:<48} {:>12.6} {:>12} {:>12} {:>12} {:>14.0}",
+                name, median, rep.stats.candidates, rep.stats.pruned, rep.outcomes.consistent, rate
+            );
+        }
+    }
+    if !as_json {
+        println!(
+            "total: {} tests, {:.6} s (sum of medians), {} candidates, {:.0} candidates/s",
+            files.len(),
+            total_secs,
+            total_cands,
+            if total_secs > 0.0 {
+                total_cands as f64 / total_secs
+            } else {
+                0.0
+            }
+        );
+    }
+    status
+}

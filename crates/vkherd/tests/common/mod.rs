@@ -1,0 +1,216 @@
+//! A seeded generator of small random `.litmus` tests: varied shapes, scopes, semantics,
+//! storage classes, RMWs, aliases, barriers and jumps. Shared by the differential tests.
+
+/// xorshift64*: small, seeded, reproducible.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+    pub fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len() as u64) as usize]
+    }
+}
+
+const SCOPES: [&str; 4] = ["sg", "wg", "qf", "dv"];
+
+fn semantics(rng: &mut Rng, acq: bool, rel: bool) -> String {
+    let mut s = String::new();
+    match rng.below(4) {
+        0 => s.push_str(".semsc0"),
+        1 => s.push_str(".semsc1"),
+        _ => s.push_str(".semsc0.semsc1"),
+    }
+    if rel && rng.chance(40) {
+        s.push_str(".semav");
+    }
+    if acq && rng.chance(40) {
+        s.push_str(".semvis");
+    }
+    s
+}
+
+/// One random memory instruction of thread `t`.
+fn instruction(rng: &mut Rng, locs: &[&str], reg: &mut u32) -> String {
+    let loc = *rng.pick(locs);
+    let sc = if rng.chance(80) { "sc0" } else { "sc1" };
+    let scope = *rng.pick(&SCOPES);
+    let val = 1 + rng.below(2);
+    let mut next_reg = || {
+        let r = *reg;
+        *reg += 1;
+        r
+    };
+    match rng.below(12) {
+        0 => format!("ld.{sc} r{}, {loc}", next_reg()),
+        1 => format!("ld.nonpriv.{sc} r{}, {loc}", next_reg()),
+        2 => format!("ld.vis.{scope}.{sc} r{}, {loc}", next_reg()),
+        3 => format!(
+            "st.{}{sc} {loc}, {val}",
+            if rng.chance(50) { "nonpriv." } else { "" }
+        ),
+        4 => format!("st.av.{scope}.{sc} {loc}, {val}"),
+        5 => {
+            if rng.chance(50) {
+                format!("ld.atom.{scope}.{sc} r{}, {loc}", next_reg())
+            } else {
+                format!(
+                    "ld.atom.acq.{scope}.{sc}{} r{}, {loc}",
+                    semantics(rng, true, false),
+                    next_reg()
+                )
+            }
+        }
+        6 | 7 => {
+            if rng.chance(50) {
+                format!("st.atom.{scope}.{sc} {loc}, {val}")
+            } else {
+                format!(
+                    "st.atom.rel.{scope}.{sc}{} {loc}, {val}",
+                    semantics(rng, false, true)
+                )
+            }
+        }
+        8 => {
+            let (sem, acq, rel) = *rng.pick(&[
+                ("", false, false),
+                (".acq", true, false),
+                (".rel", false, true),
+                (".acq_rel", true, true),
+            ]);
+            let sems = if acq || rel {
+                semantics(rng, acq, rel)
+            } else {
+                String::new()
+            };
+            let op = *rng.pick(&["", ".add", ".xor", ".or"]);
+            format!(
+                "rmw.atom{sem}.{scope}.{sc}{sems}{op} r{}, {loc}, {val}",
+                next_reg()
+            )
+        }
+        9 => {
+            let (sem, acq, rel) = *rng.pick(&[
+                (".acq", true, false),
+                (".rel", false, true),
+                (".acq_rel", true, true),
+            ]);
+            format!("membar{sem}.{scope}{}", semantics(rng, acq, rel))
+        }
+        10 => {
+            if rng.chance(50) {
+                "avdevice".into()
+            } else {
+                "visdevice".into()
+            }
+        }
+        _ => format!("ld.atom.{scope}.{sc} r{}, {loc}", next_reg()),
+    }
+}
+
+/// A random small test. `jumps` allows branches and spin loops.
+pub fn random_test(seed: u64, jumps: bool) -> String {
+    let mut rng = Rng::new(seed);
+    let nthreads = 2 + rng.below(2) as usize + usize::from(rng.chance(10));
+    let alias = rng.chance(15);
+    let mut locs = vec!["x", "y"];
+    if alias {
+        locs.push("z");
+    }
+    let barrier = rng.chance(20);
+    let barrier_text = format!(
+        "cbar{}.{} 1",
+        if rng.chance(70) { ".acq_rel" } else { "" },
+        rng.pick(&SCOPES)
+    );
+    let barrier_text = if barrier_text.starts_with("cbar.acq_rel") {
+        format!("{}{}", barrier_text.trim_end_matches(" 1"), ".semsc0 1")
+    } else {
+        barrier_text
+    };
+    let mut columns: Vec<Vec<String>> = Vec::new();
+    let mut headers = Vec::new();
+    let mut regs_of = Vec::new();
+    for t in 0..nthreads {
+        let (qf, wg, sg) = (rng.below(2).min(rng.below(2)), rng.below(2), rng.below(2));
+        headers.push(format!("P{t}@sg {sg}, wg {wg}, qf {qf}"));
+        let mut reg = 0u32;
+        let mut code = Vec::new();
+        let len = 1 + rng.below(3) as usize;
+        for _ in 0..len {
+            code.push(instruction(&mut rng, &locs, &mut reg));
+        }
+        if barrier && rng.chance(70) {
+            let at = rng.below(code.len() as u64 + 1) as usize;
+            code.insert(at, barrier_text.clone());
+        }
+        if jumps && reg > 0 && rng.chance(35) {
+            if rng.chance(50) {
+                // A spin loop on the first load: re-execute it while it reads 0.
+                let first = code.iter().position(|c| c.contains(" r0,")).unwrap_or(0);
+                code.insert(first, "LC00:".into());
+                code.insert(first + 2, "beq r0, 0, LC00".into());
+            } else {
+                // A forward branch skipping the last instruction.
+                let n = code.len();
+                code.insert(n - 1, format!("bne r0, {}, LC01", 1 + rng.below(2)));
+                code.push("LC01:".into());
+            }
+        }
+        if reg > 0 && rng.chance(20) {
+            code.push(format!("add r{reg}, r0, 1"));
+            code.push(format!("st.atom.dv.sc0 y, r{reg}"));
+            reg += 1;
+        }
+        regs_of.push(reg);
+        columns.push(code);
+    }
+    let rows = columns.iter().map(Vec::len).max().unwrap_or(0);
+    let mut text = format!("VULKAN random-{seed}\n\"generated\"\n{{ x = 0; y = 0;");
+    if alias {
+        text.push_str(" z aliases x;");
+    }
+    text.push_str(" }\n");
+    if rng.chance(10) {
+        text.push_str("{ ssw 0 1; }\n");
+    }
+    text.push_str(&headers.join(" | "));
+    text.push_str(" ;\n");
+    for r in 0..rows {
+        let cells: Vec<&str> = columns
+            .iter()
+            .map(|c| c.get(r).map_or("", String::as_str))
+            .collect();
+        text.push_str(&cells.join(" | "));
+        text.push_str(" ;\n");
+    }
+    let mut shown = vec!["x".to_string(), "y".to_string()];
+    for (t, &n) in regs_of.iter().enumerate() {
+        for r in 0..n {
+            shown.push(format!("P{t}:r{r}"));
+        }
+    }
+    text.push_str(&format!("locations [{};]\n", shown.join("; ")));
+    let cond_reg = regs_of.iter().position(|&n| n > 0);
+    match (cond_reg, rng.below(3)) {
+        (Some(t), 0) => text.push_str(&format!("exists (P{t}:r0 == 1 /\\ x == 1)\n")),
+        (Some(t), 1) => text.push_str(&format!("~exists (P{t}:r0 == 0)\n")),
+        _ => text.push_str("forall (x == 1 \\/ y == 1 \\/ x == 2)\n"),
+    }
+    text
+}
