@@ -14,6 +14,7 @@ pub mod values;
 use combine::{check_instances, layout, meetings, Meeting};
 use paths::{thread_paths, Path, ThreadPaths};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
 use values::{ValueSolver, Values};
 use vkherd_litmus::Span;
 use vkherd_model::axioms::Candidate;
@@ -33,6 +34,10 @@ pub struct EnumOptions {
     pub max_paths: usize,
     /// Leave out thin-air executions.
     pub no_thin_air: bool,
+    /// Stop after this long.
+    pub timeout: Option<std::time::Duration>,
+    /// Most path combinations (product of the threads' path counts).
+    pub max_path_combinations: u64,
     /// Plain generate-and-test enumeration (the reference for the pruned search).
     pub naive: bool,
     /// Incremented once per candidate examined, for progress display.
@@ -47,6 +52,8 @@ impl Default for EnumOptions {
             max_candidates: None,
             max_paths: 100_000,
             no_thin_air: false,
+            timeout: None,
+            max_path_combinations: 10_000_000,
             naive: false,
             progress: None,
         }
@@ -68,8 +75,8 @@ pub struct EnumStats {
     pub dropped_paths: u64,
     /// Candidates skipped by pruning (0 for plain enumeration).
     pub pruned: u64,
-    /// The run stopped at `max_candidates`: results are partial.
-    pub partial: bool,
+    /// The run stopped early (a limit was reached): results are partial.
+    pub stopped: Option<StopReason>,
 }
 
 /// One candidate execution, with its values and derived relations.
@@ -124,8 +131,24 @@ pub fn enumerate<V: Visitor>(
         per_thread.push(tp);
     }
     let mut acc = V::Acc::default();
-    let budget = Budget::new(opts.max_candidates);
-    for combo in path_combinations(&per_thread) {
+    let budget = Budget::new(opts.max_candidates, opts.timeout);
+    let combos = PathCombinations::new(&per_thread);
+    if combos.total() > opts.max_path_combinations {
+        return Err(EnumError {
+            span: Span::default(),
+            message: format!(
+                "{} path combinations at --unroll {} (more than {}): lower --unroll or simplify the loops",
+                combos.total(),
+                opts.unroll,
+                opts.max_path_combinations
+            ),
+        });
+    }
+    for combo in combos {
+        if !budget.alive() {
+            stats.stopped = budget.stop_reason();
+            return Ok((acc, stats));
+        }
         let lay = layout(program, &combo);
         let meeting = meetings(program, &lay).map_err(|e| barrier_error(program, &lay, e))?;
         let scbarinsts = match meeting {
@@ -155,8 +178,8 @@ pub fn enumerate<V: Visitor>(
             };
             stats.add(&part.1);
             acc = visitor.merge(acc, part.0);
-            if budget.exhausted() {
-                stats.partial = true;
+            if let Some(reason) = budget.stop_reason() {
+                stats.stopped = Some(reason);
                 return Ok((acc, stats));
             }
         }
@@ -241,23 +264,40 @@ impl<V: Visitor> Ctx<'_, V> {
     }
 }
 
-/// A shared cap on the number of candidates examined.
+/// Why a run stopped early.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    /// `max_candidates` candidates were examined.
+    MaxCandidates(u64),
+    /// The time limit passed.
+    Timeout(std::time::Duration),
+}
+
+/// Shared limits on a run: a cap on candidates examined and a deadline.
 pub(crate) struct Budget {
     limit: Option<u64>,
+    deadline: Option<(Instant, std::time::Duration)>,
     used: AtomicU64,
     hit: AtomicBool,
+    timed_out: AtomicBool,
 }
 
 impl Budget {
-    fn new(limit: Option<u64>) -> Self {
+    fn new(limit: Option<u64>, timeout: Option<std::time::Duration>) -> Self {
         Budget {
             limit,
+            deadline: timeout.map(|t| (Instant::now() + t, t)),
             used: AtomicU64::new(0),
             hit: AtomicBool::new(false),
+            timed_out: AtomicBool::new(false),
         }
     }
-    /// Takes one candidate from the budget; false once the budget is spent.
+
+    /// Takes one candidate from the budget; false once it is spent or time is up.
     pub fn take(&self) -> bool {
+        if !self.alive() {
+            return false;
+        }
         match self.limit {
             None => true,
             Some(l) => {
@@ -270,8 +310,32 @@ impl Budget {
             }
         }
     }
-    fn exhausted(&self) -> bool {
-        self.hit.load(Ordering::Relaxed)
+
+    /// False once the budget is spent or the deadline has passed (checked per search node).
+    pub fn alive(&self) -> bool {
+        if self.hit.load(Ordering::Relaxed) {
+            return false;
+        }
+        if let Some((deadline, _)) = self.deadline {
+            if Instant::now() >= deadline {
+                self.timed_out.store(true, Ordering::Relaxed);
+                self.hit.store(true, Ordering::Relaxed);
+                return false;
+            }
+        }
+        true
+    }
+
+    fn stop_reason(&self) -> Option<StopReason> {
+        if !self.hit.load(Ordering::Relaxed) {
+            return None;
+        }
+        Some(
+            match (self.timed_out.load(Ordering::Relaxed), self.deadline) {
+                (true, Some((_, t))) => StopReason::Timeout(t),
+                _ => StopReason::MaxCandidates(self.limit.unwrap_or(0)),
+            },
+        )
     }
 }
 
@@ -287,19 +351,55 @@ fn barrier_error(program: &Program, lay: &combine::Layout, e: combine::BarrierEr
     }
 }
 
-/// Every combination of one path per thread, in a fixed order.
-fn path_combinations(per_thread: &[ThreadPaths]) -> Vec<Vec<&Path>> {
-    let mut combos: Vec<Vec<&Path>> = vec![Vec::new()];
-    for tp in per_thread {
-        let mut next = Vec::with_capacity(combos.len() * tp.paths.len());
-        for c in &combos {
-            for p in &tp.paths {
-                let mut c2 = c.clone();
-                c2.push(p);
-                next.push(c2);
-            }
+/// Every combination of one path per thread, in a fixed order (an odometer, so that the
+/// combinations are not all held in memory).
+struct PathCombinations<'a> {
+    per_thread: &'a [ThreadPaths],
+    digits: Vec<usize>,
+    done: bool,
+}
+
+impl<'a> PathCombinations<'a> {
+    fn new(per_thread: &'a [ThreadPaths]) -> Self {
+        let done = per_thread.iter().any(|t| t.paths.is_empty());
+        PathCombinations {
+            per_thread,
+            digits: vec![0; per_thread.len()],
+            done,
         }
-        combos = next;
     }
-    combos
+
+    /// The number of combinations (saturating).
+    fn total(&self) -> u64 {
+        self.per_thread
+            .iter()
+            .fold(1u64, |acc, t| acc.saturating_mul(t.paths.len() as u64))
+    }
+}
+
+impl<'a> Iterator for PathCombinations<'a> {
+    type Item = Vec<&'a Path>;
+
+    fn next(&mut self) -> Option<Vec<&'a Path>> {
+        if self.done {
+            return None;
+        }
+        let combo = self
+            .per_thread
+            .iter()
+            .zip(&self.digits)
+            .map(|(t, &d)| &t.paths[d])
+            .collect();
+        // Advance: the last thread varies fastest.
+        self.done = true;
+        for k in (0..self.digits.len()).rev() {
+            self.digits[k] += 1;
+            if self.digits[k] < self.per_thread[k].paths.len() {
+                self.done = false;
+                break;
+            }
+            self.digits[k] = 0;
+        }
+        Some(combo)
+    }
 }

@@ -121,6 +121,9 @@ impl<V: Visitor> Search<'_, '_, V> {
             self.leaf(asmo, &p, &mut acc, &mut st);
             return (acc, st);
         }
+        if !self.ctx.budget.alive() {
+            return (acc, st);
+        }
         // The root's check covers asmo alone; deeper checks cover each new rf pair.
         if !self.viable(asmo, &p) {
             st.pruned += self.suffix[depth];

@@ -10,6 +10,7 @@ use vkherd_model::ModelOptions;
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_FAIL: i32 = 1;
 pub const EXIT_BAD_INPUT: i32 = 2;
+pub const EXIT_PARTIAL: i32 = 3;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -45,9 +46,14 @@ pub struct RunArgs {
     /// Leave out executions whose values come out of thin air.
     #[arg(long)]
     no_thin_air: bool,
-    /// Stop a test after N candidates (the report is then marked partial).
-    #[arg(long, value_name = "N")]
-    max_candidates: Option<u64>,
+    /// Stop a test after N candidates; the report is marked partial and the exit code is 3
+    /// (0 = no limit).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
+    max_candidates: u64,
+    /// Stop a test after SECS seconds; the report is marked partial and the exit code is 3
+    /// (0 = no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 3600.0)]
+    timeout: f64,
     /// Plain generate-and-test enumeration instead of the pruned search (for reference).
     #[arg(long)]
     naive: bool,
@@ -100,7 +106,9 @@ impl RunArgs {
             model,
             unroll: self.unroll,
             no_thin_air: self.no_thin_air,
-            max_candidates: self.max_candidates,
+            max_candidates: (self.max_candidates > 0).then_some(self.max_candidates),
+            timeout: (self.timeout > 0.0 && self.timeout.is_finite())
+                .then(|| std::time::Duration::from_secs_f64(self.timeout.min(1e9))),
             naive: self.naive,
             progress: None,
         }
@@ -217,6 +225,9 @@ fn run_litmus(cli: &Cli) -> i32 {
         drop(progress);
         match result {
             Ok(rep) => {
+                if rep.stats.stopped.is_some() && status == EXIT_OK {
+                    status = EXIT_PARTIAL;
+                }
                 let mut out = stdout.lock();
                 if cli.common.json {
                     let _ = writeln!(out, "{}", report::json(&rep, &name));

@@ -13,6 +13,7 @@ pub mod khronos;
 pub mod report;
 
 use std::time::Instant;
+pub use vkherd_enumerate::StopReason;
 use vkherd_enumerate::{collect_outcomes, EnumOptions, EnumStats, Outcomes};
 pub use vkherd_litmus::Diagnostic;
 use vkherd_model::{lower_litmus, ModelOptions, Program, Quantifier};
@@ -28,6 +29,8 @@ pub struct Options {
     pub no_thin_air: bool,
     /// Stop after this many candidates.
     pub max_candidates: Option<u64>,
+    /// Stop after this long.
+    pub timeout: Option<std::time::Duration>,
     /// Plain generate-and-test enumeration instead of the pruned search.
     pub naive: bool,
     /// Incremented once per candidate examined (for a progress display).
@@ -41,6 +44,7 @@ impl Default for Options {
             unroll: 2,
             no_thin_air: false,
             max_candidates: None,
+            timeout: None,
             naive: false,
             progress: None,
         }
@@ -53,6 +57,7 @@ impl Options {
             model: self.model,
             unroll: self.unroll,
             max_candidates: self.max_candidates,
+            timeout: self.timeout,
             no_thin_air: self.no_thin_air,
             naive: self.naive,
             progress: self.progress.clone(),
@@ -65,6 +70,19 @@ impl Options {
 pub fn load_litmus(source: &str) -> Result<Program, Diagnostic> {
     let test = vkherd_litmus::parse_litmus(source)?;
     lower_litmus(&test)
+}
+
+/// Why a run stopped early, in words (`stopped by --timeout 5 s after 123 candidates`).
+pub fn stop_text(reason: StopReason, candidates: u64) -> String {
+    match reason {
+        StopReason::MaxCandidates(n) => {
+            format!("stopped at the limit of {n} candidates (--max-candidates)")
+        }
+        StopReason::Timeout(t) => format!(
+            "stopped by the time limit of {} s (--timeout) after {candidates} candidates",
+            t.as_secs_f64()
+        ),
+    }
 }
 
 /// The verdict on the final condition.
@@ -120,10 +138,10 @@ pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
             stats.deadlocked_paths
         ));
     }
-    if stats.partial {
+    if let Some(reason) = stats.stopped {
         notes.push(format!(
-            "Warning: stopped after {} candidates (--max-candidates): the result is partial",
-            stats.candidates
+            "Warning: {}: the result is partial",
+            stop_text(reason, stats.candidates)
         ));
     }
     Ok(Report {

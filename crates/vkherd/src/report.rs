@@ -83,6 +83,12 @@ pub fn herd_text(report: &Report) -> String {
         o.positive,
         o.negative
     ));
+    if let Some(reason) = report.stats.stopped {
+        out.push_str(&format!(
+            "Partial {name}: {}; the states and counts above are incomplete\n",
+            crate::stop_text(reason, report.stats.candidates)
+        ));
+    }
     out
 }
 
@@ -122,7 +128,7 @@ pub fn json(report: &Report, file: &str) -> String {
         "negative": o.negative,
         "flag_data_race": o.flag_data_race,
         "notes": report.notes,
-        "partial": s.partial,
+        "partial": s.stopped.is_some(),
         "stats": {
             "candidates": s.candidates,
             "consistent": o.consistent,
