@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 use values::{ValueSolver, Values};
 use vkherd_litmus::Span;
-use vkherd_model::axioms::Candidate;
+use vkherd_model::axioms::{AsmoTerms, Candidate, StaticTerms};
 use vkherd_model::{Derived, EventSet, Instruction, ModelOptions, Program, Rel, Statics};
 
 pub use outcomes::{collect_outcomes, Outcomes, StateInfo};
@@ -163,9 +163,11 @@ pub fn enumerate<V: Visitor>(
             let statics = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
             check_instances(&statics.scbarinst, &statics.po, &statics.events)
                 .map_err(|e| barrier_error(program, &lay, e))?;
+            let terms = StaticTerms::new(&statics);
             let ctx = Ctx {
                 program,
                 s: &statics,
+                terms: &terms,
                 solver: &solver,
                 opts,
                 visitor,
@@ -197,10 +199,14 @@ impl EnumStats {
     }
 }
 
+/// An asmo with the model terms that depend on it alone.
+pub(crate) type Asmo = (Rel, AsmoTerms);
+
 /// What the rf × asmo enumeration of one path combination needs.
 pub(crate) struct Ctx<'a, V> {
     pub program: &'a Program,
     pub s: &'a Statics,
+    pub terms: &'a StaticTerms,
     pub solver: &'a ValueSolver<'a>,
     pub opts: &'a EnumOptions,
     pub visitor: &'a V,
@@ -215,7 +221,7 @@ impl<V: Visitor> Ctx<'_, V> {
         st: &mut EnumStats,
         rf: &Rel,
         rfinit: &EventSet,
-        asmo: &Rel,
+        (asmo, asmo_terms): &Asmo,
         solutions: &[Values],
     ) {
         st.candidates += 1;
@@ -227,7 +233,7 @@ impl<V: Visitor> Ctx<'_, V> {
             return;
         }
         let cand = Candidate { rf, rfinit, asmo };
-        let derived = Derived::compute(self.s, cand);
+        let derived = Derived::compute_with(self.s, self.terms, asmo_terms, cand);
         let consistent = derived.consistent(self.s, cand);
         if !consistent && !self.visitor.needs_inconsistent() {
             return;

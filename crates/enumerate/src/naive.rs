@@ -7,6 +7,7 @@ use crate::{Ctx, EnumError, EnumStats, Visitor};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use vkherd_litmus::Span;
+use vkherd_model::axioms::AsmoTerms;
 use vkherd_model::{EventSet, Rel};
 
 pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumStats), EnumError> {
@@ -23,7 +24,13 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
             message: "too many reads-from candidates to enumerate (more than 2^64)".into(),
         });
     };
-    let asmos = asmo_options(s);
+    let asmos: Vec<crate::Asmo> = asmo_options(s)
+        .into_iter()
+        .map(|a| {
+            let t = AsmoTerms::new(s, ctx.terms, &a);
+            (a, t)
+        })
+        .collect();
     let overflow = AtomicBool::new(false);
     let result = (0..total_rf)
         .into_par_iter()

@@ -28,7 +28,7 @@ use crate::values::Source;
 use crate::{Ctx, EnumError, EnumStats, Visitor};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-use vkherd_model::axioms::Candidate;
+use vkherd_model::axioms::{AsmoTerms, Candidate};
 use vkherd_model::{Derived, EventSet, Rel};
 
 /// Depth down to which subtrees are handed to rayon as separate tasks.
@@ -71,7 +71,13 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
         suffix,
         overflow: AtomicBool::new(false),
     };
-    let asmos = asmo_options(s);
+    let asmos: Vec<Asmo> = asmo_options(s)
+        .into_iter()
+        .map(|a| {
+            let t = AsmoTerms::new(s, ctx.terms, &a);
+            (a, t)
+        })
+        .collect();
     let root = Partial {
         rf_src: vec![None; s.n],
         rf: Rel::empty(s.n),
@@ -79,7 +85,10 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
     };
     let result = asmos
         .par_iter()
-        .map(|asmo| search.node(asmo, 0, root.clone()))
+        .map(|asmo| {
+            let mut p = root.clone();
+            search.node(asmo, 0, &mut p)
+        })
         .reduce(
             || (V::Acc::default(), EnumStats::default()),
             |a, b| search.merge(a, b),
@@ -89,6 +98,8 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
     }
     Ok(result)
 }
+
+use crate::Asmo;
 
 impl<V: Visitor> Search<'_, '_, V> {
     fn merge(
@@ -101,7 +112,7 @@ impl<V: Visitor> Search<'_, '_, V> {
     }
 
     /// Can the partial execution still be completed into a consistent one?
-    fn viable(&self, asmo: &Rel, p: &Partial) -> bool {
+    fn viable(&self, (asmo, asmo_terms): &Asmo, p: &Partial) -> bool {
         if !self.ctx.solver.partial_agrees(&p.rf_src) {
             return false;
         }
@@ -110,22 +121,24 @@ impl<V: Visitor> Search<'_, '_, V> {
             rfinit: &p.rfinit,
             asmo,
         };
-        Derived::compute(self.ctx.s, cand).consistent(self.ctx.s, cand)
+        Derived::compute_with(self.ctx.s, self.ctx.terms, asmo_terms, cand)
+            .consistent(self.ctx.s, cand)
     }
 
-    /// Explores the subtree where reads `0..depth` are assigned as in `p`.
-    fn node(&self, asmo: &Rel, depth: usize, mut p: Partial) -> (V::Acc, EnumStats) {
+    /// Explores the subtree where reads `0..depth` are assigned as in `p` (restored on
+    /// return).
+    fn node(&self, asmo: &Asmo, depth: usize, p: &mut Partial) -> (V::Acc, EnumStats) {
         let mut acc = V::Acc::default();
         let mut st = EnumStats::default();
         if depth == self.reads.len() {
-            self.leaf(asmo, &p, &mut acc, &mut st);
+            self.leaf(asmo, p, &mut acc, &mut st);
             return (acc, st);
         }
         if !self.ctx.budget.alive() {
             return (acc, st);
         }
         // The root's check covers asmo alone; deeper checks cover each new rf pair.
-        if !self.viable(asmo, &p) {
+        if !self.viable(asmo, p) {
             st.pruned += self.suffix[depth];
             return (acc, st);
         }
@@ -136,7 +149,7 @@ impl<V: Visitor> Search<'_, '_, V> {
                 .map(|&src| {
                     let mut q = p.clone();
                     assign(&mut q, e, src);
-                    self.node(asmo, depth + 1, q)
+                    self.node(asmo, depth + 1, &mut q)
                 })
                 .reduce(
                     || (V::Acc::default(), EnumStats::default()),
@@ -144,16 +157,16 @@ impl<V: Visitor> Search<'_, '_, V> {
                 );
         }
         for &src in &self.options[depth] {
-            assign(&mut p, e, src);
-            let (a, s) = self.node(asmo, depth + 1, p.clone());
-            unassign(&mut p, e, src);
+            assign(p, e, src);
+            let (a, s) = self.node(asmo, depth + 1, p);
+            unassign(p, e, src);
             acc = self.ctx.visitor.merge(acc, a);
             st.add(&s);
         }
         (acc, st)
     }
 
-    fn leaf(&self, asmo: &Rel, p: &Partial, acc: &mut V::Acc, st: &mut EnumStats) {
+    fn leaf(&self, asmo: &Asmo, p: &Partial, acc: &mut V::Acc, st: &mut EnumStats) {
         if !self.ctx.budget.take() {
             return;
         }

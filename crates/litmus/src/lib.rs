@@ -8,6 +8,7 @@
 
 pub mod ast;
 pub mod error;
+pub mod limits;
 pub mod validate;
 
 pub use ast::*;

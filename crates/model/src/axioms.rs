@@ -3,11 +3,229 @@
 //!
 //! Inputs are the [`Statics`] of a path combination and a candidate's `rf`, `RFINIT` and
 //! `asmo`. Alloy's `.` is [`Rel::seq`], `+` `union`, `&` `inter`, `-` `minus`, `~` `inv`,
-//! `^` `plus`, `*` `star`, `stor[s]` [`Rel::stor`], `A -> B` [`Rel::cross`].
+//! `^` `plus`, `*` `star`, `rc[r]` `opt`, `A -> B` [`Rel::cross`]. `(stor[s]) . r` is
+//! written `r.restrict_domain(s)` and `r . (stor[s])` `r.restrict_range(s)` (same
+//! relation, without building the identity matrix).
+//!
+//! Everything that does not depend on rf or asmo is computed once per path combination
+//! ([`StaticTerms`]); what depends on asmo only, once per asmo ([`AsmoTerms`]).
 
 use crate::execution::{Statics, CLASSES};
 use crate::rel::Rel;
 use crate::set::EventSet;
+
+/// A candidate: the dynamic relations chosen by the enumerator.
+#[derive(Debug, Clone, Copy)]
+pub struct Candidate<'a> {
+    pub rf: &'a Rel,
+    pub rfinit: &'a EventSet,
+    pub asmo: &'a Rel,
+}
+
+/// The parts of the definitions that depend on neither rf nor asmo.
+#[derive(Debug, Clone)]
+pub struct StaticTerms {
+    /// The static `fence->cbar->cbar->fence` term of sw, with sw's `inscope &`.
+    pub cbar_sw: Rel,
+    /// `(stor[REL&F]) . posemtosc . (stor[A&W])`: the release side of fence->X sw.
+    pub fence_release: Rel,
+    /// `(stor[ACQ&A]) + (stor[A&R]) . posctosem . (stor[ACQ&F])`: the acquire side of sw.
+    pub acquire: Rel,
+    /// Per non-empty subset S of the classes in use: (mask, SEMSC_S, the static summands
+    /// of ithb_S: `ssw + (stor[SC_S+SEMSC_S]).po.(stor[REL&SEMSC_S]) +
+    /// (stor[ACQ&SEMSC_S]).po.(stor[SC_S+SEMSC_S])`).
+    pub ithb_static: Vec<(u8, EventSet, Rel)>,
+    /// `ssg & avvisinc`, `swg & avvisinc`, `sqf & avvisinc`.
+    pub ssg_inc: Rel,
+    pub swg_inc: Rel,
+    pub sqf_inc: Rel,
+    /// `(stor[W-PRIV]) . (rc[po] & avvisinc)`: the start of every non-device locord WaW/RaW.
+    pub w_np_po_inc: Rel,
+    /// `(rc[po] & avvisinc) . (stor[R-PRIV])`: the end of every non-device locord RaW.
+    pub po_inc_r_np: Rel,
+    /// `(stor[R]) . ^ssw . (stor[R+W])`
+    pub ssw_term: Rel,
+    /// `sloc . (stor[W])`, for fr's RFINIT term.
+    pub sloc_w: Rel,
+    /// `(W -> W)`
+    pub ww: Rel,
+    /// `sloc & ((W -> W) + (W -> R) + (R -> W) - mutordatom - iden)`: dr before locord.
+    pub conflicting: Rel,
+    pub r_np: EventSet,
+    pub w_np: EventSet,
+    pub rw_np: EventSet,
+    pub rw: EventSet,
+    /// `R - A`
+    pub r_na: EventSet,
+    /// Chains are supported (`chains = EV->EV`), so `chains & r` is `r`.
+    pub full_chains: bool,
+}
+
+impl StaticTerms {
+    pub fn new(s: &Statics) -> StaticTerms {
+        let rel_f = s.rel.inter(&s.f);
+        let acq_f = s.acq.inter(&s.f);
+        // (stor[REL&F]) . posemtosc . (stor[A&W])
+        let fence_release = s.posemtosc.restrict(&rel_f, &s.a.inter(&s.w));
+        // (stor[ACQ&A]) + (stor[A&R]) . posctosem . (stor[ACQ&F])
+        let acquire =
+            Rel::stor(&s.acq.inter(&s.a)).union(&s.posctosem.restrict(&s.a.inter(&s.r), &acq_f));
+        let ithb_static = class_subsets(s.classes_in_use)
+            .into_iter()
+            .map(|mask| {
+                let (sc_s, semsc_s) = class_sets(s, mask);
+                let sc_or_sem = sc_s.union(&semsc_s);
+                let stat = s
+                    .ssw
+                    .union(&s.po.restrict(&sc_or_sem, &s.rel.inter(&semsc_s)))
+                    .union(&s.po.restrict(&s.acq.inter(&semsc_s), &sc_or_sem));
+                (mask, semsc_s, stat)
+            })
+            .collect();
+        let rw = s.r.union(&s.w);
+        let r_np = s.r.minus(&s.priv_);
+        let w_np = s.w.minus(&s.priv_);
+        let po_inc = s.po_opt.inter(&s.avvisinc);
+        let conflicting = Rel::cross(&s.w, &s.w)
+            .union(&Rel::cross(&s.w, &s.r))
+            .union(&Rel::cross(&s.r, &s.w))
+            .minus(&s.mutordatom)
+            .minus(&s.iden)
+            .inter(&s.sloc);
+        StaticTerms {
+            cbar_sw: cbar_sw(s).inter(&s.inscope),
+            fence_release,
+            acquire,
+            ithb_static,
+            ssg_inc: s.ssg.inter(&s.avvisinc),
+            swg_inc: s.swg.inter(&s.avvisinc),
+            sqf_inc: s.sqf.inter(&s.avvisinc),
+            w_np_po_inc: po_inc.restrict_domain(&w_np),
+            po_inc_r_np: po_inc.restrict_range(&r_np),
+            ssw_term: s.ssw_plus.restrict(&s.r, &rw),
+            sloc_w: s.sloc.restrict_range(&s.w),
+            ww: Rel::cross(&s.w, &s.w),
+            conflicting,
+            rw_np: rw.minus(&s.priv_),
+            r_na: s.r.minus(&s.a),
+            rw,
+            r_np,
+            w_np,
+            full_chains: s.chains == Rel::full(s.n),
+        }
+    }
+
+    /// `chains & r`
+    fn chains(&self, s: &Statics, r: Rel) -> Rel {
+        if self.full_chains {
+            r
+        } else {
+            r.inter(&s.chains)
+        }
+    }
+}
+
+/// `SC_S = ∪ SCi` and `SEMSC_S = ∩ SEMSCi` over the classes i of `mask`.
+fn class_sets(s: &Statics, mask: u8) -> (EventSet, EventSet) {
+    let mut sc_s = EventSet::new(s.n);
+    let mut semsc_s = EventSet::full(s.n);
+    for i in 0..CLASSES {
+        if mask & (1 << i) != 0 {
+            sc_s.union_with(&s.sc[i]);
+            semsc_s.inter_with(&s.semsc[i]);
+        }
+    }
+    (sc_s, semsc_s)
+}
+
+/// The non-empty subsets of the storage classes in use, as masks.
+pub fn class_subsets(in_use: u8) -> Vec<u8> {
+    (1..16u8).filter(|m| m & !in_use == 0).collect()
+}
+
+/// The parts that depend on asmo but not on rf.
+#[derive(Debug, Clone)]
+pub struct AsmoTerms {
+    pub rs: Rel,
+    pub hypors: Rel,
+    /// `(stor[REL&A]) . rs + (stor[REL&F]) . posemtosc . (stor[A&W]) . hypors`: the
+    /// release side of the four rf-based sw terms.
+    pub release: Rel,
+}
+
+impl AsmoTerms {
+    pub fn new(s: &Statics, t: &StaticTerms, asmo: &Rel) -> AsmoTerms {
+        let rs = rs(s, asmo);
+        let hypors = hypors(s, asmo);
+        let release = rs
+            .restrict_domain(&s.rel.inter(&s.a))
+            .union(&t.fence_release.seq(&hypors));
+        AsmoTerms {
+            rs,
+            hypors,
+            release,
+        }
+    }
+}
+
+/// `(imm[asmo]) . (stor[R&W])`, shared by rs and hypors.
+fn rmw_successors(s: &Statics, asmo: &Rel) -> Rel {
+    asmo.imm().restrict_range(&s.r.inter(&s.w))
+}
+
+/// `rs = (stor[REL&A]) . *((imm[asmo]) . (stor[R&W]))`
+pub fn rs(s: &Statics, asmo: &Rel) -> Rel {
+    rmw_successors(s, asmo)
+        .star()
+        .restrict_domain(&s.rel.inter(&s.a))
+}
+
+/// `hypors = (stor[W&A]) . *((imm[asmo]) . (stor[R&W]))`
+pub fn hypors(s: &Statics, asmo: &Rel) -> Rel {
+    rmw_successors(s, asmo)
+        .star()
+        .restrict_domain(&s.w.inter(&s.a))
+}
+
+/// The static `fence->cbar->cbar->fence` term of sw:
+/// `(stor[REL&F]) . (rc[po]) . (stor[CBAR]) . (scbarinst & inscope - iden) . (stor[CBAR])
+///  . (rc[po]) . (stor[ACQ&F])`
+pub fn cbar_sw(s: &Statics) -> Rel {
+    let meet = s
+        .scbarinst
+        .inter(&s.inscope)
+        .minus(&s.iden)
+        .restrict(&s.cbar, &s.cbar);
+    s.po_opt
+        .restrict_domain(&s.rel.inter(&s.f))
+        .seq(&meet)
+        .seq(&s.po_opt.restrict_range(&s.acq.inter(&s.f)))
+}
+
+/// `sw = inscope & (
+///   ((stor[REL&A]) . rs . (rf & mutordatom) . (stor[ACQ&A])) +                     atomic->atomic
+///   ((stor[REL&F]) . posemtosc . (stor[A&W]) . hypors . (rf & mutordatom) . (stor[ACQ&A])) +  fence->atomic
+///   ((stor[REL&A]) . rs . (rf & mutordatom) . (stor[A&R]) . posctosem . (stor[ACQ&F])) +      atomic->fence
+///   ((stor[REL&F]) . posemtosc . (stor[A&W]) . hypors . (rf & mutordatom) . (stor[A&R]) . posctosem . (stor[ACQ&F])) +
+///   fence->cbar->cbar->fence)`
+///
+/// The four rf terms factor as `release . (rf & mutordatom) . acquire`.
+pub fn sw(s: &Statics, t: &StaticTerms, a: &AsmoTerms, rf: &Rel) -> Rel {
+    let rfm = rf.inter(&s.mutordatom);
+    let mut sw = a.release.seq(&rfm).seq(&t.acquire).inter(&s.inscope);
+    sw.union_with(&t.cbar_sw);
+    sw
+}
+
+/// `ithbsemscS = ^(ssw + (stor[SEMSC_S]).sw.(stor[SEMSC_S]) +
+///   (stor[SC_S+SEMSC_S]).po.(stor[REL&SEMSC_S]) + (stor[ACQ&SEMSC_S]).po.(stor[SC_S+SEMSC_S]))`
+/// (semantics.md's generalisation of ithbsemsc0/1/01).
+pub fn ithb(sw: &Rel, semsc_s: &EventSet, static_part: &Rel) -> Rel {
+    let mut r = sw.restrict(semsc_s, semsc_s);
+    r.union_with(static_part);
+    r.close_in_place();
+    r
+}
 
 /// The relations derived from one candidate execution.
 #[derive(Debug, Clone)]
@@ -33,161 +251,81 @@ pub struct Derived {
     pub dr: Rel,
 }
 
-/// A candidate: the dynamic relations chosen by the enumerator.
-#[derive(Debug, Clone, Copy)]
-pub struct Candidate<'a> {
-    pub rf: &'a Rel,
-    pub rfinit: &'a EventSet,
-    pub asmo: &'a Rel,
-}
-
-/// `rs = (stor[REL&A]) . *((imm[asmo]) . (stor[R&W]))`
-pub fn rs(s: &Statics, asmo: &Rel) -> Rel {
-    Rel::stor(&s.rel.inter(&s.a)).seq(&rmw_successors(s, asmo).star())
-}
-
-/// `hypors = (stor[W&A]) . *((imm[asmo]) . (stor[R&W]))`
-pub fn hypors(s: &Statics, asmo: &Rel) -> Rel {
-    Rel::stor(&s.w.inter(&s.a)).seq(&rmw_successors(s, asmo).star())
-}
-
-/// `(imm[asmo]) . (stor[R&W])`, shared by rs and hypors.
-fn rmw_successors(s: &Statics, asmo: &Rel) -> Rel {
-    asmo.imm().seq(&Rel::stor(&s.r.inter(&s.w)))
-}
-
-/// `sw = inscope & ( atomic->atomic + fence->atomic + atomic->fence + fence->fence +
-/// fence->cbar->cbar->fence )`
-pub fn sw(s: &Statics, rs: &Rel, hypors: &Rel, rf: &Rel) -> Rel {
-    let st = Rel::stor;
-    let rel_a = st(&s.rel.inter(&s.a));
-    let rel_f = st(&s.rel.inter(&s.f));
-    let acq_a = st(&s.acq.inter(&s.a));
-    let acq_f = st(&s.acq.inter(&s.f));
-    let a_w = st(&s.a.inter(&s.w));
-    let a_r = st(&s.a.inter(&s.r));
-    // rf & mutordatom
-    let rfm = rf.inter(&s.mutordatom);
-    // release side: (stor[REL&A]) . rs   or   (stor[REL&F]) . posemtosc . (stor[A&W]) . hypors
-    let from_atomic = rel_a.seq(rs);
-    let from_fence = rel_f.seq(&s.posemtosc).seq(&a_w).seq(hypors);
-    // acquire side: (stor[ACQ&A])   or   (stor[A&R]) . posctosem . (stor[ACQ&F])
-    let to_fence = a_r.seq(&s.posctosem).seq(&acq_f);
-    let release = from_atomic.union(&from_fence);
-    let acquire = acq_a.union(&to_fence);
-    // The four atomic/fence combinations factor as release . rfm . acquire.
-    let through_rf = release.seq(&rfm).seq(&acquire);
-    through_rf.union(&cbar_sw(s)).inter(&s.inscope)
-}
-
-/// The static `fence->cbar->cbar->fence` term of sw:
-/// `(stor[REL&F]) . (rc[po]) . (stor[CBAR]) . (scbarinst & inscope - iden) . (stor[CBAR])
-///  . (rc[po]) . (stor[ACQ&F])`
-pub fn cbar_sw(s: &Statics) -> Rel {
-    let st = Rel::stor;
-    let meet = s.scbarinst.inter(&s.inscope).minus(&s.iden);
-    st(&s.rel.inter(&s.f))
-        .seq(&s.po_opt)
-        .seq(&st(&s.cbar))
-        .seq(&meet)
-        .seq(&st(&s.cbar))
-        .seq(&s.po_opt)
-        .seq(&st(&s.acq.inter(&s.f)))
-}
-
-/// `ithbsemscS = ^(ssw + (stor[SEMSC_S]).sw.(stor[SEMSC_S]) +
-///   (stor[SC_S+SEMSC_S]).po.(stor[REL&SEMSC_S]) + (stor[ACQ&SEMSC_S]).po.(stor[SC_S+SEMSC_S]))`
-/// with `SC_S = ∪ SCi` and `SEMSC_S = ∩ SEMSCi` over i in S (semantics.md).
-pub fn ithb(s: &Statics, sw: &Rel, mask: u8) -> Rel {
-    let mut sc_s = EventSet::new(s.n);
-    let mut semsc_s = EventSet::full(s.n);
-    for i in 0..CLASSES {
-        if mask & (1 << i) != 0 {
-            sc_s.union_with(&s.sc[i]);
-            semsc_s.inter_with(&s.semsc[i]);
-        }
-    }
-    let st = Rel::stor;
-    let sc_or_sem = st(&sc_s.union(&semsc_s));
-    s.ssw
-        .union(&st(&semsc_s).seq(sw).seq(&st(&semsc_s)))
-        .union(&sc_or_sem.seq(&s.po).seq(&st(&s.rel.inter(&semsc_s))))
-        .union(&st(&s.acq.inter(&semsc_s)).seq(&s.po).seq(&sc_or_sem))
-        .plus()
-}
-
-/// The non-empty subsets of the storage classes in use, as masks.
-pub fn class_subsets(in_use: u8) -> Vec<u8> {
-    (1..16u8).filter(|m| m & !in_use == 0).collect()
-}
-
-/// `hb = ithbsemsc0 + ithbsemsc1 + ithbsemsc01 + po` (generalised to every subset).
-pub fn hb(s: &Statics, ithb: &[(u8, Rel)]) -> Rel {
-    ithb.iter().fold(s.po.clone(), |acc, (_, r)| acc.union(r))
-}
-
-/// `hb & X & avvisinc`, the step of an availability/visibility chain within group X.
-fn chain_step(hb: &Rel, group: &Rel, s: &Statics) -> Rel {
-    hb.inter(group).inter(&s.avvisinc)
-}
-
 impl Derived {
     /// Computes every derived relation of a candidate.
     pub fn compute(s: &Statics, c: Candidate<'_>) -> Derived {
-        let st = Rel::stor;
-        let rs = rs(s, c.asmo);
-        let hypors = hypors(s, c.asmo);
-        let sw = sw(s, &rs, &hypors, c.rf);
-        let ithb: Vec<(u8, Rel)> = class_subsets(s.classes_in_use)
-            .into_iter()
-            .map(|m| (m, ithb(s, &sw, m)))
-            .collect();
-        let hb = hb(s, &ithb);
+        let t = StaticTerms::new(s);
+        let a = AsmoTerms::new(s, &t, c.asmo);
+        Derived::compute_with(s, &t, &a, c)
+    }
 
-        let step_sg = chain_step(&hb, &s.ssg, s);
-        let step_wg = chain_step(&hb, &s.swg, s);
-        let step_qf = chain_step(&hb, &s.sqf, s);
+    /// Computes every derived relation, given the precomputed static and asmo terms.
+    pub fn compute_with(s: &Statics, t: &StaticTerms, a: &AsmoTerms, c: Candidate<'_>) -> Derived {
+        let sw = sw(s, t, a, c.rf);
+        let ithb: Vec<(u8, Rel)> = t
+            .ithb_static
+            .iter()
+            .map(|(m, semsc, stat)| (*m, ithb(&sw, semsc, stat)))
+            .collect();
+        // hb = ithbsemsc0 + ithbsemsc1 + ithbsemsc01 + po (every subset of classes)
+        let mut hb = s.po.clone();
+        for (_, r) in &ithb {
+            hb.union_with(r);
+        }
+
+        // hb & X & avvisinc: a step of an availability/visibility chain within group X.
+        let step_sg = hb.inter(&t.ssg_inc);
+        let step_wg = hb.inter(&t.swg_inc);
+        let step_qf = hb.inter(&t.sqf_inc);
         // avsg = stor[AVSG]
-        let avsg = st(&s.avsg);
+        let avsg = Rel::stor(&s.avsg);
         // avwg = (chains & (rc[avsg . (hb & ssg & avvisinc)])) . (stor[AVWG])
-        let from_sg = avsg.seq(&step_sg).opt();
-        let avwg = s.chains.inter(&from_sg).seq(&st(&s.avwg));
+        let from_sg = step_sg.restrict_domain(&s.avsg).opt();
+        let avwg = t.chains(s, from_sg.clone()).restrict_range(&s.avwg);
         // avqf = (chains & (rc[avsg . (hb & ssg & avvisinc)]) . (rc[avwg . (hb & swg & avvisinc)])) . (stor[AVQF])
         let from_wg = avwg.seq(&step_wg).opt();
-        let avqf = s.chains.inter(&from_sg.seq(&from_wg)).seq(&st(&s.avqf));
+        let from_sg_wg = from_sg.seq(&from_wg);
+        let avqf = t.chains(s, from_sg_wg.clone()).restrict_range(&s.avqf);
         // avsh = (chains & (rc[avsg . ...]) . (rc[avwg . ...]) . (rc[avqf . (hb & sqf & avvisinc)])) . (stor[AVSHADER])
         let from_qf = avqf.seq(&step_qf).opt();
-        let avsh = s
-            .chains
-            .inter(&from_sg.seq(&from_wg).seq(&from_qf))
-            .seq(&st(&s.avshader));
+        let avsh = t
+            .chains(s, from_sg_wg.seq(&from_qf))
+            .restrict_range(&s.avshader);
         // avdv = stor[AVDEVICE]
-        let avdv = st(&s.avdevice);
+        let avdv = Rel::stor(&s.avdevice);
         // vissg = stor[VISSG]
-        let vissg = st(&s.vissg);
+        let vissg = Rel::stor(&s.vissg);
         // viswg = (stor[VISWG]) . (chains & (rc[(hb & ssg & avvisinc) . vissg]))
-        let to_sg = step_sg.seq(&vissg).opt();
-        let viswg = st(&s.viswg).seq(&s.chains.inter(&to_sg));
+        let to_sg = step_sg.restrict_range(&s.vissg).opt();
+        let viswg = t.chains(s, to_sg.clone()).restrict_domain(&s.viswg);
         // visqf = (stor[VISQF]) . (chains & (rc[(hb & swg & avvisinc) . viswg]) . (rc[(hb & ssg & avvisinc) . vissg]))
         let to_wg = step_wg.seq(&viswg).opt();
-        let visqf = st(&s.visqf).seq(&s.chains.inter(&to_wg.seq(&to_sg)));
+        let to_wg_sg = to_wg.seq(&to_sg);
+        let visqf = t.chains(s, to_wg_sg.clone()).restrict_domain(&s.visqf);
         // vissh = (stor[VISSHADER]) . (chains & (rc[(hb & sqf & avvisinc) . visqf]) . (rc[... viswg]) . (rc[... vissg]))
         let to_qf = step_qf.seq(&visqf).opt();
-        let vissh = st(&s.visshader).seq(&s.chains.inter(&to_qf.seq(&to_wg).seq(&to_sg)));
+        let vissh = t
+            .chains(s, to_qf.seq(&to_wg_sg))
+            .restrict_domain(&s.visshader);
         // visdv = stor[VISDEVICE]
-        let visdv = st(&s.visdevice);
+        let visdv = Rel::stor(&s.visdevice);
 
-        let locord = locord(
-            s,
-            &hb,
-            [&avsg, &avwg, &avqf, &avsh, &avdv],
-            [&vissg, &viswg, &visqf, &vissh, &visdv],
-        );
-        let fr = fr(s, c, &locord);
-        let dr = dr(s, &locord);
+        let chains = Chains {
+            avsg: &avsg,
+            avwg: &avwg,
+            avqf: &avqf,
+            avsh: &avsh,
+            vissg: &vissg,
+            viswg: &viswg,
+            visqf: &visqf,
+            vissh: &vissh,
+        };
+        let locord = locord(s, t, &hb, &chains);
+        let fr = fr(s, t, c, &locord);
+        let dr = dr(t, &locord);
         Derived {
-            rs,
-            hypors,
+            rs: a.rs.clone(),
+            hypors: a.hypors.clone(),
             sw,
             ithb,
             hb,
@@ -210,12 +348,14 @@ impl Derived {
     /// `pred consistent`: `is_acyclic[locord + rf + fr + asmo]` and
     /// `no (rf . (stor[R - A])) & twoplus[stor[W] . locord]`.
     pub fn consistent(&self, s: &Statics, c: Candidate<'_>) -> bool {
-        let order = self.locord.union(c.rf).union(&self.fr).union(c.asmo);
+        let mut order = self.locord.union(c.rf);
+        order.union_with(&self.fr);
+        order.union_with(c.asmo);
         if !order.is_acyclic() {
             return false;
         }
-        let nonatomic_rf = c.rf.seq(&Rel::stor(&s.r.minus(&s.a)));
-        let shadowed = Rel::stor(&s.w).seq(&self.locord).twoplus();
+        let nonatomic_rf = c.rf.restrict_range(&s.r.minus(&s.a));
+        let shadowed = self.locord.restrict_domain(&s.w).twoplus();
         nonatomic_rf.inter(&shadowed).is_empty()
     }
 
@@ -226,93 +366,84 @@ impl Derived {
 
     /// `visto = imm[(stor[W]) . locord] . (stor[R])`
     pub fn visto(&self, s: &Statics) -> Rel {
-        Rel::stor(&s.w)
-            .seq(&self.locord)
-            .imm()
-            .seq(&Rel::stor(&s.r))
+        self.locord.restrict_domain(&s.w).imm().restrict_range(&s.r)
     }
+}
+
+/// The av/vis chains locord uses.
+struct Chains<'a> {
+    avsg: &'a Rel,
+    avwg: &'a Rel,
+    avqf: &'a Rel,
+    avsh: &'a Rel,
+    vissg: &'a Rel,
+    viswg: &'a Rel,
+    visqf: &'a Rel,
+    vissh: &'a Rel,
 }
 
 /// `locord = sloc & ( (hb & sthd & sref) + ... )`: the location-ordered pairs, term by term.
-fn locord(s: &Statics, hb: &Rel, av: [&Rel; 5], vis: [&Rel; 5]) -> Rel {
-    let st = Rel::stor;
-    let [avsg, avwg, avqf, avsh, avdv] = av;
-    let [vissg, viswg, visqf, vissh, visdv] = vis;
-    let r_np = st(&s.r.minus(&s.priv_)); // stor[R-PRIV]
-    let w_np = st(&s.w.minus(&s.priv_)); // stor[W-PRIV]
-    let rw_np = st(&s.r.union(&s.w).minus(&s.priv_)); // stor[R+W-PRIV]
-    let stw = st(&s.w);
-    let str_ = st(&s.r);
-    // rc[po] & avvisinc
-    let po_inc = s.po_opt.inter(&s.avvisinc);
-    // hb & avvisinc
-    let hb_inc = hb.inter(&s.avvisinc);
+fn locord(s: &Statics, t: &StaticTerms, hb: &Rel, c: &Chains<'_>) -> Rel {
+    // (stor[W-PRIV]) . (rc[po] & avvisinc) . avX . (hb & sX)   -- shared by WaW and RaW
+    let prefix = |avx: &Rel, hbx: &Rel| t.w_np_po_inc.seq(avx).seq(hbx);
+    // sref & (prefix . (stor[W-PRIV]))
+    let waw = |pre: &Rel| pre.restrict_range(&t.w_np).inter(&s.sref);
+    // sref & (prefix . visX . (rc[po] & avvisinc) . (stor[R-PRIV]))
+    let raw = |pre: &Rel, visx: &Rel| pre.seq(visx).seq(&t.po_inc_r_np).inter(&s.sref);
     let hb_ssg = hb.inter(&s.ssg);
     let hb_swg = hb.inter(&s.swg);
     let hb_sqf = hb.inter(&s.sqf);
-    // (stor[W-PRIV]) . (rc[po] & avvisinc) . avX . (hb & sX)   -- the shared prefix
-    let waw_rw = |avx: &Rel, hbx: &Rel| w_np.seq(&po_inc).seq(avx).seq(hbx);
-    let waw = |avx: &Rel, hbx: &Rel| s.sref.inter(&waw_rw(avx, hbx).seq(&w_np));
-    let raw = |avx: &Rel, hbx: &Rel, visx: &Rel| {
-        s.sref
-            .inter(&waw_rw(avx, hbx).seq(visx).seq(&po_inc).seq(&r_np))
-    };
+    let via_sg = prefix(c.avsg, &hb_ssg);
+    let via_wg = prefix(c.avwg, &hb_swg);
+    let via_qf = prefix(c.avqf, &hb_sqf);
+    let via_sh = prefix(c.avsh, hb);
+    // (hb & avvisinc)
+    let hb_inc = hb.inter(&s.avvisinc);
+    // (stor[W]) . (hb & avvisinc) . avdv . (hb)
+    let via_dv = hb_inc.restrict(&s.w, &s.avdevice).seq(hb);
+
+    // (hb & sthd & sref)  -- single-thread case
+    let mut all = hb.inter(&s.sthd).inter(&s.sref);
     let terms = [
-        // (hb & sthd & sref)  -- single-thread case
-        hb.inter(&s.sthd).inter(&s.sref),
         // (stor[R-PRIV]) . hb . (stor[R+W-PRIV])  -- RaR, WaR (non-private)
-        r_np.seq(hb).seq(&rw_np),
+        hb.restrict(&t.r_np, &t.rw_np),
         // (stor[R]) . ^ssw . (stor[R+W])  -- RaR, WaR (any)
-        str_.seq(&s.ssw_plus).seq(&st(&s.r.union(&s.w))),
-        // WaW / RaW via subgroup instance domain
-        waw(avsg, &hb_ssg),
-        raw(avsg, &hb_ssg, vissg),
-        // via workgroup instance domain
-        waw(avwg, &hb_swg),
-        raw(avwg, &hb_swg, viswg),
-        // via queue family instance domain
-        waw(avqf, &hb_sqf),
-        raw(avqf, &hb_sqf, visqf),
+        t.ssw_term.clone(),
+        // WaW / RaW via subgroup, workgroup, queue family instance domains
+        waw(&via_sg),
+        raw(&via_sg, c.vissg),
+        waw(&via_wg),
+        raw(&via_wg, c.viswg),
+        waw(&via_qf),
+        raw(&via_qf, c.visqf),
         // via shader domain: hb unrestricted
-        waw(avsh, hb),
-        raw(avsh, hb, vissh),
+        waw(&via_sh),
+        raw(&via_sh, c.vissh),
         // ( (stor[W]) . (hb & avvisinc) . avdv . (hb ) . (stor[W]))  -- WaW via device domain
-        stw.seq(&hb_inc).seq(avdv).seq(hb).seq(&stw),
+        via_dv.restrict_range(&s.w),
         // ( (stor[W]) . (hb & avvisinc) . avdv . (hb ) . visdv . (hb & avvisinc) . (stor[R]))
-        stw.seq(&hb_inc)
-            .seq(avdv)
-            .seq(hb)
-            .seq(visdv)
-            .seq(&hb_inc)
-            .seq(&str_),
+        via_dv
+            .restrict_range(&s.visdevice)
+            .seq(&hb_inc.restrict_range(&s.r)),
     ];
-    let mut all = Rel::empty(s.n);
-    for t in &terms {
-        all.union_with(t);
+    for term in &terms {
+        all.union_with(term);
     }
-    s.sloc.inter(&all)
+    all.inter_with(&s.sloc);
+    all
 }
 
 /// `fr = (~rf . ((W -> W) & locord)) + (~rf . asmo) + ((stor[RFINIT]) . sloc . (stor[W])) - iden`
-fn fr(s: &Statics, c: Candidate<'_>, locord: &Rel) -> Rel {
-    let ww = Rel::cross(&s.w, &s.w);
+fn fr(s: &Statics, t: &StaticTerms, c: Candidate<'_>, locord: &Rel) -> Rel {
     let rf_inv = c.rf.inv();
-    rf_inv
-        .seq(&ww.inter(locord))
-        .union(&rf_inv.seq(c.asmo))
-        .union(&Rel::stor(c.rfinit).seq(&s.sloc).seq(&Rel::stor(&s.w)))
-        .minus(&s.iden)
+    let mut fr = rf_inv.seq(&t.ww.inter(locord));
+    fr.union_with(&rf_inv.seq(c.asmo));
+    fr.union_with(&t.sloc_w.restrict_domain(c.rfinit));
+    fr.minus_with(&s.iden);
+    fr
 }
 
 /// `dr = sloc & ((W -> W) + (W -> R) + (R -> W) - mutordatom - iden - rai[locord])`
-fn dr(s: &Statics, locord: &Rel) -> Rel {
-    let conflicting = Rel::cross(&s.w, &s.w)
-        .union(&Rel::cross(&s.w, &s.r))
-        .union(&Rel::cross(&s.r, &s.w));
-    s.sloc.inter(
-        &conflicting
-            .minus(&s.mutordatom)
-            .minus(&s.iden)
-            .minus(&locord.rai()),
-    )
+fn dr(t: &StaticTerms, locord: &Rel) -> Rel {
+    t.conflicting.minus(&locord.rai())
 }

@@ -5,6 +5,7 @@ use crate::flags::Flags;
 use crate::program::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use vkherd_litmus::ast::{self, Cond, CondAtom, InitDecl, Instr, LitmusTest, MemAttrs, StateItem};
+use vkherd_litmus::limits::{MAX_LOCATIONS, MAX_QUORUM_MEMBERS};
 use vkherd_litmus::{Diagnostic, Operand, Scope, Span};
 
 /// The Alloy sets an access with attributes `a` belongs to, implicit facts applied:
@@ -80,27 +81,35 @@ struct Names {
 }
 
 impl Names {
-    /// The reference named `name`, creating a location of that name (init 0) if new.
-    fn reference(&mut self, name: &str) -> RefId {
+    /// The reference named `name`, creating a location of that name (init 0) if new;
+    /// `span` is blamed if that passes the limit on names.
+    fn reference(&mut self, name: &str, span: Span) -> Result<RefId, Diagnostic> {
         if let Some(&r) = self.by_name.get(name) {
-            return r;
+            return Ok(r);
         }
         let loc = self.locations.len();
+        self.add_reference(name, loc, span)?;
         self.locations.push(Location {
             name: name.to_string(),
             init: 0,
         });
-        self.add_reference(name, loc)
+        Ok(self.references.len() - 1)
     }
 
-    fn add_reference(&mut self, name: &str, location: LocId) -> RefId {
+    fn add_reference(&mut self, name: &str, location: LocId, span: Span) -> Result<RefId, Diagnostic> {
+        if self.references.len() >= MAX_LOCATIONS {
+            return Err(Diagnostic::new(
+                span,
+                format!("too many locations: `{name}` is name number {}, expected at most {MAX_LOCATIONS} location and alias names in a test", MAX_LOCATIONS + 1),
+            ));
+        }
         let r = self.references.len();
         self.references.push(Reference {
             name: name.to_string(),
             location,
         });
         self.by_name.insert(name.to_string(), r);
-        r
+        Ok(r)
     }
 }
 
@@ -202,7 +211,7 @@ fn lower_init(
                         format!("second initial value for `{name}` (first at line {}): expected one value per location", first.line),
                     ));
                 }
-                let r = names.reference(name);
+                let r = names.reference(name, *span)?;
                 let loc = names.references[r].location;
                 names.locations[loc].init = *value;
                 constants.insert(*value);
@@ -231,18 +240,22 @@ fn lower_init(
             InitDecl::Alias { .. } => {}
         }
     }
-    let aliases: BTreeMap<&str, (&str, Span)> = test
-        .init
-        .iter()
-        .filter_map(|d| match d {
-            InitDecl::Alias {
-                alias,
-                target,
-                span,
-            } => Some((alias.as_str(), (target.as_str(), *span))),
-            _ => None,
-        })
-        .collect();
+    let mut aliases: BTreeMap<&str, (&str, Span)> = BTreeMap::new();
+    for d in &test.init {
+        if let InitDecl::Alias {
+            alias,
+            target,
+            span,
+        } = d
+        {
+            if let Some((first, first_span)) = aliases.insert(alias, (target, *span)) {
+                return Err(Diagnostic::new(
+                    *span,
+                    format!("second declaration of `{alias}` as an alias (line {} has `{alias} aliases {first}`): expected one `aliases` per name", first_span.line),
+                ));
+            }
+        }
+    }
     for (alias, (_, span)) in &aliases {
         if loc_seen.contains_key(alias) {
             return Err(Diagnostic::new(
@@ -260,9 +273,9 @@ fn lower_init(
                 return Err(Diagnostic::new(*span, format!("`{alias}` aliases itself through a cycle of aliases: expected `{alias} aliases LOCATION`")));
             }
         }
-        let r = names.reference(target);
+        let r = names.reference(target, *span)?;
         let loc = names.references[r].location;
-        names.add_reference(alias, loc);
+        names.add_reference(alias, loc, *span)?;
     }
     Ok(())
 }
@@ -327,13 +340,13 @@ fn lower_code(
             Instr::Load { attrs, dst, loc } => {
                 regs.insert(*dst);
                 Instruction::Access(Access {
-                    reference: Some(names.reference(loc)),
+                    reference: Some(names.reference(loc, span)?),
                     dst: Some(*dst),
                     ..access(AccessKind::Load, attrs)
                 })
             }
             Instr::Store { attrs, loc, value } => Instruction::Access(Access {
-                reference: Some(names.reference(loc)),
+                reference: Some(names.reference(loc, span)?),
                 value: Some(operand(*value, regs, constants)),
                 ..access(AccessKind::Store, attrs)
             }),
@@ -346,7 +359,7 @@ fn lower_code(
             } => {
                 regs.insert(*dst);
                 Instruction::Access(Access {
-                    reference: Some(names.reference(loc)),
+                    reference: Some(names.reference(loc, span)?),
                     dst: Some(*dst),
                     value: Some(operand(*value, regs, constants)),
                     rmw_op: *op,
@@ -452,7 +465,7 @@ impl CondResolver<'_> {
                 }
             }
             StateItem::Loc(name) => {
-                let r = self.names.reference(name);
+                let r = self.names.reference(name, item.span)?;
                 Observable::Loc(self.names.references[r].location)
             }
         };
@@ -502,11 +515,22 @@ fn check_barriers(threads: &[Thread], test: &LitmusTest) -> Result<(), Diagnosti
     // (qf, wg, N, ID) -> the first cbar of that barrier and its thread.
     type BarrierKey<'a> = (u64, u64, &'a str, Option<&'a str>);
     let mut first: HashMap<BarrierKey<'_>, (&Access, usize)> = HashMap::new();
+    // Barriers with a quorum -> the threads whose code has one of their cbars.
+    let mut quorum_members: HashMap<BarrierKey<'_>, BTreeSet<usize>> = HashMap::new();
     for (t, th) in threads.iter().enumerate() {
         for i in &th.code {
             let Instruction::Access(a) = i else { continue };
             let Some(b) = &a.barrier else { continue };
             let key = (th.qf, th.wg, b.instance.as_str(), b.id.as_deref());
+            if b.quorum.is_some() {
+                let members = quorum_members.entry(key).or_default();
+                members.insert(t);
+                if members.len() > MAX_QUORUM_MEMBERS {
+                    return Err(Diagnostic::new(a.span, format!(
+                        "too many invocations at one barrier with a quorum: this cbar's barrier (N {}, ID {}) is in {} invocations of workgroup (qf {}, wg {}), expected at most {MAX_QUORUM_MEMBERS} (every quorum set is enumerated)",
+                        b.instance, b.id.as_deref().unwrap_or("none"), members.len(), th.qf, th.wg)));
+                }
+            }
             match first.get(&key) {
                 None => {
                     first.insert(key, (a, t));

@@ -135,7 +135,11 @@ fn sloc_and_sref() {
     let xloc = [0, 2, 3, 4, 6, 7];
     assert_rel("sloc", &s.sloc, &cat(&[&cross(&xloc, &xloc), &iden(&[5])]));
     let xref = [0, 2, 4, 6, 7];
-    assert_rel("sref", &s.sref, &cat(&[&cross(&xref, &xref), &iden(&[3, 5])]));
+    assert_rel(
+        "sref",
+        &s.sref,
+        &cat(&[&cross(&xref, &xref), &iden(&[3, 5])]),
+    );
 }
 
 // L237 `mutordatom = (sloc & sref & (A -> A) & inscope) - iden`.
@@ -198,7 +202,8 @@ fn avvisinc_exec() -> Exec {
 
 /// `rai[stor[AV+VIS] . (sref & sloc)]` of avvisinc_exec: e1 (av, x) with the x accesses
 /// e0, e1, e9 (not e7: other reference); e4 (vis, y) with itself.
-const AVVISINC_PER_INSTRUCTION: [(usize, usize); 6] = [(1, 0), (1, 1), (1, 9), (0, 1), (9, 1), (4, 4)];
+const AVVISINC_PER_INSTRUCTION: [(usize, usize); 6] =
+    [(1, 0), (1, 1), (1, 9), (0, 1), (9, 1), (4, 4)];
 
 // semantics.md, `vulkan`: avvisinc = ((SC0+SC1)->AVDEVICE) + (VISDEVICE->(SC0+SC1)) +
 // (SCi->(SEMSCi&SEMAV)) + ((SEMSCi&SEMVIS)->SCi) + rai[stor[AV+VIS] . (sref & sloc)].
@@ -272,7 +277,18 @@ fn avvisinc_variant_changes_locord_and_dr() {
     assert_rel(
         "hb",
         &d.hb,
-        &[(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)],
+        &[
+            (0, 1),
+            (0, 2),
+            (0, 3),
+            (0, 4),
+            (1, 2),
+            (1, 3),
+            (1, 4),
+            (2, 3),
+            (2, 4),
+            (3, 4),
+        ],
     );
     // AVWG = {e2}; no chain reaches it: avsg . (hb & ssg & avvisinc) = {} (e0 is not AVSG
     // and e1 includes nothing after it).
@@ -332,7 +348,12 @@ fn rs_and_hypors_through_rmws() {
     ];
     assert_rel("rs", &rs(&s, &asmo), &want_rs);
     assert_rel("hypors", &hypors(&s, &asmo), &want_hypors);
-    let c = Cand::new(x.n(), &[(0, 1), (1, 2), (3, 4), (2, 5)], &[], &order(&[0, 1, 2, 3, 4]));
+    let c = Cand::new(
+        x.n(),
+        &[(0, 1), (1, 2), (3, 4), (2, 5)],
+        &[],
+        &order(&[0, 1, 2, 3, 4]),
+    );
     let d = c.derive(&s);
     assert_rel("Derived.rs", &d.rs, &want_rs);
     assert_rel("Derived.hypors", &d.hypors, &want_hypors);
@@ -578,7 +599,11 @@ fn ithb_two_classes_sc01() {
         ithb_of(&d, 0b10),
         &[(1, 2), (1, 3), (1, 5), (2, 3), (2, 5), (3, 5)],
     );
-    let sc01 = cat(&[&cross(&[0, 1], &[2, 3, 4, 5]), &cross(&[2], &[3, 4, 5]), &[(3, 4), (3, 5)]]);
+    let sc01 = cat(&[
+        &cross(&[0, 1], &[2, 3, 4, 5]),
+        &cross(&[2], &[3, 4, 5]),
+        &[(3, 4), (3, 5)],
+    ]);
     assert_rel("ithb sc01", ithb_of(&d, 0b11), &sc01);
     assert_rel("hb", &d.hb, &cat(&[&sc01, &[(0, 1), (4, 5)]]));
 }
@@ -702,7 +727,11 @@ fn av_chains_avsg_avwg_avqf_avsh() {
     let d = c.derive(&x.statics_with(opts(Variant::Vulkan, true)));
     assert_rel("hb", &d.hb, &order(&[0, 1, 2, 3, 4, 5, 6, 7]));
     assert_rel("avsg", &d.avsg, &iden(&[0, 1, 2, 3]));
-    assert_rel("avwg", &d.avwg, &cat(&[&[(0, 1), (0, 2), (0, 3)], &iden(&[1, 2, 3])]));
+    assert_rel(
+        "avwg",
+        &d.avwg,
+        &cat(&[&[(0, 1), (0, 2), (0, 3)], &iden(&[1, 2, 3])]),
+    );
     assert_rel("avqf", &d.avqf, &cat(&[&[(0, 2), (0, 3)], &iden(&[2, 3])]));
     assert_rel("avsh", &d.avsh, &[(0, 3), (3, 3)]);
 
@@ -721,8 +750,16 @@ fn vis_chains_vissg_viswg_visqf_vissh() {
     let c = Cand::new(x.n(), &[(0, 7)], &[], &[]);
     let d = c.derive(&x.statics_with(opts(Variant::Vulkan, true)));
     assert_rel("vissg", &d.vissg, &iden(&[4, 5, 6, 7]));
-    assert_rel("viswg", &d.viswg, &cat(&[&[(4, 7), (5, 7), (6, 7)], &iden(&[4, 5, 6])]));
-    assert_rel("visqf", &d.visqf, &cat(&[&[(4, 7), (5, 7)], &iden(&[4, 5])]));
+    assert_rel(
+        "viswg",
+        &d.viswg,
+        &cat(&[&[(4, 7), (5, 7), (6, 7)], &iden(&[4, 5, 6])]),
+    );
+    assert_rel(
+        "visqf",
+        &d.visqf,
+        &cat(&[&[(4, 7), (5, 7)], &iden(&[4, 5])]),
+    );
     assert_rel("vissh", &d.vissh, &[(4, 4), (4, 7)]);
 
     let d = c.derive(&x.statics_with(opts(Variant::Vulkan, false)));
@@ -754,7 +791,11 @@ fn avwg_chain_of_two_vanishes_with_no_chains() {
     // avvisinc: every access -> e3 (SC0 -> SEMSC0&SEMAV), plus per-instruction pairs.
     let per_instruction = cat(&[&rai(&[(0, 6), (1, 2), (4, 5)]), &iden(&[0, 1, 2, 4, 5])]);
     let to_fence = cross(&[0, 1, 2, 4, 5, 6], &[3]);
-    assert_rel("avvisinc", &s.avvisinc, &cat(&[&per_instruction, &to_fence]));
+    assert_rel(
+        "avvisinc",
+        &s.avvisinc,
+        &cat(&[&per_instruction, &to_fence]),
+    );
     let d = c.derive(&s);
     assert_rel("sw", &d.sw, &[(1, 2), (3, 5)]);
     let hb = cat(&[
@@ -816,10 +857,18 @@ fn locord_rar_war_nonprivate() {
     let s = x.statics();
     let d = Cand::new(x.n(), &[(2, 3), (4, 5)], &[0, 1], &[]).derive(&s);
     assert_rel("sw", &d.sw, &[(2, 3)]);
-    let hb = cat(&[&cross(&[0, 1], &[2, 3, 4, 5]), &[(0, 1), (2, 3), (2, 4), (2, 5)], &order(&[3, 4, 5])]);
+    let hb = cat(&[
+        &cross(&[0, 1], &[2, 3, 4, 5]),
+        &[(0, 1), (2, 3), (2, 4), (2, 5)],
+        &order(&[3, 4, 5]),
+    ]);
     assert_rel("hb", &d.hb, &hb);
     // (e0,e1),(e4,e5): single thread. (e0,e4),(e0,e5): L302. (e2,e3): RaW via shader (L311).
-    assert_rel("locord", &d.locord, &[(0, 1), (4, 5), (0, 4), (0, 5), (2, 3)]);
+    assert_rel(
+        "locord",
+        &d.locord,
+        &[(0, 1), (4, 5), (0, 4), (0, 5), (2, 3)],
+    );
     assert_rel("dr", &d.dr, &rai(&[(1, 4)]));
 }
 
@@ -870,7 +919,17 @@ fn check_domain(t1: (u64, u64, u64), scope: &str) {
     let d = Cand::new(x.n(), &[(2, 3), (0, 5)], &[], &[]).derive(&s);
     assert_rel("sw", &d.sw, &[(1, 4)]);
     let hb = cat(&[
-        &[(0, 1), (0, 2), (0, 4), (0, 5), (0, 6), (1, 2), (1, 4), (1, 5), (1, 6)],
+        &[
+            (0, 1),
+            (0, 2),
+            (0, 4),
+            (0, 5),
+            (0, 6),
+            (1, 2),
+            (1, 4),
+            (1, 5),
+            (1, 6),
+        ],
         &order(&[3, 4, 5, 6]),
     ]);
     assert_rel("hb", &d.hb, &hb);
@@ -913,7 +972,11 @@ fn locord_instance_domains_need_the_same_instance() {
         let s = x.statics();
         let d = Cand::new(x.n(), &[(2, 3), (0, 5)], &[], &[]).derive(&s);
         assert_rel("sw", &d.sw, &[]);
-        let hb = cat(&[&cross(&[0, 1, 2], &[3, 4, 5, 6]), &[(0, 1), (0, 2), (1, 2)], &order(&[3, 4, 5, 6])]);
+        let hb = cat(&[
+            &cross(&[0, 1, 2], &[3, 4, 5, 6]),
+            &[(0, 1), (0, 2), (1, 2)],
+            &order(&[3, 4, 5, 6]),
+        ]);
         assert_rel(scope, &d.hb, &hb);
         assert_rel(scope, &d.locord, &[(5, 6)]);
         assert_rel(scope, &d.dr, &rai(&[(0, 5), (0, 6), (2, 3)]));
@@ -941,7 +1004,12 @@ fn locord_waw_raw_via_device_domain() {
         &cat(&[&cross(&[0, 3, 4], &[1]), &cross(&[2], &[0, 3, 4])]),
     );
     let d = Cand::new(x.n(), &[(0, 3)], &[], &[]).derive(&s);
-    let hb = cat(&[&cross(&[0], &[1, 2, 3, 4]), &cross(&[1], &[2, 3, 4]), &cross(&[2], &[3, 4]), &[(3, 4)]]);
+    let hb = cat(&[
+        &cross(&[0], &[1, 2, 3, 4]),
+        &cross(&[1], &[2, 3, 4]),
+        &cross(&[2], &[3, 4]),
+        &[(3, 4)],
+    ]);
     assert_rel("hb", &d.hb, &hb);
     assert_rel("avdv", &d.avdv, &[(1, 1)]);
     assert_rel("visdv", &d.visdv, &[(2, 2)]);
@@ -1005,11 +1073,12 @@ fn dr_conflicting_unordered_pairs() {
     x.ev(0, "ld.atom.wg.sc0", X); // e3
     x.ev(0, "rmw.atom.dv.sc0", Y); // e4
     let s = x.statics();
-    assert_rel("mutordatom", &s.mutordatom, &rai(&[(0, 1)]));
+    // e0/e3: same thread, so in scope whatever their scopes.
+    assert_rel("mutordatom", &s.mutordatom, &rai(&[(0, 1), (0, 3)]));
     let c = Cand::new(x.n(), &[(1, 3)], &[4], &order(&[0, 1]));
     let d = c.derive(&s);
     assert_rel("locord", &d.locord, &[(0, 3)]);
-    // e0/e1: mutually ordered atomics, no race. e0/e3: locord (single thread).
+    // e0/e1: mutually ordered atomics, no race. e0/e3: mutually ordered and locord.
     // e0/e2, e1/e2, e2/e3: alias, not mutually ordered. e1/e3: wg-scoped e3 not in
     // scope with e1 (other workgroup). (e4,e4) is W->R but `- iden`.
     assert_rel("dr", &d.dr, &rai(&[(0, 2), (1, 2), (1, 3), (2, 3)]));
@@ -1140,7 +1209,11 @@ fn consistent_shadowed_nonatomic_read() {
     let x = build("ld.atom.dv.sc0");
     let s = x.statics();
     let no_fr = Cand::new(x.n(), &[], &[], &[]).derive(&s);
-    assert_rel("locord (atomic read)", &no_fr.locord, &[(0, 1), (0, 2), (1, 2)]);
+    assert_rel(
+        "locord (atomic read)",
+        &no_fr.locord,
+        &[(0, 1), (0, 2), (1, 2)],
+    );
     assert!(no_fr.consistent(&s, shadowed.get()));
 }
 
@@ -1150,6 +1223,14 @@ fn model_options_default_is_vulkan_with_chains() {
     assert_eq!(ModelOptions::default(), opts(Variant::Vulkan, true));
     let x = chain_exec();
     let n = x.n();
-    assert_rel("chains", &x.statics().chains, &cross(&(0..n).collect::<Vec<_>>(), &(0..n).collect::<Vec<_>>()));
-    assert_rel("chains (no chains)", &x.statics_with(opts(Variant::Vulkan, false)).chains, &iden(&(0..n).collect::<Vec<_>>()));
+    assert_rel(
+        "chains",
+        &x.statics().chains,
+        &cross(&(0..n).collect::<Vec<_>>(), &(0..n).collect::<Vec<_>>()),
+    );
+    assert_rel(
+        "chains (no chains)",
+        &x.statics_with(opts(Variant::Vulkan, false)).chains,
+        &iden(&(0..n).collect::<Vec<_>>()),
+    );
 }

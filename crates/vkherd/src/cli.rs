@@ -85,6 +85,15 @@ enum Command {
         #[command(flatten)]
         common: CommonArgs,
     },
+    /// Print member N of a generated benchmark family (iriw, sb-ring, mp-chain,
+    /// writes-readers, xf-barrier) as a `.litmus` test.
+    Gen {
+        /// The family.
+        #[arg(value_parser = vkherd::families::FAMILIES.to_vec())]
+        family: String,
+        /// Its size parameter.
+        n: usize,
+    },
     /// Benchmark enumeration: median time over repeated runs, candidates, candidates/s.
     Bench {
         /// `.litmus` files or directories.
@@ -182,6 +191,13 @@ pub fn main() -> i32 {
             common.init_threads();
             crate::khronos_cmd::run(paths, common.model(), common.json)
         }
+        Some(Command::Gen { family, n }) => match vkherd::families::generate(family, *n) {
+            Some(text) => {
+                print!("{text}");
+                EXIT_OK
+            }
+            None => EXIT_BAD_INPUT,
+        },
         Some(Command::Bench {
             paths,
             runs,

@@ -9,6 +9,7 @@
 //! print!("{}", vkherd::report::herd_text(&report));
 //! ```
 
+pub mod families;
 pub mod khronos;
 pub mod report;
 

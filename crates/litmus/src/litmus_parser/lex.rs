@@ -5,6 +5,7 @@
 //! so the text consumed by a construct ends exactly at its last token (good for spans).
 
 use crate::ast::{Span, Spanned};
+use crate::limits::MAX_REGISTER;
 use crate::Diagnostic;
 use nom::branch::alt;
 use nom::bytes::complete::{tag_no_case, take_while, take_while1};
@@ -218,13 +219,10 @@ pub(super) fn register(i: &str) -> PResult<'_, u32> {
         return Err(nom::Err::Error(PErr::from_error_kind(i, ErrorKind::Tag)));
     }
     match w[1..].parse::<u32>() {
-        Ok(n) => Ok((j, n)),
-        Err(_) => fail(
+        Ok(n) if n <= MAX_REGISTER => Ok((j, n)),
+        _ => fail(
             w,
-            format!(
-                "register `{w}` out of range: expected `r0`..`r{}`",
-                u32::MAX
-            ),
+            format!("register `{w}` out of range: expected `r0`..`r{MAX_REGISTER}`"),
         ),
     }
 }
@@ -326,6 +324,8 @@ mod tests {
             register("r99999999999"),
             Err(nom::Err::Failure(_))
         ));
+        assert_eq!(register("r1023").unwrap(), ("", 1023));
+        assert!(matches!(register("r1024"), Err(nom::Err::Failure(_))));
         assert_eq!(thread_reg("P1 : r0 ").unwrap(), (" ", (1, 0)));
         assert_eq!(thread_reg("2:r3").unwrap(), ("", (2, 3)));
         assert!(matches!(thread_reg("P1 = 0"), Err(nom::Err::Error(_))));

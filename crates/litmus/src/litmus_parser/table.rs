@@ -7,16 +7,60 @@ use super::lex::{
     PResult, Src,
 };
 use crate::ast::{Instr, Spanned, ThreadHeader};
+use crate::limits::{MAX_INSTRUCTIONS, MAX_INSTRUCTIONS_PER_THREAD, MAX_THREADS};
 
-pub(super) type Code = Vec<Vec<Spanned<Instr>>>;
+/// The instructions of each column, and how many of them are not labels (for the limits).
+struct Code {
+    cols: Vec<Vec<Spanned<Instr>>>,
+    counts: Vec<usize>,
+    total: usize,
+}
 
-pub(super) fn table<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, (Vec<ThreadHeader>, Code)> {
+impl Code {
+    /// Appends a cell's items to column `col`; fails at `text` (the cell) if a limit on
+    /// instructions is passed.
+    fn push<'a>(&mut self, col: usize, items: Vec<Spanned<Instr>>, text: &'a str) -> PResult<'a, ()> {
+        let Some(column) = self.cols.get_mut(col) else {
+            return Ok((text, ()));
+        };
+        let n = items
+            .iter()
+            .filter(|it| !matches!(it.value, Instr::Label(_)))
+            .count();
+        column.extend(items);
+        self.counts[col] += n;
+        self.total += n;
+        if self.counts[col] > MAX_INSTRUCTIONS_PER_THREAD {
+            return fail(
+                text,
+                format!(
+                    "too many instructions in thread P{col}: expected at most {MAX_INSTRUCTIONS_PER_THREAD} per thread"
+                ),
+            );
+        }
+        if self.total > MAX_INSTRUCTIONS {
+            return fail(
+                text,
+                format!("too many instructions: expected at most {MAX_INSTRUCTIONS} in a test, all threads together"),
+            );
+        }
+        Ok((text, ()))
+    }
+}
+
+pub(super) type Columns = Vec<Vec<Spanned<Instr>>>;
+
+pub(super) fn table<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, (Vec<ThreadHeader>, Columns)> {
     let (mut i, threads) = header_row(src, i)?;
-    let mut code = vec![Vec::new(); threads.len()];
+    let mut code = Code {
+        cols: vec![Vec::new(); threads.len()],
+        counts: vec![0; threads.len()],
+        total: 0,
+    };
     while !at_table_end(i) {
         i = row(src, i, &mut code)?.0;
     }
-    Ok((i, (threads, code)))
+    Ok((i, (threads, code.cols)))
 }
 
 /// The table ends at the end of input or at a word that starts the conditions part; no
@@ -35,6 +79,13 @@ fn header_row<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Vec<ThreadHeader>> {
     let mut threads = Vec::new();
     let mut i = i;
     loop {
+        if threads.len() >= MAX_THREADS {
+            let (at, _) = ws(i)?;
+            return fail(
+                super::lex::token_at(at),
+                format!("too many threads: expected at most {MAX_THREADS} (`P0` to `P{}`)", MAX_THREADS - 1),
+            );
+        }
         let (j, h) = thread_header(src, i, threads.len())?;
         threads.push(h);
         let (j, _) = ws(j)?;
@@ -101,7 +152,7 @@ fn thread_header<'a>(src: &Src<'a>, i: &'a str, expected_id: usize) -> PResult<'
 
 /// One row; appends the instructions of column k to `code[k]`.
 fn row<'a>(src: &Src<'a>, i: &'a str, code: &mut Code) -> PResult<'a, ()> {
-    let threads = code.len();
+    let threads = code.cols.len();
     let mut col = 0;
     let mut i = i;
     loop {
@@ -111,10 +162,9 @@ fn row<'a>(src: &Src<'a>, i: &'a str, code: &mut Code) -> PResult<'a, ()> {
             j
         } else {
             let (rest, items) = cell(src, j, col == 0)?;
-            last = Some(consumed(j, rest));
-            if let Some(column) = code.get_mut(col) {
-                column.extend(items);
-            }
+            let text = consumed(j, rest);
+            last = Some(text);
+            code.push(col, items, text)?;
             rest
         };
         let (j, _) = ws(j)?;

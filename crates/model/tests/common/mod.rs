@@ -176,7 +176,12 @@ impl Exec {
     }
 
     pub fn statics_with(&self, opts: ModelOptions) -> Statics {
-        Statics::new(&self.program(), self.events.clone(), self.scbarinst(), &opts)
+        Statics::new(
+            &self.program(),
+            self.events.clone(),
+            self.scbarinst(),
+            &opts,
+        )
     }
 }
 
@@ -221,7 +226,9 @@ pub fn assert_rel(name: &str, r: &Rel, expected: &[(usize, usize)]) {
     if got != want {
         let missing: Vec<_> = want.difference(&got).collect();
         let extra: Vec<_> = got.difference(&want).collect();
-        panic!("{name}: got {got:?}\n  expected {want:?}\n  missing {missing:?}\n  extra {extra:?}");
+        panic!(
+            "{name}: got {got:?}\n  expected {want:?}\n  missing {missing:?}\n  extra {extra:?}"
+        );
     }
 }
 
@@ -245,7 +252,9 @@ pub fn iden(s: &[usize]) -> Vec<(usize, usize)> {
 
 /// `a -> b`
 pub fn cross(a: &[usize], b: &[usize]) -> Vec<(usize, usize)> {
-    a.iter().flat_map(|&x| b.iter().map(move |&y| (x, y))).collect()
+    a.iter()
+        .flat_map(|&x| b.iter().map(move |&y| (x, y)))
+        .collect()
 }
 
 /// The strict total order listing `s` in order: `(s[i], s[j])` for i < j.

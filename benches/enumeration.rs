@@ -1,0 +1,146 @@
+//! Enumeration benchmarks (`cargo bench`): the litmus-tests corpus, the scalable families
+//! of `vkherd::families` with their growth in size, thread scaling, and the pruned search
+//! against the plain enumeration. Throughput is in candidates examined per second.
+//!
+//! `VKHERD_BENCH_QUICK=1` uses the small sizes only.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use std::path::Path;
+use std::time::Duration;
+use vkherd::{families, LoweredProgram, Options};
+
+/// The same allocator as the `vkherd` binary, so the numbers are the binary's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn load(text: &str) -> LoweredProgram {
+    vkherd::load_litmus(text).expect("benchmark test loads")
+}
+
+fn candidates(p: &LoweredProgram, opts: &Options) -> u64 {
+    vkherd::run(p, opts).expect("runs").stats.candidates
+}
+
+fn corpus_programs() -> Vec<LoweredProgram> {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "litmus") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../litmus-tests"),
+        &mut files,
+    );
+    files.sort();
+    files
+        .iter()
+        .map(|f| load(&std::fs::read_to_string(f).unwrap()))
+        .collect()
+}
+
+/// The whole corpus, one iteration = every test once.
+fn corpus(c: &mut Criterion) {
+    let programs = corpus_programs();
+    let opts = Options::default();
+    let total: u64 = programs.iter().map(|p| candidates(p, &opts)).sum();
+    let mut g = c.benchmark_group("corpus");
+    g.throughput(Throughput::Elements(total));
+    g.bench_function("all", |b| {
+        b.iter(|| {
+            for p in &programs {
+                vkherd::run(p, &opts).unwrap();
+            }
+        })
+    });
+    g.finish();
+}
+
+/// The sizes benchmarked per family.
+fn sizes(family: &str) -> Vec<usize> {
+    let quick = std::env::var_os("VKHERD_BENCH_QUICK").is_some();
+    let all: &[usize] = match family {
+        "iriw" => &[1, 2, 3, 4, 5, 6],
+        "sb-ring" => &[2, 4, 6, 8, 10],
+        "mp-chain" => &[1, 2, 4, 6, 8],
+        "writes-readers" => &[1, 2, 3, 4, 5],
+        "xf-barrier" => &[1, 2, 3, 4],
+        _ => &[1],
+    };
+    if quick {
+        all.iter().copied().take(3).collect()
+    } else {
+        all.to_vec()
+    }
+}
+
+/// Each family over its sizes: time and candidates/s per size (the growth curve).
+fn growth(c: &mut Criterion) {
+    let opts = Options::default();
+    for family in families::FAMILIES {
+        let mut g = c.benchmark_group(format!("family/{family}"));
+        g.sample_size(10).measurement_time(Duration::from_secs(3));
+        for n in sizes(family) {
+            let p = load(&families::generate(family, n).unwrap());
+            g.throughput(Throughput::Elements(candidates(&p, &opts)));
+            g.bench_with_input(BenchmarkId::from_parameter(n), &p, |b, p| {
+                b.iter(|| vkherd::run(p, &opts).unwrap())
+            });
+        }
+        g.finish();
+    }
+}
+
+/// One worker thread against two, on the largest size of each family.
+fn threads(c: &mut Criterion) {
+    let opts = Options::default();
+    let mut g = c.benchmark_group("threads");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    for family in families::FAMILIES {
+        let n = *sizes(family).last().unwrap();
+        let p = load(&families::generate(family, n).unwrap());
+        for workers in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(workers)
+                .build()
+                .unwrap();
+            g.bench_function(format!("{family}-{n}/{workers}"), |b| {
+                b.iter(|| pool.install(|| vkherd::run(&p, &opts).unwrap()))
+            });
+        }
+    }
+    g.finish();
+}
+
+/// The pruned search against the plain enumeration (`--naive`) where the latter finishes.
+fn pruning(c: &mut Criterion) {
+    let mut g = c.benchmark_group("pruning");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    for (family, n) in [
+        ("writes-readers", 3),
+        ("iriw", 4),
+        ("mp-chain", 4),
+        ("xf-barrier", 2),
+    ] {
+        let p = load(&families::generate(family, n).unwrap());
+        for naive in [false, true] {
+            let opts = Options {
+                naive,
+                ..Options::default()
+            };
+            let mode = if naive { "naive" } else { "search" };
+            g.bench_function(format!("{family}-{n}/{mode}"), |b| {
+                b.iter(|| vkherd::run(&p, &opts).unwrap())
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, corpus, growth, threads, pruning);
+criterion_main!(benches);
