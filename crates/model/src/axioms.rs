@@ -138,8 +138,13 @@ fn class_sets(s: &Statics, mask: u8) -> (EventSet, EventSet) {
     (sc_s, semsc_s)
 }
 
-/// The non-empty subsets of the storage classes in use, as masks.
+/// The non-empty subsets of the storage classes in use, as masks. With no class in use
+/// there is still one (class 0 alone, whose ithb is `^ssw`): Alloy's ithb relations always
+/// contain `^ssw`, and hb must too.
 pub fn class_subsets(in_use: u8) -> Vec<u8> {
+    if in_use == 0 {
+        return vec![1];
+    }
     (1..16u8).filter(|m| m & !in_use == 0).collect()
 }
 

@@ -6,6 +6,7 @@ use crate::lower_litmus::flags_of;
 use crate::program::*;
 use std::collections::HashMap;
 use vkherd_litmus::ast::{KhronosInstr, KhronosOp, KhronosTest};
+use vkherd_litmus::limits::MAX_LOCATIONS;
 use vkherd_litmus::{Diagnostic, Operand};
 
 /// Lowers a parsed `.test` file. `name` is the test's name (its file stem).
@@ -19,17 +20,31 @@ pub fn lower_khronos(test: &KhronosTest, name: &str) -> Result<Program, Diagnost
             ref_names.len() - 1
         })
     };
+    let too_many = |span| {
+        Diagnostic::new(
+            span,
+            format!(
+                "too many variables: expected at most {MAX_LOCATIONS} variable names in a test"
+            ),
+        )
+    };
     for t in &test.threads {
         for i in &t.instrs {
             if let Some(v) = &i.var {
-                intern(v, &mut ref_names);
+                if intern(v, &mut ref_names) >= MAX_LOCATIONS {
+                    return Err(too_many(i.span));
+                }
             }
         }
     }
     let mut sloc_pairs = Vec::new();
     for s in &test.slocs {
         let (a, b) = &s.value;
-        sloc_pairs.push((intern(a, &mut ref_names), intern(b, &mut ref_names)));
+        let pair = (intern(a, &mut ref_names), intern(b, &mut ref_names));
+        if pair.0.max(pair.1) >= MAX_LOCATIONS {
+            return Err(too_many(s.span));
+        }
+        sloc_pairs.push(pair);
     }
     // Union-find over references: each class is one location, named after its first member.
     let mut parent: Vec<usize> = (0..ref_names.len()).collect();

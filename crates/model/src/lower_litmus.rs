@@ -96,7 +96,12 @@ impl Names {
         Ok(self.references.len() - 1)
     }
 
-    fn add_reference(&mut self, name: &str, location: LocId, span: Span) -> Result<RefId, Diagnostic> {
+    fn add_reference(
+        &mut self,
+        name: &str,
+        location: LocId,
+        span: Span,
+    ) -> Result<RefId, Diagnostic> {
         if self.references.len() >= MAX_LOCATIONS {
             return Err(Diagnostic::new(
                 span,

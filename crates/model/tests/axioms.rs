@@ -679,12 +679,8 @@ fn ithb_contains_ssw() {
 }
 
 // L271/L284: every ithbsemscS contains ^ssw, so hb does even when no event has a storage
-// class (here only avdevice/visdevice). vkherd builds ithb only for the subsets of the
-// classes in use (class_subsets(0) is empty) and so drops ssw from hb. Not observable
-// through locord/fr/dr (every access has a class, so some ithb exists whenever hb matters),
-// but `Derived::hb` differs from the Alloy hb.
+// class (here only avdevice/visdevice).
 #[test]
-#[ignore = "bug: with no storage class in use, Derived::ithb is empty and hb loses ^ssw (Alloy L271: ithbsemsc0 = ^(ssw + ...))"]
 fn hb_contains_ssw_without_storage_classes() {
     let mut x = Exec::new(&APART);
     x.ev(0, "avdevice", NOLOC);

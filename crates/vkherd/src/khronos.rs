@@ -44,7 +44,7 @@ pub fn run_khronos(
             };
             let visitor = PredicateVisitor { check };
             let (found, _) = enumerate(&program, &opts, &visitor)
-                .map_err(|e| Diagnostic::new(e.span, e.message))?;
+                .map_err(|e| crate::locate::enum_diagnostic(&program, e))?;
             Ok(CheckResult {
                 line: check.span.line,
                 expected_satisfiable: check.satisfiable,

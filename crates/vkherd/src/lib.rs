@@ -11,6 +11,7 @@
 
 pub mod families;
 pub mod khronos;
+pub mod locate;
 pub mod report;
 
 use std::time::Instant;
@@ -109,7 +110,7 @@ pub struct Report {
 pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
     let start = Instant::now();
     let (outcomes, stats) = collect_outcomes(program, &opts.enum_options())
-        .map_err(|e| Diagnostic::new(e.span, e.message))?;
+        .map_err(|e| locate::enum_diagnostic(program, e))?;
     let quantifier = program
         .condition
         .as_ref()

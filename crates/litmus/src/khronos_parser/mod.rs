@@ -31,6 +31,7 @@ mod instr;
 mod lex;
 mod pred;
 
+use crate::limits::{MAX_CHECKS, MAX_INSTRUCTIONS, MAX_INSTRUCTIONS_PER_THREAD, MAX_THREADS};
 use crate::{
     ast::{KhronosCheck, KhronosInstr, KhronosOp, KhronosTest, KhronosThread, Span, Spanned},
     Diagnostic,
@@ -95,6 +96,8 @@ struct Builder {
     zero_reads: Vec<(String, Span)>,
     /// (variable, span of the `0`, is an RMW) of stores / RMWs writing 0.
     zero_writes: Vec<(String, Span, bool)>,
+    /// Instructions so far, all threads together.
+    instructions: usize,
 }
 
 impl Builder {
@@ -171,6 +174,12 @@ impl Builder {
                 )
             };
             return Err(line.error(blame, msg));
+        }
+        if self.threads.len() >= MAX_THREADS {
+            return Err(line.error(
+                kw,
+                format!("too many threads: expected at most {MAX_THREADS} `NEWTHREAD`s in a test"),
+            ));
         }
         self.counter = number;
         let idx = self.threads.len();
@@ -271,6 +280,23 @@ impl Builder {
             }
             Some(_) => {}
         }
+        self.instructions += 1;
+        if self.threads[idx].instrs.len() >= MAX_INSTRUCTIONS_PER_THREAD {
+            return Err(line.error(
+                opcode,
+                format!(
+                    "too many instructions in thread {}: expected at most \
+                     {MAX_INSTRUCTIONS_PER_THREAD} per thread",
+                    self.threads[idx].number
+                ),
+            ));
+        }
+        if self.instructions > MAX_INSTRUCTIONS {
+            return Err(line.error(
+                opcode,
+                format!("too many instructions: expected at most {MAX_INSTRUCTIONS} in a test, all threads together"),
+            ));
+        }
         self.record(&parsed);
         self.threads[idx].instrs.push(parsed.instr);
         Ok(())
@@ -361,6 +387,12 @@ impl Builder {
             return Err(line.error(
                 text,
                 format!("missing predicate after `{kw}`: expected e.g. `consistent[X] && #dr=0`"),
+            ));
+        }
+        if self.checks.len() >= MAX_CHECKS {
+            return Err(line.error(
+                kw,
+                format!("too many checks: expected at most {MAX_CHECKS} `SATISFIABLE`/`NOSOLUTION` lines in a test"),
             ));
         }
         let preds = pred::parse_pred(line, text)?;

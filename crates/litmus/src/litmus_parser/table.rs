@@ -19,7 +19,12 @@ struct Code {
 impl Code {
     /// Appends a cell's items to column `col`; fails at `text` (the cell) if a limit on
     /// instructions is passed.
-    fn push<'a>(&mut self, col: usize, items: Vec<Spanned<Instr>>, text: &'a str) -> PResult<'a, ()> {
+    fn push<'a>(
+        &mut self,
+        col: usize,
+        items: Vec<Spanned<Instr>>,
+        text: &'a str,
+    ) -> PResult<'a, ()> {
         let Some(column) = self.cols.get_mut(col) else {
             return Ok((text, ()));
         };
@@ -83,7 +88,10 @@ fn header_row<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Vec<ThreadHeader>> {
             let (at, _) = ws(i)?;
             return fail(
                 super::lex::token_at(at),
-                format!("too many threads: expected at most {MAX_THREADS} (`P0` to `P{}`)", MAX_THREADS - 1),
+                format!(
+                    "too many threads: expected at most {MAX_THREADS} (`P0` to `P{}`)",
+                    MAX_THREADS - 1
+                ),
             );
         }
         let (j, h) = thread_header(src, i, threads.len())?;
