@@ -127,11 +127,15 @@ pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
             stats.dropped_paths, opts.unroll
         ));
     }
-    if outcomes.thin_air > 0 {
+    if opts.no_thin_air && stats.thin_air > 0 {
         notes.push(format!(
-            "Warning: {} thin-air execution(s) counted (values that depend on themselves through rf){}",
-            outcomes.thin_air,
-            if opts.no_thin_air { "" } else { "; --no-thin-air leaves them out" }
+            "Warning: {} thin-air execution(s) left out (--no-thin-air)",
+            stats.thin_air
+        ));
+    } else if outcomes.thin_air > 0 {
+        notes.push(format!(
+            "Warning: {} thin-air execution(s) counted (values that depend on themselves through rf); --no-thin-air leaves them out",
+            outcomes.thin_air
         ));
     }
     if stats.deadlocked_paths > 0 {
