@@ -13,6 +13,7 @@ pub mod values;
 
 use combine::{check_instances, layout, meetings, Meeting};
 use paths::{thread_paths, Path, ThreadPaths};
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 use values::{ValueSolver, Values};
@@ -130,7 +131,7 @@ pub fn enumerate<V: Visitor>(
         stats.dropped_paths += tp.dropped;
         per_thread.push(tp);
     }
-    let mut acc = V::Acc::default();
+    let acc = V::Acc::default();
     let budget = Budget::new(opts.max_candidates, opts.timeout);
     let combos = PathCombinations::new(&per_thread);
     if combos.total() > opts.max_path_combinations {
@@ -144,49 +145,100 @@ pub fn enumerate<V: Visitor>(
             ),
         });
     }
-    for combo in combos {
-        if !budget.alive() {
-            stats.stopped = budget.stop_reason();
-            return Ok((acc, stats));
-        }
-        let lay = layout(program, &combo);
-        let meeting = meetings(program, &lay).map_err(|e| barrier_error(program, &lay, e))?;
-        let scbarinsts = match meeting {
-            Meeting::Deadlock => {
-                stats.deadlocked_paths += 1;
-                continue;
-            }
-            Meeting::Instances(v) => v,
+    // Path combinations run in parallel; their results merge commutatively, and of several
+    // errors the one of the first combination (in odometer order) is reported, so the
+    // output does not depend on scheduling.
+    let (part, part_stats, error) = combos
+        .enumerate()
+        .par_bridge()
+        .fold(
+            || {
+                (
+                    V::Acc::default(),
+                    EnumStats::default(),
+                    None::<(usize, EnumError)>,
+                )
+            },
+            |(acc, mut st, err), (index, combo)| {
+                if err.is_some() || !budget.alive() {
+                    return (acc, st, err);
+                }
+                match combination(program, opts, visitor, &budget, &combo) {
+                    Ok(Some((a, s))) => {
+                        st.add(&s);
+                        (visitor.merge(acc, a), st, err)
+                    }
+                    Ok(None) => {
+                        st.deadlocked_paths += 1;
+                        (acc, st, err)
+                    }
+                    Err(e) => (acc, st, Some((index, e))),
+                }
+            },
+        )
+        .reduce(
+            || (V::Acc::default(), EnumStats::default(), None),
+            |(a1, mut s1, e1), (a2, s2, e2)| {
+                s1.add(&s2);
+                s1.deadlocked_paths += s2.deadlocked_paths;
+                let err = match (e1, e2) {
+                    (Some(x), Some(y)) => Some(if x.0 <= y.0 { x } else { y }),
+                    (x, y) => x.or(y),
+                };
+                (visitor.merge(a1, a2), s1, err)
+            },
+        );
+    if let Some((_, e)) = error {
+        return Err(e);
+    }
+    stats.add(&part_stats);
+    stats.deadlocked_paths += part_stats.deadlocked_paths;
+    stats.stopped = budget.stop_reason();
+    Ok((visitor.merge(acc, part), stats))
+}
+
+/// Enumerates one path combination: `None` if it deadlocks at a barrier.
+fn combination<V: Visitor>(
+    program: &Program,
+    opts: &EnumOptions,
+    visitor: &V,
+    budget: &Budget,
+    combo: &[&Path],
+) -> Result<Option<(V::Acc, EnumStats)>, EnumError> {
+    let lay = layout(program, combo);
+    let scbarinsts = match meetings(program, &lay).map_err(|e| barrier_error(program, &lay, e))? {
+        Meeting::Deadlock => return Ok(None),
+        Meeting::Instances(v) => v,
+    };
+    let solver = ValueSolver::new(program, combo.to_vec(), &lay);
+    let mut acc = V::Acc::default();
+    let mut stats = EnumStats::default();
+    for scbarinst in scbarinsts {
+        let statics = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
+        check_instances(&statics.scbarinst, &statics.po, &statics.events)
+            .map_err(|e| barrier_error(program, &lay, e))?;
+        let terms = StaticTerms::new(&statics);
+        let ctx = Ctx {
+            program,
+            s: &statics,
+            terms: &terms,
+            solver: &solver,
+            opts,
+            visitor,
+            budget,
         };
-        let solver = ValueSolver::new(program, combo.clone(), &lay);
-        for scbarinst in scbarinsts {
-            let statics = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
-            check_instances(&statics.scbarinst, &statics.po, &statics.events)
-                .map_err(|e| barrier_error(program, &lay, e))?;
-            let terms = StaticTerms::new(&statics);
-            let ctx = Ctx {
-                program,
-                s: &statics,
-                terms: &terms,
-                solver: &solver,
-                opts,
-                visitor,
-                budget: &budget,
-            };
-            let part = if opts.naive || visitor.needs_inconsistent() {
-                naive::enumerate(&ctx)?
-            } else {
-                search::enumerate(&ctx)?
-            };
-            stats.add(&part.1);
-            acc = visitor.merge(acc, part.0);
-            if let Some(reason) = budget.stop_reason() {
-                stats.stopped = Some(reason);
-                return Ok((acc, stats));
-            }
+        let part = if opts.naive || visitor.needs_inconsistent() {
+            naive::enumerate(&ctx)?
+        } else {
+            search::enumerate(&ctx)?
+        };
+        stats.add(&part.1);
+        acc = visitor.merge(acc, part.0);
+        if !budget.alive() {
+            break;
         }
     }
-    Ok((acc, stats))
+    Ok(Some((acc, stats)))
 }
 
 impl EnumStats {
