@@ -2,7 +2,7 @@
 //!
 //! - [`parse_litmus`]: the herd-style `.litmus` dialect (docs/litmus-format.md).
 //! - [`parse_khronos`]: the Khronos reference suite's `.test` format
-//!   (docs/khronos-format.md).
+//!   (docs/khronos.md).
 //!
 //! Both return syntax trees ([`ast`]) whose nodes carry [`Span`]s, or a [`Diagnostic`].
 

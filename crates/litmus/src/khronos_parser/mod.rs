@@ -1,4 +1,4 @@
-//! Parser for the Khronos `.test` format (docs/khronos-test-format.md).
+//! Parser for the Khronos `.test` format (docs/khronos.md).
 //!
 //! The format is line based: the file is split into lines here (on `\n`; `\r` and other
 //! whitespace are blanks, `//` starts a comment anywhere on a line) and each line is read
