@@ -17,9 +17,14 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
     let runs = runs.max(1);
     let mut status = EXIT_OK;
     if !as_json {
-        println!(
+        outln!(
             "{:<48} {:>12} {:>12} {:>12} {:>12} {:>14}",
-            "test", "median s", "candidates", "pruned", "consistent", "candidates/s"
+            "test",
+            "median s",
+            "candidates",
+            "pruned",
+            "consistent",
+            "candidates/s"
         );
     }
     let (mut total_secs, mut total_cands) = (0.0f64, 0u64);
@@ -57,6 +62,9 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
             }
         }
         let Some(rep) = last else { continue };
+        if rep.stats.stopped.is_some() && status == EXIT_OK {
+            status = crate::cli::EXIT_PARTIAL;
+        }
         times.sort_by(f64::total_cmp);
         let median = times[times.len() / 2];
         let rate = if median > 0.0 {
@@ -67,7 +75,7 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
         total_secs += median;
         total_cands += rep.stats.candidates;
         if as_json {
-            println!(
+            outln!(
                 "{}",
                 json!({
                     "file": name, "name": rep.program.name, "runs": times.len(),
@@ -77,14 +85,19 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
                 })
             );
         } else {
-            println!(
+            outln!(
                 "{:<48} {:>12.6} {:>12} {:>12} {:>12} {:>14.0}",
-                name, median, rep.stats.candidates, rep.stats.pruned, rep.outcomes.consistent, rate
+                name,
+                median,
+                rep.stats.candidates,
+                rep.stats.pruned,
+                rep.outcomes.consistent,
+                rate
             );
         }
     }
     if !as_json {
-        println!(
+        outln!(
             "total: {} tests, {:.6} s (sum of medians), {} candidates, {:.0} candidates/s",
             files.len(),
             total_secs,

@@ -193,7 +193,7 @@ pub fn main() -> i32 {
         }
         Some(Command::Gen { family, n }) => match vkherd::families::generate(family, *n) {
             Some(text) => {
-                print!("{text}");
+                let _ = std::io::stdout().write_all(text.as_bytes());
                 EXIT_OK
             }
             None => EXIT_BAD_INPUT,

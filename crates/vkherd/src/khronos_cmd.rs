@@ -42,7 +42,7 @@ pub fn run(paths: &[PathBuf], model: ModelOptions, as_json: bool) -> i32 {
                         failed += 1;
                     }
                     if as_json {
-                        println!(
+                        outln!(
                             "{}",
                             json!({
                                 "file": shown, "test": name, "line": r.line,
@@ -52,7 +52,7 @@ pub fn run(paths: &[PathBuf], model: ModelOptions, as_json: bool) -> i32 {
                             })
                         );
                     } else {
-                        println!(
+                        outln!(
                             "{name}:{line} expected {exp} got {got} {verdict}  {nc}{pred}",
                             line = r.line,
                             exp = word(r.expected_satisfiable),
@@ -71,12 +71,12 @@ pub fn run(paths: &[PathBuf], model: ModelOptions, as_json: bool) -> i32 {
     }
     let secs = start.elapsed().as_secs_f64();
     if as_json {
-        println!(
+        outln!(
             "{}",
             json!({"summary": {"files": files.len(), "passed": passed, "failed": failed, "errors": bad, "seconds": secs}})
         );
     } else {
-        println!(
+        outln!(
             "{} checks in {} files: {passed} passed, {failed} failed{} ({secs:.3} s, model {}{})",
             passed + failed,
             files.len(),

@@ -1,5 +1,13 @@
 //! The `vkherd` command line: a thin shell over the library.
 
+/// `println!` that ignores a closed stdout (output piped into `head`) instead of panicking.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
 mod bench_cmd;
 mod cli;
 mod khronos_cmd;
