@@ -391,6 +391,19 @@ fn sw_atomic_to_atomic() {
     assert_rel("sw (e1 reads init)", &d.sw, &[]);
 }
 
+// L255 `(rf & mutordatom)`: a release/acquire pair through an alias reads-from but is not
+// mutually ordered (different reference), so it does not synchronize.
+#[test]
+fn sw_needs_rf_and_mutordatom() {
+    let mut x = Exec::new(&APART);
+    x.ev(0, "st.atom.rel.dv.sc0.semsc0", X); // e0
+    x.ev(1, "ld.atom.acq.dv.sc0.semsc0", Z); // e1: z aliases x
+    let s = x.statics();
+    assert_rel("mutordatom", &s.mutordatom, &[]);
+    let d = Cand::new(x.n(), &[(0, 1)], &[], &[]).derive(&s);
+    assert_rel("sw", &d.sw, &[]);
+}
+
 // L257 `(stor[REL&F]) . posemtosc . (stor[A&W]) . hypors . (rf & mutordatom) .
 // (stor[ACQ&A])`. posemtosc needs the atomic write's class in the fence's semantics.
 #[test]
@@ -501,6 +514,17 @@ fn sw_blocked_by_inscope() {
     assert_rel("mutordatom (other wg)", &s.mutordatom, &rai(&[(1, 2)]));
     let d = Cand::new(x.n(), &[(1, 2)], &[], &[]).derive(&s);
     assert_rel("sw (other wg)", &d.sw, &[]);
+
+    // Fences in scope (dv), atomics not (wg, other workgroup): rf & mutordatom is empty.
+    let mut x = Exec::new(&[(0, 0, 0), (0, 1, 0)]);
+    x.ev(0, "membar.rel.dv.semsc0", NOLOC);
+    x.ev(0, "st.atom.wg.sc0", Y);
+    x.ev(1, "ld.atom.wg.sc0", Y);
+    x.ev(1, "membar.acq.dv.semsc0", NOLOC);
+    let s = x.statics();
+    assert!(s.inscope.contains(0, 3));
+    let d = Cand::new(x.n(), &[(1, 2)], &[], &[]).derive(&s);
+    assert_rel("sw (atomics out of scope)", &d.sw, &[]);
 
     let mut x = Exec::new(&[(0, 0, 0), (0, 1, 0)]);
     x.ev(0, "st.atom.rel.wg.sc0.semsc0", X);
@@ -819,6 +843,218 @@ fn avwg_chain_of_two_vanishes_with_no_chains() {
     assert_rel("dr (no chains)", &d.dr, &rai(&[(0, 6)]));
 }
 
+// L291 `avsg . (hb & ssg & avvisinc)`: the first step of a chain stays in the subgroup
+// instance. Same shape as above but T1 is in another subgroup (synchronized at wg scope,
+// e1 without SEMAV): the wg fence e3 is hb-after e0 and includes it, yet e0's
+// subgroup-scoped availability does not reach it, so e0/e6 race.
+#[test]
+fn avwg_chain_first_step_needs_same_subgroup() {
+    let mut x = Exec::new(&[(0, 0, 0), (0, 0, 1), (0, 0, 2)]);
+    x.ev(0, "st.av.sg.sc0", X); // e0
+    x.ev(0, "st.atom.rel.wg.sc0.semsc0", Y); // e1
+    x.ev(1, "ld.atom.acq.wg.sc0.semsc0", Y); // e2
+    x.ev(1, "membar.rel.wg.semsc0.semav", NOLOC); // e3
+    x.ev(1, "st.atom.wg.sc0", FLAG); // e4
+    x.ev(2, "ld.atom.acq.wg.sc0.semsc0", FLAG); // e5
+    x.ev(2, "st.nonpriv.sc0", X); // e6
+    let s = x.statics();
+    let d = Cand::new(x.n(), &[(1, 2), (4, 5)], &[], &[]).derive(&s);
+    assert_rel("sw", &d.sw, &[(1, 2), (3, 5)]);
+    assert!(d.hb.contains(0, 3) && s.avvisinc.contains(0, 3));
+    // AVWG = {e1, e3, e4}; nothing chains into them from another event.
+    assert_rel("avwg", &d.avwg, &iden(&[1, 3, 4]));
+    // (e1,e2): RaW on y via the workgroup domain; x is not ordered.
+    assert_rel("locord", &d.locord, &[(1, 2)]);
+    assert_rel("dr", &d.dr, &rai(&[(0, 6)]));
+}
+
+// L296 viswg = (stor[VISWG]) . (chains & (rc[(hb & ssg & avvisinc) . vissg])), used by the
+// workgroup-domain RaW (L307): the wg acquire fence e4 in T1 is chained to the sg vis
+// read e7 in T2 (same subgroup as T1). Without chains, e7 never becomes visible at wg.
+// T0 (0,0,0): e0 st.nonpriv x; e1 membar.rel.wg.semav; e2 st.atom.wg f.
+// T1 (0,0,1): e3 ld.atom.wg f; e4 membar.acq.wg.semvis; e5 st.atom.rel.sg y.
+// T2 (0,0,1): e6 ld.atom.acq.sg y; e7 ld.vis.sg x.
+#[test]
+fn viswg_chain_of_two_vanishes_with_no_chains() {
+    let mut x = Exec::new(&[(0, 0, 0), (0, 0, 1), (0, 0, 1)]);
+    x.ev(0, "st.nonpriv.sc0", X); // e0
+    x.ev(0, "membar.rel.wg.semsc0.semav", NOLOC); // e1
+    x.ev(0, "st.atom.wg.sc0", FLAG); // e2
+    x.ev(1, "ld.atom.wg.sc0", FLAG); // e3
+    x.ev(1, "membar.acq.wg.semsc0.semvis", NOLOC); // e4
+    x.ev(1, "st.atom.rel.sg.sc0.semsc0", Y); // e5
+    x.ev(2, "ld.atom.acq.sg.sc0.semsc0", Y); // e6
+    x.ev(2, "ld.vis.sg.sc0", X); // e7
+    let c = Cand::new(x.n(), &[(2, 3), (5, 6), (0, 7)], &[], &[]);
+
+    let d = c.derive(&x.statics_with(opts(Variant::Vulkan, true)));
+    assert_rel("sw", &d.sw, &[(1, 4), (5, 6)]);
+    let hb = cat(&[
+        &cross(&[0], &[1, 2, 4, 5, 6, 7]),
+        &cross(&[1], &[2, 4, 5, 6, 7]),
+        &cross(&[3], &[4, 5, 6, 7]),
+        &cross(&[4], &[5, 6, 7]),
+        &[(5, 6), (5, 7), (6, 7)],
+    ]);
+    assert_rel("hb", &d.hb, &hb);
+    assert_rel("vissg", &d.vissg, &iden(&[3, 4, 6, 7]));
+    assert_rel(
+        "viswg",
+        &d.viswg,
+        &cat(&[&iden(&[3, 4]), &[(4, 6), (4, 7)]]),
+    );
+    assert_rel("avwg", &d.avwg, &iden(&[1, 2]));
+    // (e0,e7): RaW via workgroup domain through viswg (e4,e7); (e5,e6): RaW on y via sg.
+    assert_rel("locord", &d.locord, &[(0, 7), (5, 6)]);
+    assert_rel("dr", &d.dr, &[]);
+
+    let d = c.derive(&x.statics_with(opts(Variant::Vulkan, false)));
+    assert_rel("viswg (no chains)", &d.viswg, &iden(&[3, 4]));
+    assert_rel("locord (no chains)", &d.locord, &[(5, 6)]);
+    assert_rel("dr (no chains)", &d.dr, &rai(&[(0, 7)]));
+}
+
+// L291-293 with a chain through every level, one group wider at each step:
+// T0 (0,0,0): e0 st.av.sg x; e1 st.atom.rel.sg y
+// T1 (0,0,0): e2 ld.atom.acq.sg y; e3 st.av.wg x; e4 st.atom.rel.wg f
+// T2 (0,0,1): e5 ld.atom.acq.wg f; e6 st.av.qf x; e7 st.atom.rel.qf v
+// T3 (0,1,0): e8 ld.atom.acq.qf v; e9 membar.rel.dv.semav; e10 st.atom.dv u
+// T4 (1,0,0): e11 ld.atom.acq.dv u; e12 st.nonpriv x; e13 membar.rel.dv.semav
+// e0 -sg step-> e3 -wg step-> e6 -qf step-> e9: avsh(e0,e9) needs all three rc factors
+// of L293, and it is the only way e0 reaches the writer e12 in another queue family.
+#[test]
+fn av_chain_through_every_level() {
+    let mut x = Exec::new(&[(0, 0, 0), (0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0)]);
+    x.ev(0, "st.av.sg.sc0", X); // e0
+    x.ev(0, "st.atom.rel.sg.sc0.semsc0", Y); // e1
+    x.ev(1, "ld.atom.acq.sg.sc0.semsc0", Y); // e2
+    x.ev(1, "st.av.wg.sc0", X); // e3
+    x.ev(1, "st.atom.rel.wg.sc0.semsc0", FLAG); // e4
+    x.ev(2, "ld.atom.acq.wg.sc0.semsc0", FLAG); // e5
+    x.ev(2, "st.av.qf.sc0", X); // e6
+    x.ev(2, "st.atom.rel.qf.sc0.semsc0", V); // e7
+    x.ev(3, "ld.atom.acq.qf.sc0.semsc0", V); // e8
+    x.ev(3, "membar.rel.dv.semsc0.semav", NOLOC); // e9
+    x.ev(3, "st.atom.dv.sc0", U); // e10
+    x.ev(4, "ld.atom.acq.dv.sc0.semsc0", U); // e11
+    x.ev(4, "st.nonpriv.sc0", X); // e12
+    x.ev(4, "membar.rel.dv.semsc0.semav", NOLOC); // e13
+    let rf = [(1, 2), (4, 5), (7, 8), (10, 11)];
+    // Each atomic write is alone on its location: asmo is empty.
+    let c = Cand::new(x.n(), &rf, &[], &[]);
+
+    let d = c.derive(&x.statics_with(opts(Variant::Vulkan, true)));
+    assert_rel("sw", &d.sw, &[(1, 2), (4, 5), (7, 8), (9, 11)]);
+    // hb: every i < j, except from e10 (a relaxed write; the sync is from the fence e9).
+    let hb: Vec<_> = order(&(0..14).collect::<Vec<_>>())
+        .into_iter()
+        .filter(|&(a, _)| a != 10)
+        .collect();
+    assert_rel("hb", &d.hb, &hb);
+    assert_rel("avsg", &d.avsg, &iden(&[0, 1, 3, 4, 6, 7, 9, 10, 13]));
+    assert_rel(
+        "avwg",
+        &d.avwg,
+        &cat(&[&[(0, 3)], &iden(&[3, 4, 6, 7, 9, 10, 13])]),
+    );
+    assert_rel(
+        "avqf",
+        &d.avqf,
+        &cat(&[&[(0, 6), (3, 6)], &iden(&[6, 7, 9, 10, 13])]),
+    );
+    assert_rel(
+        "avsh",
+        &d.avsh,
+        &cat(&[&[(0, 9), (3, 9), (6, 9), (7, 9)], &iden(&[9, 10, 13])]),
+    );
+    // x: (e0,e3) WaW via sg, (e0,e6),(e3,e6) via wg, (e0|e3|e6, e12) via shader.
+    // y, f, v: RaW via sg, wg, qf. u: e10 is not hb-before e11, not ordered (but atomic).
+    let locord = cat(&[&order(&[0, 3, 6, 12]), &[(1, 2), (4, 5), (7, 8)]]);
+    assert_rel("locord", &d.locord, &locord);
+    assert_rel("dr", &d.dr, &[]);
+
+    let d = c.derive(&x.statics_with(opts(Variant::Vulkan, false)));
+    assert_rel("avwg (no chains)", &d.avwg, &iden(&[3, 4, 6, 7, 9, 10, 13]));
+    assert_rel("avqf (no chains)", &d.avqf, &iden(&[6, 7, 9, 10, 13]));
+    assert_rel("avsh (no chains)", &d.avsh, &iden(&[9, 10, 13]));
+    let locord = cat(&[&[(0, 3), (3, 6)], &[(1, 2), (4, 5), (7, 8)]]);
+    assert_rel("locord (no chains)", &d.locord, &locord);
+    assert_rel(
+        "dr (no chains)",
+        &d.dr,
+        &rai(&[(0, 6), (0, 12), (3, 12), (6, 12)]),
+    );
+}
+
+// L296-298, the visibility mirror of av_chain_through_every_level:
+// T0 (1,0,0): e0 st.nonpriv x; e1 membar.rel.dv.semav; e2 st.atom.dv u
+// T1 (0,1,0): e3 ld.atom.dv u; e4 membar.acq.dv.semvis; e5 st.atom.rel.qf v
+// T2 (0,0,1): e6 ld.atom.acq.qf v; e7 ld.vis.qf x; e8 st.atom.rel.wg f
+// T3 (0,0,0): e9 ld.atom.acq.wg f; e10 ld.vis.wg x; e11 st.atom.rel.sg y
+// T4 (0,0,0): e12 ld.atom.acq.sg y; e13 ld.vis.sg x
+// vissh(e4, e13) chains e4 -qf step-> e7 -wg step-> e10 -sg step-> e13.
+#[test]
+fn vis_chain_through_every_level() {
+    let mut x = Exec::new(&[(1, 0, 0), (0, 1, 0), (0, 0, 1), (0, 0, 0), (0, 0, 0)]);
+    x.ev(0, "st.nonpriv.sc0", X); // e0
+    x.ev(0, "membar.rel.dv.semsc0.semav", NOLOC); // e1
+    x.ev(0, "st.atom.dv.sc0", U); // e2
+    x.ev(1, "ld.atom.dv.sc0", U); // e3
+    x.ev(1, "membar.acq.dv.semsc0.semvis", NOLOC); // e4
+    x.ev(1, "st.atom.rel.qf.sc0.semsc0", V); // e5
+    x.ev(2, "ld.atom.acq.qf.sc0.semsc0", V); // e6
+    x.ev(2, "ld.vis.qf.sc0", X); // e7
+    x.ev(2, "st.atom.rel.wg.sc0.semsc0", FLAG); // e8
+    x.ev(3, "ld.atom.acq.wg.sc0.semsc0", FLAG); // e9
+    x.ev(3, "ld.vis.wg.sc0", X); // e10
+    x.ev(3, "st.atom.rel.sg.sc0.semsc0", Y); // e11
+    x.ev(4, "ld.atom.acq.sg.sc0.semsc0", Y); // e12
+    x.ev(4, "ld.vis.sg.sc0", X); // e13
+    let rf = [(2, 3), (5, 6), (8, 9), (11, 12), (0, 7), (0, 10), (0, 13)];
+    let c = Cand::new(x.n(), &rf, &[], &[]);
+
+    let d = c.derive(&x.statics_with(opts(Variant::Vulkan, true)));
+    assert_rel("sw", &d.sw, &[(1, 4), (5, 6), (8, 9), (11, 12)]);
+    // hb: every i < j except (e0,e3), (e1,e3) and from e2 (relaxed; the sync is from e1).
+    let hb: Vec<_> = order(&(0..14).collect::<Vec<_>>())
+        .into_iter()
+        .filter(|&p| p != (0, 3) && p != (1, 3) && p.0 != 2)
+        .collect();
+    assert_rel("hb", &d.hb, &hb);
+    assert_rel("vissg", &d.vissg, &iden(&[3, 4, 6, 7, 9, 10, 12, 13]));
+    assert_rel(
+        "viswg",
+        &d.viswg,
+        &cat(&[&iden(&[3, 4, 6, 7, 9, 10]), &[(10, 13)]]),
+    );
+    assert_rel(
+        "visqf",
+        &d.visqf,
+        &cat(&[&iden(&[3, 4, 6, 7]), &[(7, 10), (7, 13)]]),
+    );
+    assert_rel(
+        "vissh",
+        &d.vissh,
+        &cat(&[&iden(&[3, 4]), &[(4, 6), (4, 7), (4, 10), (4, 13)]]),
+    );
+    // x: (e0, e7|e10|e13) RaW via shader through vissh; the reads among themselves by
+    // L302. v, f, y: RaW via qf, wg, sg. u: e2 is not hb-before e3.
+    let locord = cat(&[
+        &[(0, 7), (0, 10), (0, 13), (7, 10), (7, 13), (10, 13)],
+        &[(5, 6), (8, 9), (11, 12)],
+    ]);
+    assert_rel("locord", &d.locord, &locord);
+    assert_rel("dr", &d.dr, &[]);
+
+    let d = c.derive(&x.statics_with(opts(Variant::Vulkan, false)));
+    assert_rel("viswg (no chains)", &d.viswg, &iden(&[3, 4, 6, 7, 9, 10]));
+    assert_rel("visqf (no chains)", &d.visqf, &iden(&[3, 4, 6, 7]));
+    assert_rel("vissh (no chains)", &d.vissh, &iden(&[3, 4]));
+    let locord = cat(&[&[(7, 10), (7, 13), (10, 13)], &[(5, 6), (8, 9), (11, 12)]]);
+    assert_rel("locord (no chains)", &d.locord, &locord);
+    assert_rel("dr (no chains)", &d.dr, &rai(&[(0, 7), (0, 10), (0, 13)]));
+}
+
 // ---------------------------------------------------------------------------------------
 // locord (L300-313)
 // ---------------------------------------------------------------------------------------
@@ -840,7 +1076,7 @@ fn locord_single_thread_needs_same_reference() {
 // L302 `((stor[R-PRIV]) . hb . (stor[R+W-PRIV]))`: a non-private read is ordered before
 // later non-private accesses of the location in hb; a private read is not (and races).
 // T0: e0 ld.nonpriv x; e1 ld x (private); e2 st.atom.rel y.
-// T1: e3 ld.atom.acq y; e4 st.nonpriv x; e5 ld.nonpriv x.
+// T1: e3 ld.atom.acq y; e4 st.nonpriv x; e5 ld.nonpriv x; e6 st x (private).
 #[test]
 fn locord_rar_war_nonprivate() {
     let mut x = Exec::new(&APART);
@@ -850,22 +1086,24 @@ fn locord_rar_war_nonprivate() {
     x.ev(1, "ld.atom.acq.dv.sc0.semsc0", Y);
     x.ev(1, "st.nonpriv.sc0", X);
     x.ev(1, "ld.nonpriv.sc0", X);
+    x.ev(1, "st.sc0", X);
     let s = x.statics();
     let d = Cand::new(x.n(), &[(2, 3), (4, 5)], &[0, 1], &[]).derive(&s);
     assert_rel("sw", &d.sw, &[(2, 3)]);
     let hb = cat(&[
-        &cross(&[0, 1], &[2, 3, 4, 5]),
-        &[(0, 1), (2, 3), (2, 4), (2, 5)],
-        &order(&[3, 4, 5]),
+        &cross(&[0, 1], &[2, 3, 4, 5, 6]),
+        &[(0, 1), (2, 3), (2, 4), (2, 5), (2, 6)],
+        &order(&[3, 4, 5, 6]),
     ]);
     assert_rel("hb", &d.hb, &hb);
-    // (e0,e1),(e4,e5): single thread. (e0,e4),(e0,e5): L302. (e2,e3): RaW via shader (L311).
+    // (e0,e1),(e4,e5),(e4,e6),(e5,e6): single thread. (e0,e4),(e0,e5): L302 (not (e0,e6):
+    // e6 is private). (e2,e3): RaW via shader (L311).
     assert_rel(
         "locord",
         &d.locord,
-        &[(0, 1), (4, 5), (0, 4), (0, 5), (2, 3)],
+        &[(0, 1), (4, 5), (4, 6), (5, 6), (0, 4), (0, 5), (2, 3)],
     );
-    assert_rel("dr", &d.dr, &rai(&[(1, 4)]));
+    assert_rel("dr", &d.dr, &rai(&[(1, 4), (0, 6), (1, 6)]));
 }
 
 // L303 `((stor[R]) . ^ssw . (stor[R+W]))`: ssw orders any read (private too) before the
@@ -892,14 +1130,29 @@ fn locord_rar_war_via_ssw_plus() {
 /// T0: e0 st.nonpriv x; e1 membar.rel.semav; e2 st.atom y.
 /// T1: e3 ld.atom y; e4 membar.acq.semvis; e5 ld.nonpriv x; e6 st.nonpriv x.
 fn domain_exec(t1: (u64, u64, u64), scope: &str, ssw: bool) -> Exec {
+    domain_exec_with(
+        t1,
+        scope,
+        ssw,
+        ["st.nonpriv.sc0", "ld.nonpriv.sc0", "st.nonpriv.sc0"],
+    )
+}
+
+/// domain_exec with the x accesses e0, e5, e6 given.
+fn domain_exec_with(t1: (u64, u64, u64), scope: &str, ssw: bool, xs: [&str; 3]) -> Exec {
+    domain_exec_at(t1, scope, ssw, [(xs[0], X), (xs[1], X), (xs[2], X)])
+}
+
+/// domain_exec with the accesses e0, e5, e6 and their locations given.
+fn domain_exec_at(t1: (u64, u64, u64), scope: &str, ssw: bool, xs: [(&str, Loc); 3]) -> Exec {
     let mut x = Exec::new(&[(0, 0, 0), t1]);
-    x.ev(0, "st.nonpriv.sc0", X);
+    x.ev(0, xs[0].0, xs[0].1);
     x.ev(0, &format!("membar.rel.{scope}.semsc0.semav"), NOLOC);
     x.ev(0, &format!("st.atom.{scope}.sc0"), Y);
     x.ev(1, &format!("ld.atom.{scope}.sc0"), Y);
     x.ev(1, &format!("membar.acq.{scope}.semsc0.semvis"), NOLOC);
-    x.ev(1, "ld.nonpriv.sc0", X);
-    x.ev(1, "st.nonpriv.sc0", X);
+    x.ev(1, xs[1].0, xs[1].1);
+    x.ev(1, xs[2].0, xs[2].1);
     if ssw {
         x.ssw(0, 1);
     }
@@ -956,6 +1209,58 @@ fn locord_waw_raw_via_queuefamily_domain() {
 #[test]
 fn locord_waw_raw_via_shader_domain() {
     check_domain((1, 0, 0), "dv");
+}
+
+// L304-311 `(stor[W-PRIV])` / `(stor[R-PRIV])`: the domain terms order non-private
+// accesses only. With a private write e0, or private e5/e6, the x accesses race
+// (e5/e6 stay ordered by the single-thread term).
+#[test]
+fn locord_domains_need_nonprivate_accesses() {
+    for (t1, scope) in [
+        ((0, 0, 0), "sg"),
+        ((0, 0, 1), "wg"),
+        ((0, 1, 0), "qf"),
+        ((1, 0, 0), "dv"),
+    ] {
+        for xs in [
+            ["st.sc0", "ld.nonpriv.sc0", "st.nonpriv.sc0"],
+            ["st.nonpriv.sc0", "ld.sc0", "st.sc0"],
+        ] {
+            let x = domain_exec_with(t1, scope, false, xs);
+            let s = x.statics();
+            let d = Cand::new(x.n(), &[(2, 3), (0, 5)], &[], &[]).derive(&s);
+            assert_rel("sw", &d.sw, &[(1, 4)]);
+            assert_rel(scope, &d.locord, &[(5, 6)]);
+            assert_rel(scope, &d.dr, &rai(&[(0, 5), (0, 6)]));
+        }
+    }
+}
+
+// L304-311 `(sref & (...))`: fences make x available/visible whatever the reference, but
+// the domain terms order accesses through the same reference only; reading/writing x
+// through the alias z after the MP races with the write of x.
+#[test]
+fn locord_domains_need_same_reference() {
+    for (t1, scope) in [
+        ((0, 0, 0), "sg"),
+        ((0, 0, 1), "wg"),
+        ((0, 1, 0), "qf"),
+        ((1, 0, 0), "dv"),
+    ] {
+        let xs = [
+            ("st.nonpriv.sc0", X),
+            ("ld.nonpriv.sc0", Z),
+            ("st.nonpriv.sc0", Z),
+        ];
+        let x = domain_exec_at(t1, scope, false, xs);
+        let s = x.statics();
+        let d = Cand::new(x.n(), &[(2, 3), (0, 5)], &[], &[]).derive(&s);
+        assert_rel("sw", &d.sw, &[(1, 4)]);
+        // (e4,e5) is in rc[po] & avvisinc (SEMVIS -> SC0 ignores references).
+        assert!(s.avvisinc.contains(4, 5) && s.avvisinc.contains(0, 1));
+        assert_rel(scope, &d.locord, &[(5, 6)]);
+        assert_rel(scope, &d.dr, &rai(&[(0, 5), (0, 6)]));
+    }
 }
 
 // L304-309: the instance-domain terms need `hb & ssg/swg/sqf`. Here hb comes from ssw
@@ -1022,7 +1327,7 @@ fn locord_waw_raw_via_device_domain() {
 // L318 `fr = (~rf . ((W -> W) & locord)) + (~rf . asmo) + ((stor[RFINIT]) . sloc .
 // (stor[W])) - iden`.
 // T0: e0, e1 atomic stores x. T1: e2 atomic load x (rf e0). T2: e3 RMW x (rf e1).
-// T3: e4 plain load x (init). T4: e5 st y; e6 ld y (rf e5); e7 st y.
+// T3: e4 plain load x (init). T4: e5 st y; e6 ld y (rf e5); e7 st y; e8 ld y (rf e7).
 // asmo: e0 < e1 < e3.
 #[test]
 fn fr_three_terms_minus_iden() {
@@ -1035,15 +1340,26 @@ fn fr_three_terms_minus_iden() {
     x.ev(4, "st.sc0", Y); // e5
     x.ev(4, "ld.sc0", Y); // e6
     x.ev(4, "st.sc0", Y); // e7
+    x.ev(4, "ld.sc0", Y); // e8
     let s = x.statics();
-    let c = Cand::new(x.n(), &[(0, 2), (1, 3), (5, 6)], &[4], &order(&[0, 1, 3]));
+    let c = Cand::new(
+        x.n(),
+        &[(0, 2), (1, 3), (5, 6), (7, 8)],
+        &[4],
+        &order(&[0, 1, 3]),
+    );
     let d = c.derive(&s);
-    assert_rel("locord", &d.locord, &[(0, 1), (5, 6), (5, 7), (6, 7)]);
+    assert_rel(
+        "locord",
+        &d.locord,
+        &cat(&[&[(0, 1)], &order(&[5, 6, 7, 8])]),
+    );
     assert_rel(
         "fr",
         &d.fr,
         &[
             (6, 7), // ~rf . ((W->W) & locord): e6 reads e5, e5 locord e7
+            // not (e6,e8): e5 locord e8, but e8 is not a write (W -> W).
             (2, 1), // ~rf . asmo (and via locord (e0,e1))
             (2, 3), // ~rf . asmo
             (4, 0), // RFINIT . sloc . W

@@ -27,6 +27,8 @@ pub const Z: Loc = Some((0, 2));
 pub const FLAG: Loc = Some((2, 3));
 /// Location v, through reference v.
 pub const V: Loc = Some((3, 4));
+/// Location u, through reference u.
+pub const U: Loc = Some((4, 5));
 /// No location.
 pub const NOLOC: Loc = None;
 
@@ -147,8 +149,15 @@ impl Exec {
                     init_regs: Vec::new(),
                 })
                 .collect(),
-            locations: vec![loc("x"), loc("y"), loc("f"), loc("v")],
-            references: vec![rf("x", 0), rf("y", 1), rf("z", 0), rf("f", 2), rf("v", 3)],
+            locations: vec![loc("x"), loc("y"), loc("f"), loc("v"), loc("u")],
+            references: vec![
+                rf("x", 0),
+                rf("y", 1),
+                rf("z", 0),
+                rf("f", 2),
+                rf("v", 3),
+                rf("u", 4),
+            ],
             ssw: self.ssw.clone(),
             cbar_rule: CbarRule::Workgroup,
             observed: Vec::new(),
