@@ -79,12 +79,7 @@ impl<'a> ValueSolver<'a> {
     /// events that are not reads) under which the path's branches agree.
     pub fn solve(&self, rf: &[Option<Source>]) -> Result<Vec<Values>, TooManyThinAir> {
         let n = self.layout.events.len();
-        let mut p = Partial {
-            read: vec![None; n],
-            write: vec![None; n],
-            regs: Vec::new(),
-        };
-        self.fixpoint(rf, &mut p);
+        let p = self.forward(rf, &[]);
         let unknown: Vec<usize> = (0..n)
             .filter(|&e| rf[e].is_some() && p.read[e].is_none())
             .collect();
@@ -103,15 +98,12 @@ impl<'a> ValueSolver<'a> {
         let mut out = Vec::new();
         let mut digits = vec![0usize; k];
         'assignments: loop {
-            let mut q = Partial {
-                read: vec![None; n],
-                write: vec![None; n],
-                regs: Vec::new(),
-            };
-            for (i, &e) in cyclic.iter().enumerate() {
-                q.read[e] = Some(self.universe[digits[i]]);
-            }
-            self.fixpoint(rf, &mut q);
+            let guesses: Vec<(usize, i64)> = cyclic
+                .iter()
+                .zip(&digits)
+                .map(|(&e, &d)| (e, self.universe[d]))
+                .collect();
+            let q = self.forward(rf, &guesses);
             // Keep the assignment only if every guessed read equals its source's value.
             let agrees = (0..n).all(|e| match rf[e] {
                 None => true,
@@ -138,14 +130,24 @@ impl<'a> ValueSolver<'a> {
     /// pruning: assigning more reads only determines more values, never changes a known one
     /// (values flow forward from assigned sources; unassigned reads stay unknown).
     pub fn partial_agrees(&self, rf: &[Option<Source>]) -> bool {
+        let p = self.forward(rf, &[]);
+        (0..self.paths.len()).all(|t| self.branches_agree(t, &p, true))
+    }
+
+    /// Runs the threads forward from `rf`, with the reads of `guesses` fixed to the given
+    /// values, until no more values become known.
+    fn forward(&self, rf: &[Option<Source>], guesses: &[(usize, i64)]) -> Partial {
         let n = self.layout.events.len();
         let mut p = Partial {
             read: vec![None; n],
             write: vec![None; n],
             regs: Vec::new(),
         };
+        for &(e, v) in guesses {
+            p.read[e] = Some(v);
+        }
         self.fixpoint(rf, &mut p);
-        (0..self.paths.len()).all(|t| self.branches_agree(t, &p, true))
+        p
     }
 
     fn source_value(&self, src: Source, p: &Partial, read: usize) -> Option<i64> {
