@@ -89,3 +89,16 @@ fn print_seed() {
         .unwrap_or(0);
     println!("{}", common::random_test(seed, seed >= 10_000));
 }
+
+#[test]
+#[ignore = "writes generated tests to $VKHERD_DUMP (for cross-checking with other tools)"]
+fn dump_seeds() {
+    let Some(dir) = std::env::var_os("VKHERD_DUMP") else {
+        return;
+    };
+    std::fs::create_dir_all(&dir).unwrap();
+    for seed in 0..400u64 {
+        let path = std::path::Path::new(&dir).join(format!("random-{seed}.litmus"));
+        std::fs::write(path, common::random_test(seed, false)).unwrap();
+    }
+}
