@@ -75,12 +75,21 @@ fn expectation(source: &str) -> Option<Expectation> {
 }
 
 fn run(source: &str, variant: Variant) -> vkherd::Report {
-    run_model(source, ModelOptions { variant, chains: true })
+    run_model(
+        source,
+        ModelOptions {
+            variant,
+            chains: true,
+        },
+    )
 }
 
 fn run_model(source: &str, model: ModelOptions) -> vkherd::Report {
     let program = vkherd::load_litmus(source).expect("corpus test parses");
-    let opts = Options { model, ..Options::default() };
+    let opts = Options {
+        model,
+        ..Options::default()
+    };
     vkherd::run(&program, &opts).expect("corpus test runs")
 }
 
@@ -128,7 +137,10 @@ fn corpus_reports_match_their_snapshots() {
             insta::assert_snapshot!(format!("{key}@vulkan-2024"), old);
         }
         // And where --no-chains differs.
-        let no_chains = ModelOptions { variant: Variant::Vulkan, chains: false };
+        let no_chains = ModelOptions {
+            variant: Variant::Vulkan,
+            chains: false,
+        };
         let unchained = report::herd_text(&run_model(&source, no_chains));
         if unchained != text {
             insta::assert_snapshot!(format!("{key}@no-chains"), unchained);
