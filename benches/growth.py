@@ -16,7 +16,7 @@ SIZES = {
     "writes-readers": [1, 2, 3, 4, 5],
     "xf-barrier": [1, 2, 3, 4],
 }
-NAIVE_LIMIT_S = 60.0
+NAIVE_LIMIT_S = 20.0
 
 
 def bench(vkherd, text, threads, naive, runs):
