@@ -12,12 +12,19 @@ pub fn text(data: &[u8]) -> String {
 pub fn check_diagnostic(source: &str, d: &Diagnostic) {
     let s = d.span;
     assert!(s.line >= 1 && s.column >= 1, "line/column 0: {d:?}");
-    assert!(s.offset + s.len <= source.len(), "span out of bounds: {d:?}");
+    assert!(
+        s.offset + s.len <= source.len(),
+        "span out of bounds: {d:?}"
+    );
     assert!(
         source.is_char_boundary(s.offset) && source.is_char_boundary(s.offset + s.len),
         "span not on character boundaries: {d:?}"
     );
-    assert_eq!(span_at(source, s.offset, s.len), s, "inconsistent span: {d:?}");
+    assert_eq!(
+        span_at(source, s.offset, s.len),
+        s,
+        "inconsistent span: {d:?}"
+    );
     assert!(!d.message.is_empty(), "empty message: {d:?}");
     let r = d.render("fuzz.input", source);
     assert!(r.starts_with("error: "), "{r}");

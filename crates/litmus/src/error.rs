@@ -51,12 +51,31 @@ impl Diagnostic {
             .collect();
         format!(
             "error: {msg}\n{sp:gutter$}--> {file}:{line}:{col}\n{sp:gutter$} |\n{line} | {text}\n{sp:gutter$} | {pad}{carets}\n",
-            msg = self.message,
+            msg = printable(&self.message),
             sp = "",
             line = line_no,
-            text = line_text,
+            text = printable(line_text),
             carets = "^".repeat(width),
         )
+    }
+}
+
+/// `s` with control characters (other than tabs) shown as `\u{FFFD}`, one character for
+/// one, so that a hostile input cannot send terminal escapes and columns stay aligned.
+fn printable(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.chars().any(|c| c.is_control() && c != '\t') {
+        s.chars()
+            .map(|c| {
+                if c.is_control() && c != '\t' {
+                    '\u{FFFD}'
+                } else {
+                    c
+                }
+            })
+            .collect::<String>()
+            .into()
+    } else {
+        s.into()
     }
 }
 
@@ -65,7 +84,9 @@ impl fmt::Display for Diagnostic {
         write!(
             f,
             "{}:{}: {}",
-            self.span.line, self.span.column, self.message
+            self.span.line.max(1),
+            self.span.column.max(1),
+            self.message
         )
     }
 }
@@ -89,5 +110,23 @@ pub fn span_at(source: &str, offset: usize, len: usize) -> Span {
         len,
         line,
         column,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn render_never_shows_line_0_nor_control_characters() {
+        let d = Diagnostic::new(Span::default(), "whole \u{1b}[2J test");
+        let r = d.render("t.litmus", "VULKAN t\n");
+        assert!(r.contains("--> t.litmus:1:1\n"), "{r}");
+        assert!(!r.contains('\u{1b}'), "{r}");
+        assert_eq!(d.to_string(), "1:1: whole \u{1b}[2J test");
+        let src = "x\u{7}y = 1";
+        let r = Diagnostic::new(span_at(src, 2, 1), "m").render("t", src);
+        assert!(r.contains("1 | x\u{FFFD}y = 1\n"), "{r}");
+        assert!(r.ends_with("  |   ^\n"), "{r}");
     }
 }

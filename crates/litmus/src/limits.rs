@@ -22,9 +22,12 @@ pub const MAX_INSTRUCTIONS: usize = 4096;
 /// Most distinct location and reference names (aliases included) in one test.
 pub const MAX_LOCATIONS: usize = 1024;
 
-/// Most invocations of one workgroup that may contain a cbar of one barrier with a
-/// quorum: the enumeration tries every quorum set (up to 2^16 of them per instance).
-pub const MAX_QUORUM_MEMBERS: usize = 16;
+/// Barriers with a quorum: every instance chooses a quorum set among its members, and
+/// the enumeration materialises every combination of choices (up to 2^bits, where bits
+/// is the sum over quorum barriers of the invocations that have the barrier times the
+/// most cbars of it in one invocation). At most 2^16 combinations, i.e. 16 invocations at
+/// one barrier, or four barriers of four invocations.
+pub const MAX_QUORUM_CHOICE_BITS: usize = 16;
 
 /// Most `SATISFIABLE` / `NOSOLUTION` checks in one `.test` file (each is a full run).
 pub const MAX_CHECKS: usize = 1024;

@@ -817,8 +817,8 @@ fn predicate_errors() {
         &format!("{body}SATISFIABLE consistent[X] && #dx=0\n"),
         3,
         31,
-        "dx=0",
-        "unexpected `dx=0` in the predicate: expected `dr` or `rs` after `#`",
+        "dx",
+        "unexpected `dx` in the predicate: expected `dr` or `rs` after `#`",
     );
     assert_err(
         &format!("{body}NOSOLUTION\n"),

@@ -96,11 +96,17 @@ pub fn lower_khronos(test: &KhronosTest, name: &str) -> Result<Program, Diagnost
     }
 
     let mut ssw = Vec::new();
+    let mut seen_ssw = std::collections::HashSet::new();
     for s in &test.ssw {
         let (i, j) = s.value;
         let index = |n: u64| test.threads.iter().position(|t| t.number == n);
         match (index(i), index(j)) {
-            (Some(a), Some(b)) => ssw.push((a, b)),
+            // A set: repeating a pair changes nothing (and must not cost anything).
+            (Some(a), Some(b)) => {
+                if seen_ssw.insert((a, b)) {
+                    ssw.push((a, b));
+                }
+            }
             _ => {
                 let numbers: Vec<String> =
                     test.threads.iter().map(|t| t.number.to_string()).collect();

@@ -5,7 +5,7 @@ use crate::flags::Flags;
 use crate::program::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use vkherd_litmus::ast::{self, Cond, CondAtom, InitDecl, Instr, LitmusTest, MemAttrs, StateItem};
-use vkherd_litmus::limits::{MAX_LOCATIONS, MAX_QUORUM_MEMBERS};
+use vkherd_litmus::limits::{MAX_LOCATIONS, MAX_QUORUM_CHOICE_BITS};
 use vkherd_litmus::{Diagnostic, Operand, Scope, Span};
 
 /// The Alloy sets an access with attributes `a` belongs to, implicit facts applied:
@@ -141,15 +141,19 @@ pub fn lower_litmus(test: &LitmusTest) -> Result<Program, Diagnostic> {
     }
 
     let mut ssw = Vec::new();
+    let mut seen_ssw = std::collections::HashSet::new();
     for s in &test.ssw {
         let (i, j) = s.value;
         if i >= nthreads || j >= nthreads {
             return Err(Diagnostic::new(
                 s.span,
-                format!("`ssw {i} {j}` names a thread the test does not have: expected thread numbers below {nthreads}"),
+                format!("`ssw {i} {j}` names a thread the test does not have: expected thread numbers from 0 to {}", nthreads.saturating_sub(1)),
             ));
         }
-        ssw.push((i, j));
+        // A set: repeating a pair changes nothing (and must not cost anything).
+        if seen_ssw.insert((i, j)) {
+            ssw.push((i, j));
+        }
     }
 
     // Final-state columns: every register and location the condition, filter or
@@ -227,10 +231,11 @@ fn lower_init(
                 value,
                 span,
             } => {
+                let nthreads = init_regs.len();
                 let Some(regs) = init_regs.get_mut(*thread) else {
                     return Err(Diagnostic::new(
                         *span,
-                        format!("`P{thread}:r{reg}` names thread P{thread}, which the test does not have"),
+                        format!("`P{thread}:r{reg}` names thread P{thread}, which the test does not have: expected {}", thread_range(nthreads)),
                     ));
                 };
                 if regs.iter().any(|&(r, _)| r == *reg) {
@@ -265,7 +270,7 @@ fn lower_init(
         if loc_seen.contains_key(alias) {
             return Err(Diagnostic::new(
                 *span,
-                format!("`{alias}` has an initial value and is also an alias: give the value to the location it aliases"),
+                format!("`{alias}` has an initial value and is also an alias: expected the value on the location it aliases, not on `{alias}`"),
             ));
         }
         // Follow alias chains (z aliases y, y aliases x) to the location.
@@ -455,13 +460,24 @@ impl CondResolver<'_> {
                 let Some(used) = self.regs_used.get(*thread) else {
                     return Err(Diagnostic::new(
                         item.span,
-                        format!("`{thread}:r{reg}` names thread P{thread}, which the test does not have (it has {} threads)", self.regs_used.len()),
+                        format!("`{thread}:r{reg}` names thread P{thread}, which the test does not have: expected {}", thread_range(self.regs_used.len())),
                     ));
                 };
                 if !used.contains(reg) {
+                    let expected = if used.is_empty() {
+                        format!("expected a register that P{thread} writes, reads or initialises, but it has none")
+                    } else {
+                        let list: Vec<String> =
+                            used.iter().take(16).map(|r| format!("r{r}")).collect();
+                        let more = if used.len() > 16 { ", ..." } else { "" };
+                        format!(
+                            "expected a register P{thread} writes, reads or initialises ({}{more})",
+                            list.join(", ")
+                        )
+                    };
                     return Err(Diagnostic::new(
                         item.span,
-                        format!("`{thread}:r{reg}`: thread P{thread} has no register r{reg}"),
+                        format!("`{thread}:r{reg}`: thread P{thread} has no register r{reg}: {expected}"),
                     ));
                 }
                 Observable::Reg {
@@ -520,20 +536,26 @@ fn check_barriers(threads: &[Thread], test: &LitmusTest) -> Result<(), Diagnosti
     // (qf, wg, N, ID) -> the first cbar of that barrier and its thread.
     type BarrierKey<'a> = (u64, u64, &'a str, Option<&'a str>);
     let mut first: HashMap<BarrierKey<'_>, (&Access, usize)> = HashMap::new();
-    // Barriers with a quorum -> the threads whose code has one of their cbars.
-    let mut quorum_members: HashMap<BarrierKey<'_>, BTreeSet<usize>> = HashMap::new();
+    // Barriers with a quorum -> how many of their cbars each thread's code has.
+    let mut quorum_cbars: HashMap<BarrierKey<'_>, HashMap<usize, usize>> = HashMap::new();
     for (t, th) in threads.iter().enumerate() {
         for i in &th.code {
             let Instruction::Access(a) = i else { continue };
             let Some(b) = &a.barrier else { continue };
             let key = (th.qf, th.wg, b.instance.as_str(), b.id.as_deref());
             if b.quorum.is_some() {
-                let members = quorum_members.entry(key).or_default();
-                members.insert(t);
-                if members.len() > MAX_QUORUM_MEMBERS {
+                *quorum_cbars.entry(key).or_default().entry(t).or_default() += 1;
+                // Each instance chooses a quorum set among its members, and the choices of
+                // all instances multiply: 2^(members x instances) summed over barriers.
+                let bits: usize = quorum_cbars
+                    .values()
+                    .map(|per_thread| per_thread.len() * per_thread.values().max().unwrap_or(&0))
+                    .sum();
+                if bits > MAX_QUORUM_CHOICE_BITS {
+                    let members = quorum_cbars[&key].len();
                     return Err(Diagnostic::new(a.span, format!(
-                        "too many invocations at one barrier with a quorum: this cbar's barrier (N {}, ID {}) is in {} invocations of workgroup (qf {}, wg {}), expected at most {MAX_QUORUM_MEMBERS} (every quorum set is enumerated)",
-                        b.instance, b.id.as_deref().unwrap_or("none"), members.len(), th.qf, th.wg)));
+                        "too many quorum-set choices: with this cbar (barrier N {}, ID {}, now in {members} invocations), the barriers with a quorum can choose their quorum sets in up to 2^{bits} ways (invocations at a barrier times its cbars per invocation, summed over barriers), expected at most 2^{MAX_QUORUM_CHOICE_BITS}: use fewer invocations or fewer cbars with a quorum",
+                        b.instance, b.id.as_deref().unwrap_or("none"))));
                 }
             }
             match first.get(&key) {
@@ -544,7 +566,7 @@ fn check_barriers(threads: &[Thread], test: &LitmusTest) -> Result<(), Diagnosti
                     let fb = f.barrier.as_ref().expect("barrier");
                     if f.flags.0 & rule_flags != a.flags.0 & rule_flags {
                         return Err(Diagnostic::new(a.span, format!(
-                            "this cbar and the one of P{ft} at line {} are one barrier instance but differ in scope or semantics: every cbar of an instance must have the same scope, acquire/release and semsc (Alloy: no scbarinst & (SCOPE.. -> (EV-SCOPE..)))",
+                            "this cbar and the one of P{ft} at line {} meet as one barrier instance but differ in scope or semantics: expected the same scope, acquire/release and semsc on every cbar of an instance (Alloy: no scbarinst & (SCOPE.. -> (EV-SCOPE..)))",
                             f.span.line)));
                     }
                     if fb.quorum != b.quorum {
@@ -558,4 +580,13 @@ fn check_barriers(threads: &[Thread], test: &LitmusTest) -> Result<(), Diagnosti
     }
     let _ = test;
     Ok(())
+}
+
+/// "a thread from P0 to P3", for messages about a thread the test does not have.
+fn thread_range(nthreads: usize) -> String {
+    match nthreads {
+        0 => "a thread, but the test has none".to_string(),
+        1 => "thread P0, the only one".to_string(),
+        n => format!("a thread from P0 to P{}", n - 1),
+    }
 }

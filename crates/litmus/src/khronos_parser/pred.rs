@@ -45,7 +45,15 @@ type PResult<'a, T> = IResult<&'a str, T, PErr<'a>>;
 
 /// "unexpected `word`: expected {what}" at `at`.
 fn expected<'a>(at: &'a str, what: &str) -> PErr<'a> {
-    match word(at) {
+    // Quote a name or number alone (`Y` of `Y]`), other text up to the next blank.
+    let token = |w: &'a str| {
+        let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        match w.find(|c: char| !is_name(c)) {
+            Some(0) | None => w,
+            Some(k) => &w[..k],
+        }
+    };
+    match word(at).map(|(rest, w)| (rest, token(w))) {
         Some((_, w)) => PErr {
             at: w,
             len: w.len(),
@@ -232,7 +240,7 @@ mod tests {
     #[test]
     fn errors() {
         let e = p("consistent[X] && #dq=0").unwrap_err();
-        assert_eq!((e.span.column, e.span.len), (19, 4));
+        assert_eq!((e.span.column, e.span.len), (19, 2));
         assert!(e.message.contains("`dr` or `rs`"), "{}", e.message);
         let e = p("consistent[X] &&").unwrap_err();
         assert_eq!(e.span.column, 17);

@@ -74,6 +74,9 @@ fn header(i: &str) -> PResult<'_, (&str, &str)> {
     let expected = "the header `VULKAN NAME`";
     let not_space = take_while1::<_, _, lex::PErr>(|c: char| !c.is_whitespace());
     let (rest, lang) = lex::expect(i, not_space, "", expected)?;
+    if !lang.starts_with(|c: char| c.is_alphanumeric()) {
+        return Err(lex::unexpected(i, expected));
+    }
     if !matches!(lang, "VULKAN" | "Vulkan" | "vulkan") {
         return fail(
             lang,
