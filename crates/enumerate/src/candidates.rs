@@ -44,33 +44,151 @@ pub fn rf_options(program: &Program, s: &Statics) -> Vec<Option<Vec<Source>>> {
 /// are exactly the mutordatom pairs of atomic writes (`rai[asmo] = ((A&W)->(A&W)) &
 /// mutordatom`, `strict_partial_order[asmo]`).
 ///
-/// Enumerated by orienting each mutually-ordered pair both ways and keeping the
-/// orientations that are transitive (hence acyclic, being irreflexive and antisymmetric).
-pub fn asmo_options(s: &Statics) -> Vec<Rel> {
-    let aw = s.a.inter(&s.w);
-    let pairs: Vec<(usize, usize)> = s
-        .mutordatom
-        .restrict(&aw, &aw)
-        .pairs()
-        .filter(|&(a, b)| a < b)
-        .collect();
-    let mut out = Vec::new();
-    let mut current = Rel::empty(s.n);
-    orient(&pairs, 0, &mut current, &mut out);
-    out
+/// Generated lazily, depth first, by orienting each mutually-ordered pair both ways. A
+/// partial orientation is abandoned as soon as its transitive closure has a self-loop or
+/// relates two writes that are not mutually ordered: every completion contains that
+/// closure (asmo is transitive), and asmo may relate only mutually ordered writes, so no
+/// completion would be valid. Complete orientations are kept if transitive.
+pub struct AsmoOrders {
+    pairs: Vec<(usize, usize)>,
+    /// The mutordatom pairs of atomic writes, both ways: the only pairs asmo may contain.
+    allowed: Rel,
+    /// `choice[d]`: 0 = pair d oriented as written, 1 = reversed, 2 = both tried.
+    choice: Vec<u8>,
+    current: Rel,
+    depth: usize,
+    done: bool,
 }
 
-fn orient(pairs: &[(usize, usize)], i: usize, current: &mut Rel, out: &mut Vec<Rel>) {
-    if i == pairs.len() {
-        if current.is_transitive() {
-            out.push(current.clone());
+impl AsmoOrders {
+    pub fn new(s: &Statics) -> AsmoOrders {
+        let aw = s.a.inter(&s.w);
+        let allowed = s.mutordatom.restrict(&aw, &aw);
+        let pairs: Vec<(usize, usize)> = allowed.pairs().filter(|&(a, b)| a < b).collect();
+        let choice = vec![0; pairs.len()];
+        AsmoOrders {
+            pairs,
+            allowed,
+            choice,
+            current: Rel::empty(s.n),
+            depth: 0,
+            done: false,
         }
-        return;
     }
-    let (a, b) = pairs[i];
-    for (x, y) in [(a, b), (b, a)] {
-        current.insert(x, y);
-        orient(pairs, i + 1, current, out);
-        current.remove(x, y);
+
+    fn oriented(&self, d: usize) -> (usize, usize) {
+        let (a, b) = self.pairs[d];
+        if self.choice[d] == 0 {
+            (a, b)
+        } else {
+            (b, a)
+        }
+    }
+
+    /// Can the current partial orientation still be completed?
+    fn viable(&self) -> bool {
+        let closure = self.current.plus();
+        closure.is_irreflexive() && closure.is_subset(&self.allowed)
+    }
+
+    /// Undoes the orientation at `depth` and moves on to its next choice.
+    fn retreat(&mut self) {
+        let (x, y) = self.oriented(self.depth);
+        self.current.remove(x, y);
+        self.choice[self.depth] += 1;
+    }
+}
+
+impl Iterator for AsmoOrders {
+    type Item = Rel;
+
+    fn next(&mut self) -> Option<Rel> {
+        loop {
+            if self.done {
+                return None;
+            }
+            if self.depth == self.pairs.len() {
+                let found = self.current.is_transitive().then(|| self.current.clone());
+                if self.depth == 0 {
+                    self.done = true;
+                } else {
+                    self.depth -= 1;
+                    self.retreat();
+                }
+                if found.is_some() {
+                    return found;
+                }
+                continue;
+            }
+            if self.choice[self.depth] >= 2 {
+                self.choice[self.depth] = 0;
+                if self.depth == 0 {
+                    self.done = true;
+                    return None;
+                }
+                self.depth -= 1;
+                self.retreat();
+                continue;
+            }
+            let (x, y) = self.oriented(self.depth);
+            self.current.insert(x, y);
+            if self.viable() {
+                self.depth += 1;
+            } else {
+                self.retreat();
+            }
+        }
+    }
+}
+
+/// Every asmo (see [`AsmoOrders`]), collected.
+pub fn asmo_options(s: &Statics) -> Vec<Rel> {
+    AsmoOrders::new(s).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    /// Brute force: every orientation of `k` pairs among `n` elements that is transitive.
+    fn brute(n: usize, pairs: &[(usize, usize)]) -> usize {
+        let allowed = |a: usize, b: usize| pairs.contains(&(a.min(b), a.max(b)));
+        (0..1u32 << pairs.len())
+            .filter(|mask| {
+                let mut r = vec![vec![false; n]; n];
+                for (i, &(a, b)) in pairs.iter().enumerate() {
+                    if mask & (1 << i) == 0 {
+                        r[a][b] = true;
+                    } else {
+                        r[b][a] = true;
+                    }
+                }
+                (0..n).all(|a| {
+                    (0..n).all(|b| (0..n).all(|c| !(r[a][b] && r[b][c]) || (a != c && r[a][c])))
+                }) && (0..n).all(|a| (0..n).all(|b| !r[a][b] || allowed(a, b)))
+            })
+            .count()
+    }
+
+    #[test]
+    fn lazy_orders_match_brute_force() {
+        use super::*;
+        // Complete graphs give total orders (n!); a path a-b-c (a, c unordered) gives
+        // only the orientations with no a<b<c chain: 2 of 4.
+        for (n, pairs) in [
+            (3usize, vec![(0usize, 1usize), (0, 2), (1, 2)]),
+            (4, vec![(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]),
+            (3, vec![(0, 1), (1, 2)]),
+            (4, vec![(0, 1), (1, 2), (2, 3), (0, 2)]),
+        ] {
+            let allowed = Rel::from_pairs(n, pairs.iter().flat_map(|&(a, b)| [(a, b), (b, a)]));
+            let it = AsmoOrders {
+                choice: vec![0; pairs.len()],
+                pairs: pairs.clone(),
+                allowed,
+                current: Rel::empty(n),
+                depth: 0,
+                done: false,
+            };
+            assert_eq!(it.count(), brute(n, &pairs), "{pairs:?}");
+        }
     }
 }

@@ -48,6 +48,11 @@ pub fn layout(program: &Program, paths: &[&Path]) -> Layout {
     }
 }
 
+/// Most invocations at one quorum-barrier instance (its subsets are enumerated).
+const MAX_QUORUM_MEMBERS: usize = 12;
+/// Most combinations of quorum sets on one path combination.
+const MAX_QUORUM_CHOICES: usize = 1 << 16;
+
 /// How the barriers of a path combination meet.
 #[derive(Debug, Clone)]
 pub enum Meeting {
@@ -163,6 +168,14 @@ fn workgroup(program: &Program, layout: &Layout) -> Result<Meeting, BarrierError
                 }
                 // Every quorum set S ⊆ C with |S| >= Q gives scbarinst = S x C.
                 let m = members.len();
+                if m > MAX_QUORUM_MEMBERS {
+                    return Err(BarrierError {
+                        event: members[0],
+                        message: format!(
+                            "{m} invocations meet at one quorum barrier instance: expected at most {MAX_QUORUM_MEMBERS} (each subset is a candidate quorum set)"
+                        ),
+                    });
+                }
                 let mut per_set = Vec::new();
                 for mask in 0u32..(1u32 << m) {
                     if (mask.count_ones() as usize) < q {
@@ -185,7 +198,24 @@ fn workgroup(program: &Program, layout: &Layout) -> Result<Meeting, BarrierError
             }
         }
     }
-    // Cartesian product of the per-instance choices.
+    // Cartesian product of the per-instance choices, bounded.
+    let total = choices
+        .iter()
+        .fold(1usize, |acc, c| acc.saturating_mul(c.len()));
+    if total > MAX_QUORUM_CHOICES {
+        let first = instances
+            .values()
+            .next()
+            .and_then(|m| m.first())
+            .copied()
+            .unwrap_or(0);
+        return Err(BarrierError {
+            event: first,
+            message: format!(
+                "the quorum barriers of one path combination can choose their quorum sets in {total} ways: expected at most {MAX_QUORUM_CHOICES} (fewer invocations or barrier executions with a quorum)"
+            ),
+        });
+    }
     let mut rels = vec![Rel::empty(n)];
     for options in &choices {
         let mut next = Vec::with_capacity(rels.len() * options.len());
@@ -212,14 +242,14 @@ pub fn check_instances(scbarinst: &Rel, po: &Rel, events: &[Event]) -> Result<()
     if let Some((_, b)) = twice.pairs().next() {
         return Err(BarrierError {
             event: b,
-            message: "this control barrier meets another of its own thread: an instance may appear once per thread (Alloy: no scbarinst & rai[po])".into(),
+            message: "this control barrier meets another of its own thread: expected each barrier instance at most once per thread (Alloy: no scbarinst & rai[po])".into(),
         });
     }
     let crossing = po.seq(scbarinst).seq(po).inter(scbarinst);
     if let Some((a, _)) = crossing.pairs().next() {
         return Err(BarrierError {
             event: a,
-            message: "control barriers cross: two invocations reach the same two barrier instances in opposite program orders (Alloy: no (po.scbarinst.po & scbarinst))".into(),
+            message: "control barriers cross: two invocations reach the same two barrier instances in opposite program orders; expected every invocation to meet the instances in the same order (Alloy: no (po.scbarinst.po & scbarinst))".into(),
         });
     }
     use vkherd_model::Flags;
@@ -237,7 +267,7 @@ pub fn check_instances(scbarinst: &Rel, po: &Rel, events: &[Event]) -> Result<()
         if events[a].flags.0 & same != events[b].flags.0 & same {
             return Err(BarrierError {
                 event: b,
-                message: "the control barriers of one instance differ in scope or semantics: they must have the same scope, acquire/release and semsc (Alloy: no scbarinst & (SCOPE.. -> (EV-SCOPE..)))".into(),
+                message: "this cbar meets another as one barrier instance but differs from it in scope or semantics: expected the same scope, acquire/release and semsc on every cbar of an instance (Alloy: no scbarinst & (SCOPE.. -> (EV-SCOPE..)))".into(),
             });
         }
     }

@@ -1,7 +1,7 @@
 //! Plain generate-and-test: every rf (mixed-radix index over the reads' sources) times
 //! every asmo, each judged in full. The reference the pruned search is tested against.
 
-use crate::candidates::{asmo_options, rf_options};
+use crate::candidates::{rf_options, AsmoOrders};
 use crate::values::Source;
 use crate::{Ctx, EnumError, EnumStats, Visitor};
 use rayon::prelude::*;
@@ -24,8 +24,8 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
             message: "too many reads-from candidates to enumerate (more than 2^64)".into(),
         });
     };
-    let asmos: Vec<crate::Asmo> = asmo_options(s)
-        .into_iter()
+    let asmos: Vec<crate::Asmo> = AsmoOrders::new(s)
+        .take_while(|_| ctx.budget.alive())
         .map(|a| {
             let t = AsmoTerms::new(s, ctx.terms, &a);
             (a, t)

@@ -23,7 +23,7 @@
 //!
 //! The cuts are disabled when the visitor needs inconsistent candidates.
 
-use crate::candidates::{asmo_options, rf_options};
+use crate::candidates::{rf_options, AsmoOrders};
 use crate::values::Source;
 use crate::{Ctx, EnumError, EnumStats, Visitor};
 use rayon::prelude::*;
@@ -71,23 +71,20 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
         suffix,
         overflow: AtomicBool::new(false),
     };
-    let asmos: Vec<Asmo> = asmo_options(s)
-        .into_iter()
-        .map(|a| {
-            let t = AsmoTerms::new(s, ctx.terms, &a);
-            (a, t)
-        })
-        .collect();
     let root = Partial {
         rf_src: vec![None; s.n],
         rf: Rel::empty(s.n),
         rfinit: EventSet::new(s.n),
     };
-    let result = asmos
-        .par_iter()
-        .map(|asmo| {
+    // asmo orders are generated lazily (there may be n! of them) and stop with the budget.
+    let budget = ctx.budget;
+    let result = AsmoOrders::new(s)
+        .take_while(|_| budget.alive())
+        .par_bridge()
+        .map(|a| {
+            let asmo: Asmo = (a.clone(), AsmoTerms::new(s, ctx.terms, &a));
             let mut p = root.clone();
-            search.node(asmo, 0, &mut p)
+            search.node(&asmo, 0, &mut p)
         })
         .reduce(
             || (V::Acc::default(), EnumStats::default()),

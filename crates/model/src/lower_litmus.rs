@@ -523,16 +523,6 @@ impl CondResolver<'_> {
 /// barrier (N, ID) have the same scope, acquire/release and semsc (Alloy: `no scbarinst &
 /// (SCOPEDEV -> (EV-SCOPEDEV))` ...), and the same quorum.
 fn check_barriers(threads: &[Thread], test: &LitmusTest) -> Result<(), Diagnostic> {
-    let rule_flags = Flags::SCOPESG.0
-        | Flags::SCOPEWG.0
-        | Flags::SCOPEQF.0
-        | Flags::SCOPEDEV.0
-        | Flags::ACQ.0
-        | Flags::REL.0
-        | Flags::SEMSC0.0
-        | Flags::SEMSC1.0
-        | Flags::SEMSC2.0
-        | Flags::SEMSC3.0;
     // (qf, wg, N, ID) -> the first cbar of that barrier and its thread.
     type BarrierKey<'a> = (u64, u64, &'a str, Option<&'a str>);
     let mut first: HashMap<BarrierKey<'_>, (&Access, usize)> = HashMap::new();
@@ -563,12 +553,10 @@ fn check_barriers(threads: &[Thread], test: &LitmusTest) -> Result<(), Diagnosti
                     first.insert(key, (a, t));
                 }
                 Some((f, ft)) => {
+                    // Scope and semantics are checked per dynamic instance, where cbars
+                    // meet (enumerate::combine::check_instances): one barrier may be used
+                    // with different semantics at different instances.
                     let fb = f.barrier.as_ref().expect("barrier");
-                    if f.flags.0 & rule_flags != a.flags.0 & rule_flags {
-                        return Err(Diagnostic::new(a.span, format!(
-                            "this cbar and the one of P{ft} at line {} meet as one barrier instance but differ in scope or semantics: expected the same scope, acquire/release and semsc on every cbar of an instance (Alloy: no scbarinst & (SCOPE.. -> (EV-SCOPE..)))",
-                            f.span.line)));
-                    }
                     if fb.quorum != b.quorum {
                         return Err(Diagnostic::new(a.span, format!(
                             "this cbar and the one of P{ft} at line {} are one barrier but have different quorums: expected the same QUORUM on every cbar of a barrier",
