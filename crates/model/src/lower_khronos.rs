@@ -123,6 +123,7 @@ pub fn lower_khronos(test: &KhronosTest, name: &str) -> Result<Program, Diagnost
 
     Ok(Program {
         name: name.to_string(),
+        description: String::new(),
         threads,
         locations,
         references,

@@ -191,6 +191,7 @@ pub fn lower_litmus(test: &LitmusTest) -> Result<Program, Diagnostic> {
 
     Ok(Program {
         name: test.name.clone(),
+        description: test.description.clone(),
         threads,
         locations: names.locations,
         references: names.references,

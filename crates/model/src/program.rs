@@ -175,6 +175,8 @@ pub struct FinalCondition {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Program {
     pub name: String,
+    /// The description between the header and the init block (empty for `.test` files).
+    pub description: String,
     pub threads: Vec<Thread>,
     pub locations: Vec<Location>,
     pub references: Vec<Reference>,

@@ -120,6 +120,7 @@ pub fn json(report: &Report, file: &str) -> String {
     let v = json!({
         "file": file,
         "name": report.program.name,
+        "description": report.program.description,
         "kind": quant,
         "verdict": match report.verdict { Verdict::Ok => "Ok", Verdict::No => "No" },
         "condition": condition_text(report),

@@ -137,6 +137,7 @@ impl Exec {
             location,
         };
         Program {
+            description: String::new(),
             name: "hand-made".to_string(),
             threads: self
                 .groups
