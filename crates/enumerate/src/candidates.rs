@@ -141,11 +141,6 @@ impl Iterator for AsmoOrders {
     }
 }
 
-/// Every asmo (see [`AsmoOrders`]), collected.
-pub fn asmo_options(s: &Statics) -> Vec<Rel> {
-    AsmoOrders::new(s).collect()
-}
-
 #[cfg(test)]
 mod tests {
     /// Brute force: every orientation of `k` pairs among `n` elements that is transitive.

@@ -230,7 +230,6 @@ fn workgroup(program: &Program, layout: &Layout) -> Result<Meeting, BarrierError
         }
         rels = next;
     }
-    let _ = instances;
     Ok(Meeting::Instances(rels))
 }
 

@@ -66,7 +66,12 @@ fn final_values(
     d: &Derived,
     c: &CandidateView<'_>,
 ) -> Vec<Vec<i64>> {
-    let order = d.locord.union(c.asmo).plus();
+    // (locord + asmo)+ is needed only when a location is observed.
+    let order = program
+        .observed
+        .iter()
+        .any(|o| matches!(o, Observable::Loc(_)))
+        .then(|| d.locord.union(c.asmo).plus());
     program
         .observed
         .iter()
@@ -87,7 +92,10 @@ fn final_values(
                 }
                 let mut vals: Vec<i64> = writes
                     .iter()
-                    .filter(|&&w| !writes.iter().any(|&v| v != w && order.contains(w, v)))
+                    .filter(|&&w| {
+                        let order = order.as_ref().expect("built when a location is observed");
+                        !writes.iter().any(|&v| v != w && order.contains(w, v))
+                    })
                     .map(|&w| c.values.write[w])
                     .collect();
                 vals.sort_unstable();

@@ -201,7 +201,6 @@ impl Statics {
         let visdevice = flag(Flags::VISDEVICE);
         let avvisinc = avvisinc(
             opts.variant,
-            n,
             &rw,
             &sc,
             &semsc,
@@ -277,7 +276,6 @@ impl Statics {
 #[allow(clippy::too_many_arguments)]
 fn avvisinc(
     variant: Variant,
-    n: usize,
     rw: &EventSet,
     sc: &[EventSet; CLASSES],
     semsc: &[EventSet; CLASSES],
@@ -313,7 +311,6 @@ fn avvisinc(
             for i in 0..CLASSES {
                 r.union_with(&Rel::cross(&sc[i], &semavvis.inter(&semsc[i])));
             }
-            let _ = n;
             r.rai().minus(iden).union(&per_instruction)
         }
     }

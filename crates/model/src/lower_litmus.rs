@@ -187,7 +187,7 @@ pub fn lower_litmus(test: &LitmusTest) -> Result<Program, Diagnostic> {
         _ => a.cmp(b),
     });
 
-    check_barriers(&threads, test)?;
+    check_barriers(&threads)?;
 
     Ok(Program {
         name: test.name.clone(),
@@ -523,7 +523,7 @@ impl CondResolver<'_> {
 /// The static instance rules of control-barriers.md: within one workgroup, all cbars of a
 /// barrier (N, ID) have the same scope, acquire/release and semsc (Alloy: `no scbarinst &
 /// (SCOPEDEV -> (EV-SCOPEDEV))` ...), and the same quorum.
-fn check_barriers(threads: &[Thread], test: &LitmusTest) -> Result<(), Diagnostic> {
+fn check_barriers(threads: &[Thread]) -> Result<(), Diagnostic> {
     // (qf, wg, N, ID) -> the first cbar of that barrier and its thread.
     type BarrierKey<'a> = (u64, u64, &'a str, Option<&'a str>);
     let mut first: HashMap<BarrierKey<'_>, (&Access, usize)> = HashMap::new();
@@ -567,7 +567,6 @@ fn check_barriers(threads: &[Thread], test: &LitmusTest) -> Result<(), Diagnosti
             }
         }
     }
-    let _ = test;
     Ok(())
 }
 

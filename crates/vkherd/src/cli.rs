@@ -259,9 +259,10 @@ fn run_litmus(cli: &Cli) -> i32 {
                 }
                 if cli.stats {
                     eprintln!(
-                        "Stats {name}: candidates {} pruned {} consistent {} thin-air {} deadlocked-paths {} dropped-paths {} time {:.6} s",
+                        "Stats {name}: candidates {} pruned {} value-mismatch {} consistent {} thin-air {} deadlocked-paths {} dropped-paths {} time {:.6} s",
                         rep.stats.candidates,
                         rep.stats.pruned,
+                        rep.stats.value_mismatch,
                         rep.outcomes.consistent,
                         rep.outcomes.thin_air,
                         rep.stats.deadlocked_paths,

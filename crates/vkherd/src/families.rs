@@ -231,9 +231,8 @@ mod tests {
         assert_eq!(run(sb_ring(3)).verdict, crate::Verdict::Ok);
         // IRIW with relaxed atomics is allowed.
         assert_eq!(run(iriw(2)).verdict, crate::Verdict::Ok);
-        // Coherence: a reader cannot see 2 then 1 if... it can: the two writes are unordered
-        // until asmo orders them, and each order is a candidate; CoRR forbids only reading
-        // against asmo. Both orders exist, so the state is reachable.
+        // Reading 2 then 1 is allowed: with asmo ordering the write of 2 before the write of
+        // 1, the second read goes forward in asmo (CoRR forbids only going backwards).
         assert_eq!(run(writes_readers(2, 1)).verdict, crate::Verdict::Ok);
         // The XF barrier delivers every invocation's data to the next workgroup.
         assert_eq!(run(xf_barrier(2)).verdict, crate::Verdict::Ok);
