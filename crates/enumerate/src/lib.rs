@@ -265,7 +265,41 @@ pub(crate) struct Ctx<'a, V> {
     pub budget: &'a Budget,
 }
 
+// The model as the search sees it: the only places the enumerator calls into the axioms
+// (`asmo_terms`, `lower_asmo_terms`, `could_be_consistent`, `visit_leaf`). Swapping the
+// model engine means changing these four functions.
 impl<V: Visitor> Ctx<'_, V> {
+    /// The model terms that depend on a complete `asmo` alone (computed once per asmo).
+    pub fn asmo_terms(&self, asmo: &Rel) -> AsmoTerms {
+        AsmoTerms::new(self.s, self.terms, asmo)
+    }
+
+    /// Terms that are contained in the asmo terms of every asmo: those of the empty
+    /// order. Sound lower bound: `rs` and `hypors` are `stor[..] . *(imm[asmo] . ..)`,
+    /// and `*` contains the identity, so the empty asmo gives `stor[REL&A]` and
+    /// `stor[W&A]`, which every asmo's `rs`/`hypors` contain; `release` is built from
+    /// them with `.` and `+` only. Used while asmo is still partial (`imm[asmo]` is not
+    /// monotone in asmo, so the exact terms of a partial asmo would not be a bound).
+    pub fn lower_asmo_terms(&self) -> AsmoTerms {
+        AsmoTerms::new(self.s, self.terms, &Rel::empty(self.s.n))
+    }
+
+    /// Can the partial execution still be completed into a consistent one? `asmo` must be
+    /// transitively closed, and `asmo_terms` the exact terms of a complete asmo or
+    /// [`Self::lower_asmo_terms`]. Monotone: the check uses only relations that grow
+    /// with rf, RFINIT, asmo and the asmo terms (see search.rs), so `false` holds for
+    /// every completion.
+    pub fn could_be_consistent(
+        &self,
+        rf: &Rel,
+        rfinit: &EventSet,
+        asmo: &Rel,
+        asmo_terms: &AsmoTerms,
+    ) -> bool {
+        let cand = Candidate { rf, rfinit, asmo };
+        Derived::compute_with(self.s, self.terms, asmo_terms, cand).consistent(self.s, cand)
+    }
+
     /// Values, then relations, then the visitor, for one complete candidate.
     pub fn visit_leaf(
         &self,

@@ -1,37 +1,66 @@
-//! The pruned search: asmo first (each complete order is one subtree), then rf read by
-//! read in program order, cutting a subtree as soon as the partial execution can have no
-//! consistent completion.
+//! The pruned search, in three stages, cutting a subtree as soon as the partial execution
+//! can have no consistent completion.
 //!
-//! Why the cuts are sound. Along a branch of the search, `asmo` is fixed and `rf`/`RFINIT`
-//! only gain pairs. Every relation the cuts use is monotone in (rf, RFINIT) for a fixed
-//! asmo and fixed statics:
-//! - `rs`, `hypors` depend on asmo only (fixed);
-//! - `sw` = release . (rf & mutordatom) . acquire + a static term: monotone in rf;
-//! - `ithb` (a closure of unions and sequences of monotone terms), `hb`, every av/vis
-//!   chain (built from hb with `.`, `&` with static relations, `rc`, `+`), and `locord`
-//!   (sloc & a union of such terms) are monotone;
-//! - `fr` = ~rf.((W->W)&locord) + ~rf.asmo + [RFINIT].sloc.[W] - iden is monotone;
-//! - so `locord + rf + fr + asmo` only grows: once it has a cycle, every completion has
-//!   it (first axiom of `consistent`);
-//! - `(rf . [R-A]) & twoplus([W] . locord)` only grows: once non-empty, every completion
-//!   violates the second axiom.
+//! 1. **Contended locations** (those with an RMW event): the rf of their reads and the
+//!    asmo orientation of their atomic writes are chosen together, event by event in an
+//!    interleaved program order (an event's rf, then its asmo pairs with the writes seen
+//!    before it). An RMW that reads a mutually ordered atomic write puts that write before
+//!    it in asmo at once. Spin loops over RMWs have n! asmo orders of which almost all
+//!    die once rf is fixed by the values the branches demand; choosing both together cuts
+//!    them before they are enumerated.
+//! 2. **The other asmo pairs**, lazily ([`AsmoOrders`], seeded with stage 1's order), as
+//!    before; the model's asmo terms are computed once per complete asmo.
+//! 3. **The other reads**, read by read in program order, with the full model check.
 //!
-//! No relation uses a complement or difference of something that grows (`- iden` and
-//! `- mutordatom` subtract static relations). Values: a branch decision whose operands
-//! are determined by the reads assigned so far stays determined the same way (see
-//! `ValueSolver::partial_agrees`), so a disagreeing branch cuts the subtree too.
+//! A test without RMWs has no stage 1: stages 2 and 3 are the former search unchanged.
+//!
+//! Why the cuts are sound. Every check is monotone: if it fails on a partial choice it
+//! fails on every completion, so no consistent candidate is lost; and the choices
+//! partition the candidates (each complete (rf, asmo) is reached by exactly one branch),
+//! so none is visited twice.
+//! - Along a branch `rf`/`RFINIT` only gain pairs and `asmo` only gains pairs; stage 1
+//!   keeps the transitive closure of its oriented pairs, which every completion
+//!   contains (asmo is transitive).
+//! - `asmo` may relate only mutually ordered atomic writes and must be a strict order, so
+//!   a closure that leaves `mutordatom` or has a self-loop cannot complete (as in
+//!   [`AsmoOrders`]).
+//! - The model check ([`Ctx::could_be_consistent`]) uses relations monotone in rf,
+//!   RFINIT, asmo and the asmo terms (rs, hypors, release):
+//!   - `sw` = release . (rf & mutordatom) . acquire + a static term: monotone in rf and
+//!     release;
+//!   - `ithb` (a closure of unions and sequences of monotone terms), `hb`, every av/vis
+//!     chain (built from hb with `.`, `&` with static relations, `rc`, `+`), and `locord`
+//!     (sloc & a union of such terms) are monotone;
+//!   - `fr` = ~rf.((W->W)&locord) + ~rf.asmo + [RFINIT].sloc.[W] - iden is monotone;
+//!   - so `locord + rf + fr + asmo` only grows: once it has a cycle, every completion has
+//!     it (first axiom of `consistent`);
+//!   - `(rf . [R-A]) & twoplus([W] . locord)` only grows: once non-empty, every
+//!     completion violates the second axiom.
+//!
+//!   No relation uses a complement or difference of something that grows (`- iden` and
+//!   `- mutordatom` subtract static relations). The asmo terms are NOT monotone in asmo
+//!   (`imm[asmo]`), so while asmo is partial (stage 1) the check uses
+//!   [`Ctx::lower_asmo_terms`], contained in the terms of every asmo; from stage 2 on,
+//!   asmo is complete and fixed and its exact terms are used.
+//! - An RMW `e` reading a write `w` with `(w, e)` in mutordatom: every consistent
+//!   completion has `w asmo e`, since asmo orders the pair one way and `e asmo w` closes
+//!   the cycle `w rf e asmo w` in `rf + asmo`. Adding the pair early only drops
+//!   inconsistent completions.
+//! - Values: a branch decision whose operands are determined by the reads assigned so far
+//!   stays determined the same way (see `ValueSolver::partial_agrees`), so a disagreeing
+//!   branch cuts the subtree too.
 //!
 //! The cuts are disabled when the visitor needs inconsistent candidates.
 
 use crate::candidates::{rf_options, AsmoOrders};
 use crate::values::Source;
-use crate::{Ctx, EnumError, EnumStats, Visitor};
+use crate::{Asmo, Ctx, EnumError, EnumStats, Visitor};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-use vkherd_model::axioms::{AsmoTerms, Candidate};
-use vkherd_model::{Derived, EventSet, Rel};
+use vkherd_model::axioms::AsmoTerms;
+use vkherd_model::{EventSet, Rel};
 
-/// Depth down to which subtrees are handed to rayon as separate tasks.
+/// Depth down to which subtrees are handed to rayon as separate tasks (per stage).
 const PARALLEL_DEPTH: usize = 3;
 
 /// The mutable state of one branch of the search.
@@ -40,22 +69,89 @@ struct Partial {
     rf_src: Vec<Option<Source>>,
     rf: Rel,
     rfinit: EventSet,
+    /// The asmo pairs chosen so far, transitively closed.
+    asmo: Rel,
+}
+
+/// One choice of stage 1.
+enum Choice {
+    /// The rf source of a read, among its options.
+    Rf(usize, Vec<Source>),
+    /// The orientation of a mutually ordered pair of atomic writes.
+    Orient(usize, usize),
 }
 
 struct Search<'c, 'a, V> {
     ctx: &'c Ctx<'a, V>,
-    /// Reads in assignment order (thread by thread, in program order).
+    /// Stage 1: rf and asmo choices on the contended locations.
+    choices: Vec<Choice>,
+    /// `choice_suffix[k]`: rf completions of the reads still open at choice k (saturating).
+    choice_suffix: Vec<u64>,
+    /// Stage 2: the asmo pairs left.
+    other_pairs: Vec<(usize, usize)>,
+    /// The mutordatom pairs of atomic writes, both ways: the only pairs asmo may contain.
+    allowed: Rel,
+    /// The RMW events (`R & W`).
+    rmw: EventSet,
+    lower_terms: AsmoTerms,
+    /// Stage 3: the other reads, in program order, with their options.
     reads: Vec<usize>,
     options: Vec<Vec<Source>>,
-    /// `suffix[d]` = number of rf completions below depth d (saturating).
+    /// `suffix[d]` = number of rf completions below depth d of stage 3 (saturating).
     suffix: Vec<u64>,
     overflow: AtomicBool,
 }
 
-pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumStats), EnumError> {
+type Acc<V> = (<V as Visitor>::Acc, EnumStats);
+
+pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumError> {
     let s = ctx.s;
     let all = rf_options(ctx.program, s);
-    let reads: Vec<usize> = (0..s.n).filter(|&e| all[e].is_some()).collect();
+    let rmw = s.r.inter(&s.w);
+    // Contended locations: those an RMW accesses.
+    let contended = |e: usize| {
+        s.events[e]
+            .location
+            .is_some_and(|l| rmw.iter().any(|x| s.events[x].location == Some(l)))
+    };
+    let aw = s.a.inter(&s.w);
+    let allowed = s.mutordatom.restrict(&aw, &aw);
+
+    // Stage 1 in interleaved program order: the k-th event of every thread, then the
+    // (k+1)-th, so that the writes of different threads meet early.
+    let mut order: Vec<(usize, usize, usize)> = Vec::new();
+    let mut seen_in_thread = vec![0usize; ctx.program.threads.len()];
+    for e in 0..s.n {
+        let t = s.events[e].thread;
+        order.push((seen_in_thread[t], t, e));
+        seen_in_thread[t] += 1;
+    }
+    order.sort_unstable();
+    let mut choices = Vec::new();
+    let mut placed: Vec<usize> = Vec::new();
+    for &(_, _, e) in &order {
+        if !contended(e) {
+            continue;
+        }
+        if let Some(opts) = &all[e] {
+            choices.push(Choice::Rf(e, opts.clone()));
+        }
+        if aw.contains(e) {
+            for &w in &placed {
+                if allowed.contains(w, e) {
+                    choices.push(Choice::Orient(w, e));
+                }
+            }
+            placed.push(e);
+        }
+    }
+    let other_pairs: Vec<(usize, usize)> = allowed
+        .pairs()
+        .filter(|&(a, b)| a < b && !contended(a))
+        .collect();
+    let reads: Vec<usize> = (0..s.n)
+        .filter(|&e| all[e].is_some() && !contended(e))
+        .collect();
     let options: Vec<Vec<Source>> = reads
         .iter()
         .map(|&e| all[e].clone().expect("read"))
@@ -64,8 +160,21 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
     for d in (0..reads.len()).rev() {
         suffix[d] = suffix[d + 1].saturating_mul(options[d].len() as u64);
     }
+    let mut choice_suffix = vec![suffix[0]; choices.len() + 1];
+    for k in (0..choices.len()).rev() {
+        choice_suffix[k] = match &choices[k] {
+            Choice::Rf(_, o) => choice_suffix[k + 1].saturating_mul(o.len() as u64),
+            Choice::Orient(..) => choice_suffix[k + 1],
+        };
+    }
     let search = Search {
         ctx,
+        choices,
+        choice_suffix,
+        other_pairs,
+        allowed,
+        rmw,
+        lower_terms: ctx.lower_asmo_terms(),
         reads,
         options,
         suffix,
@@ -75,56 +184,135 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
         rf_src: vec![None; s.n],
         rf: Rel::empty(s.n),
         rfinit: EventSet::new(s.n),
+        asmo: Rel::empty(s.n),
     };
-    // asmo orders are generated lazily (there may be n! of them) and stop with the budget.
-    let budget = ctx.budget;
-    let result = AsmoOrders::new(s)
-        .take_while(|_| budget.alive())
-        .par_bridge()
-        .map(|a| {
-            let asmo: Asmo = (a.clone(), AsmoTerms::new(s, ctx.terms, &a));
-            let mut p = root.clone();
-            search.node(&asmo, 0, &mut p)
-        })
-        .reduce(
-            || (V::Acc::default(), EnumStats::default()),
-            |a, b| search.merge(a, b),
-        );
+    let result = search.contended(0, root);
     if search.overflow.load(Ordering::Relaxed) {
         return Err(Ctx::<V>::thin_air_error());
     }
     Ok(result)
 }
 
-use crate::Asmo;
-
 impl<V: Visitor> Search<'_, '_, V> {
-    fn merge(
-        &self,
-        (a1, mut s1): (V::Acc, EnumStats),
-        (a2, s2): (V::Acc, EnumStats),
-    ) -> (V::Acc, EnumStats) {
+    fn merge(&self, (a1, mut s1): Acc<V>, (a2, s2): Acc<V>) -> Acc<V> {
         s1.add(&s2);
         (self.ctx.visitor.merge(a1, a2), s1)
     }
 
-    /// Can the partial execution still be completed into a consistent one?
-    fn viable(&self, (asmo, asmo_terms): &Asmo, p: &Partial) -> bool {
-        if !self.ctx.solver.partial_agrees(&p.rf_src) {
-            return false;
+    /// Stage 1: explores the subtree below choice `k`, the earlier ones made as in `p`.
+    fn contended(&self, k: usize, p: Partial) -> Acc<V> {
+        if !self.ctx.budget.alive() {
+            return Default::default();
         }
-        let cand = Candidate {
-            rf: &p.rf,
-            rfinit: &p.rfinit,
-            asmo,
+        if k == self.choices.len() {
+            return self.other_asmo(p);
+        }
+        // The branches of choice k, each a partial execution already checked viable
+        // (`None` for a branch that was cut).
+        let branch = |i: usize| -> Option<Partial> {
+            let mut q = p.clone();
+            match &self.choices[k] {
+                Choice::Rf(e, opts) => {
+                    let src = opts[i];
+                    assign(&mut q, *e, src);
+                    if let Source::Write(w) = src {
+                        // An RMW follows the write it reads in asmo (see the header).
+                        if self.rmw.contains(*e) && self.allowed.contains(w, *e) {
+                            add_asmo(&mut q.asmo, w, *e);
+                        }
+                    }
+                    let ok = self.asmo_valid(&q.asmo)
+                        && self.ctx.solver.partial_agrees(&q.rf_src)
+                        && self.model_viable(&q);
+                    ok.then_some(q)
+                }
+                Choice::Orient(a, b) => {
+                    let (x, y) = if i == 0 { (*a, *b) } else { (*b, *a) };
+                    if p.asmo.contains(x, y) {
+                        // Already implied: nothing changes, the parent's check stands.
+                        return Some(q);
+                    }
+                    if p.asmo.contains(y, x) {
+                        return None;
+                    }
+                    add_asmo(&mut q.asmo, x, y);
+                    (self.asmo_valid(&q.asmo) && self.model_viable(&q)).then_some(q)
+                }
+            }
         };
-        Derived::compute_with(self.ctx.s, self.ctx.terms, asmo_terms, cand)
-            .consistent(self.ctx.s, cand)
+        let width = match &self.choices[k] {
+            Choice::Rf(_, opts) => opts.len(),
+            Choice::Orient(..) => 2,
+        };
+        let visit = |i: usize| -> Acc<V> {
+            match branch(i) {
+                Some(q) => self.contended(k + 1, q),
+                None => {
+                    let mut st = EnumStats::default();
+                    st.pruned += self.choice_suffix[k + 1];
+                    (V::Acc::default(), st)
+                }
+            }
+        };
+        if k < PARALLEL_DEPTH {
+            (0..width)
+                .into_par_iter()
+                .map(visit)
+                .reduce(Default::default, |a, b| self.merge(a, b))
+        } else {
+            (0..width)
+                .map(visit)
+                .fold(Default::default(), |a, b| self.merge(a, b))
+        }
     }
 
-    /// Explores the subtree where reads `0..depth` are assigned as in `p` (restored on
-    /// return).
-    fn node(&self, asmo: &Asmo, depth: usize, p: &mut Partial) -> (V::Acc, EnumStats) {
+    /// A transitively closed partial asmo that some strict order on mutually ordered
+    /// writes may still contain.
+    fn asmo_valid(&self, asmo: &Rel) -> bool {
+        asmo.is_irreflexive() && asmo.is_subset(&self.allowed)
+    }
+
+    /// The model check of a stage-1 partial execution, with the asmo lower bound.
+    fn model_viable(&self, p: &Partial) -> bool {
+        self.ctx
+            .could_be_consistent(&p.rf, &p.rfinit, &p.asmo, &self.lower_terms)
+    }
+
+    /// Stage 2: every completion of stage 1's asmo on the other locations, then stage 3.
+    fn other_asmo(&self, p: Partial) -> Acc<V> {
+        let budget = self.ctx.budget;
+        let orders = AsmoOrders::seeded(&p.asmo, self.allowed.clone(), self.other_pairs.clone());
+        let run = |a: Rel| {
+            let terms = self.ctx.asmo_terms(&a);
+            let asmo: Asmo = (a, terms);
+            let mut q = p.clone();
+            self.node(&asmo, 0, &mut q)
+        };
+        if self.other_pairs.is_empty() {
+            // One order (stage 1's, already complete): no need for a parallel bridge.
+            return orders
+                .take_while(|_| budget.alive())
+                .map(run)
+                .fold(Default::default(), |a, b| self.merge(a, b));
+        }
+        orders
+            .take_while(|_| budget.alive())
+            .par_bridge()
+            .map(run)
+            .reduce(Default::default, |a, b| self.merge(a, b))
+    }
+
+    /// Can the partial execution still be completed into a consistent one (asmo complete)?
+    fn viable(&self, (asmo, asmo_terms): &Asmo, p: &Partial) -> bool {
+        self.ctx.solver.partial_agrees(&p.rf_src)
+            && self
+                .ctx
+                .could_be_consistent(&p.rf, &p.rfinit, asmo, asmo_terms)
+    }
+
+    /// Stage 3: explores the subtree where reads `0..depth` are assigned as in `p`
+    /// (restored on return).
+    fn node(&self, asmo: &Asmo, depth: usize, p: &mut Partial) -> Acc<V> {
         let mut acc = V::Acc::default();
         let mut st = EnumStats::default();
         if depth == self.reads.len() {
@@ -134,7 +322,8 @@ impl<V: Visitor> Search<'_, '_, V> {
         if !self.ctx.budget.alive() {
             return (acc, st);
         }
-        // The root's check covers asmo alone; deeper checks cover each new rf pair.
+        // The root's check covers asmo and stage 1's rf; deeper checks cover each new rf
+        // pair.
         if !self.viable(asmo, p) {
             st.pruned += self.suffix[depth];
             return (acc, st);
@@ -148,10 +337,7 @@ impl<V: Visitor> Search<'_, '_, V> {
                     assign(&mut q, e, src);
                     self.node(asmo, depth + 1, &mut q)
                 })
-                .reduce(
-                    || (V::Acc::default(), EnumStats::default()),
-                    |a, b| self.merge(a, b),
-                );
+                .reduce(Default::default, |a, b| self.merge(a, b));
         }
         for &src in &self.options[depth] {
             assign(p, e, src);
@@ -174,6 +360,12 @@ impl<V: Visitor> Search<'_, '_, V> {
         self.ctx
             .visit_leaf(acc, st, &p.rf, &p.rfinit, asmo, &solutions);
     }
+}
+
+/// Adds `x asmo y` to a transitively closed relation, keeping it closed.
+fn add_asmo(asmo: &mut Rel, x: usize, y: usize) {
+    asmo.insert(x, y);
+    asmo.close_in_place();
 }
 
 fn assign(p: &mut Partial, e: usize, src: Source) {
