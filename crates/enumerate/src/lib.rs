@@ -197,6 +197,41 @@ pub fn enumerate<V: Visitor>(
     Ok((visitor.merge(acc, part), stats))
 }
 
+/// The number of candidates plain enumeration (`naive`) would examine, or `None` if it
+/// exceeds `cap` (or the paths exceed the limits). For tests that compare against it.
+pub fn naive_size(program: &Program, opts: &EnumOptions, cap: u64) -> Option<u64> {
+    let per_thread = program
+        .threads
+        .iter()
+        .enumerate()
+        .map(|(t, thread)| thread_paths(thread, t, opts.unroll, opts.max_paths).ok())
+        .collect::<Option<Vec<ThreadPaths>>>()?;
+    let mut total = 0u64;
+    for combo in PathCombinations::new(&per_thread) {
+        let lay = layout(program, &combo);
+        let Ok(Meeting::Instances(scbarinsts)) = meetings(program, &lay) else {
+            continue;
+        };
+        for scbarinst in scbarinsts {
+            let s = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
+            let rf: u64 = candidates::rf_options(program, &s)
+                .iter()
+                .flatten()
+                .try_fold(1u64, |acc, o| acc.checked_mul(o.len() as u64))?;
+            if rf == 0 {
+                continue;
+            }
+            let asmo_cap = (cap / rf).saturating_add(1) as usize;
+            let asmo = candidates::AsmoOrders::new(&s).take(asmo_cap).count() as u64;
+            total = total.checked_add(rf.checked_mul(asmo)?)?;
+            if total > cap {
+                return None;
+            }
+        }
+    }
+    Some(total)
+}
+
 /// Enumerates one path combination: `None` if it deadlocks at a barrier.
 fn combination<V: Visitor>(
     program: &Program,

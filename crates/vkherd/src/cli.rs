@@ -86,7 +86,7 @@ enum Command {
         common: CommonArgs,
     },
     /// Print member N of a generated benchmark family (iriw, sb-ring, mp-chain,
-    /// writes-readers, xf-barrier) as a `.litmus` test.
+    /// writes-readers, xf-barrier, spinlock, ticket, rmw-chain) as a `.litmus` test.
     Gen {
         /// The family.
         #[arg(value_parser = vkherd::families::FAMILIES.to_vec())]

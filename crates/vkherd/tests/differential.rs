@@ -28,10 +28,26 @@ fn run_in_pool(
 const NAIVE_BUDGET: u64 = 300_000;
 
 fn check_seeds(seeds: std::ops::Range<u64>, jumps: bool) {
+    check_generated(
+        seeds,
+        |seed| (common::random_test(seed, jumps), 2),
+        97,
+        NAIVE_BUDGET,
+    );
+}
+
+/// Compares the search with the naive enumeration on the tests `generate` makes (source
+/// and `--unroll`); at least `min_percent` of the seeds must be small enough to compare.
+fn check_generated(
+    seeds: std::ops::Range<u64>,
+    generate: impl Fn(u64) -> (String, u32),
+    min_percent: u64,
+    naive_budget: u64,
+) {
     let total = seeds.end - seeds.start;
     let mut checked = 0;
     for seed in seeds {
-        let source = common::random_test(seed, jumps);
+        let (source, unroll) = generate(seed);
         let program = match vkherd::load_litmus(&source) {
             Ok(p) => p,
             Err(d) => panic!(
@@ -41,11 +57,18 @@ fn check_seeds(seeds: std::ops::Range<u64>, jumps: bool) {
         };
         let naive = Options {
             naive: true,
+            unroll,
             ..Options::default()
         };
-        let search = Options::default();
-        let size = vkherd::run(&program, &search).map(|r| r.stats.candidates + r.stats.pruned);
-        if size.is_ok_and(|n| n > NAIVE_BUDGET) {
+        let search = Options {
+            unroll,
+            ..Options::default()
+        };
+        let enum_opts = vkherd_enumerate::EnumOptions {
+            unroll,
+            ..Default::default()
+        };
+        if vkherd_enumerate::naive_size(&program, &enum_opts, naive_budget).is_none() {
             continue;
         }
         let start = std::time::Instant::now();
@@ -57,15 +80,15 @@ fn check_seeds(seeds: std::ops::Range<u64>, jumps: bool) {
             let got = run_in_pool(&program, opts, threads);
             assert_eq!(
                 got, reference,
-                "seed {seed}: naive={} threads={threads} differs from naive at 1 thread\n{source}",
+                "seed {seed}: naive={} threads={threads} unroll={unroll} differs from naive at 1 thread\n{source}",
                 opts.naive
             );
         }
         checked += 1;
     }
-    // Nearly every generated test must be compared, not skipped.
+    // Most generated tests must be compared, not skipped.
     assert!(
-        checked * 100 >= total * 97,
+        checked * 100 >= total * min_percent,
         "only {checked} of {total} seeds compared"
     );
 }
@@ -81,13 +104,24 @@ fn search_matches_naive_on_tests_with_jumps() {
 }
 
 #[test]
+fn search_matches_naive_on_rmw_spin_loops() {
+    // RMW tests grow fast (k! asmo orders): a smaller naive budget keeps this in seconds.
+    check_generated(20_000..20_400, common::random_rmw_test, 50, 60_000);
+}
+
+#[test]
 #[ignore = "prints a generated test: VKHERD_SEED=N cargo test --test differential print_seed -- --ignored --nocapture"]
 fn print_seed() {
     let seed: u64 = std::env::var("VKHERD_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
-    println!("{}", common::random_test(seed, seed >= 10_000));
+    if seed >= 20_000 {
+        let (text, unroll) = common::random_rmw_test(seed);
+        println!("(* run with --unroll {unroll} *)\n{text}");
+    } else {
+        println!("{}", common::random_test(seed, seed >= 10_000));
+    }
 }
 
 #[test]
