@@ -4,6 +4,7 @@
 //! independent of the thread count because visitors merge commutatively.
 
 pub mod candidates;
+mod columns;
 pub mod combine;
 mod naive;
 pub mod outcomes;
@@ -21,7 +22,7 @@ use vkherd_litmus::Span;
 use vkherd_model::axioms::{AsmoTerms, Candidate, StaticTerms};
 use vkherd_model::{Derived, EventSet, Instruction, ModelOptions, Program, Rel, Statics};
 
-pub use outcomes::{collect_outcomes, Outcomes, StateInfo};
+pub use outcomes::{collect_outcomes, Outcomes, Speedcheck, StateInfo};
 
 /// How to enumerate.
 #[derive(Debug, Clone)]
@@ -43,6 +44,10 @@ pub struct EnumOptions {
     pub naive: bool,
     /// Incremented once per candidate examined, for progress display.
     pub progress: Option<std::sync::Arc<AtomicU64>>,
+    /// Keep only the executions that matter to the condition, or stop once it is settled.
+    pub speedcheck: Speedcheck,
+    /// Only the set of allowed states (with exact marks) is needed, not the counts.
+    pub states_only: bool,
 }
 
 impl Default for EnumOptions {
@@ -57,6 +62,8 @@ impl Default for EnumOptions {
             max_path_combinations: 10_000_000,
             naive: false,
             progress: None,
+            speedcheck: Speedcheck::Off,
+            states_only: false,
         }
     }
 }
@@ -101,6 +108,21 @@ pub trait Visitor: Sync {
     /// True if the visitor must see inconsistent candidates too (then nothing may be
     /// pruned for inconsistency and the plain enumeration runs).
     fn needs_inconsistent(&self) -> bool {
+        false
+    }
+    /// True if the visitor may cut subtrees by the final-state columns they determine
+    /// ([`Visitor::skip`]).
+    fn cuts_by_state(&self) -> bool {
+        false
+    }
+    /// May every candidate below a partial execution whose observed columns are `known`
+    /// (`None` = not yet determined; see `columns::known_columns`) be skipped without
+    /// changing the visitor's result? Must be sound for every completion.
+    fn skip(&self, _known: &[Option<i64>]) -> bool {
+        false
+    }
+    /// True once the visitor needs no more candidates (the run stops, not partial).
+    fn done(&self) -> bool {
         false
     }
 }
@@ -160,7 +182,7 @@ pub fn enumerate<V: Visitor>(
                 )
             },
             |(acc, mut st, err), (index, combo)| {
-                if err.is_some() || !budget.alive() {
+                if err.is_some() || !budget.alive() || visitor.done() {
                     return (acc, st, err);
                 }
                 match combination(program, opts, visitor, &budget, &combo) {
@@ -269,7 +291,7 @@ fn combination<V: Visitor>(
         };
         stats.add(&part.1);
         acc = visitor.merge(acc, part.0);
-        if !budget.alive() {
+        if !budget.alive() || visitor.done() {
             break;
         }
     }
@@ -333,6 +355,22 @@ impl<V: Visitor> Ctx<'_, V> {
     ) -> bool {
         let cand = Candidate { rf, rfinit, asmo };
         Derived::compute_with(self.s, self.terms, asmo_terms, cand).consistent(self.s, cand)
+    }
+
+    /// False once the budget is spent, the time is up or the visitor is done.
+    pub fn alive(&self) -> bool {
+        self.budget.alive() && !self.visitor.done()
+    }
+
+    /// May the subtree below this partial execution (`asmo` transitively closed) be skipped
+    /// for what it can still add to the visitor's result? Only visitors that cut by state
+    /// ever say yes.
+    pub fn skip_by_state(&self, rf: &[Option<values::Source>], asmo: &Rel) -> bool {
+        if !self.visitor.cuts_by_state() {
+            return false;
+        }
+        let known = columns::known_columns(self.program, self.s, self.solver, rf, asmo);
+        self.visitor.skip(&known)
     }
 
     /// Values, then relations, then the visitor, for one complete candidate.

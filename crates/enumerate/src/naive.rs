@@ -56,7 +56,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
                     return (acc, st);
                 };
                 for asmo in &asmos {
-                    if !ctx.budget.take() {
+                    if ctx.visitor.done() || !ctx.budget.take() {
                         return (acc, st);
                     }
                     ctx.visit_leaf(&mut acc, &mut st, &rf, &rfinit, asmo, &solutions);

@@ -51,6 +51,10 @@
 //!   stays determined the same way (see `ValueSolver::partial_agrees`), so a disagreeing
 //!   branch cuts the subtree too.
 //!
+//! - Cuts by state (`--speedcheck`, `--states-only`): the visitor says a subtree cannot
+//!   change its result given the final-state columns every completion shares
+//!   ([`Ctx::skip_by_state`]; the argument for each visitor is at its `skip`).
+//!
 //! The cuts are disabled when the visitor needs inconsistent candidates.
 
 use crate::candidates::{rf_options, AsmoOrders};
@@ -208,7 +212,7 @@ impl<V: Visitor> Search<'_, '_, V> {
 
     /// Stage 1: explores the subtree below choice `k`, the earlier ones made as in `p`.
     fn contended(&self, k: usize, p: Partial) -> Acc<V> {
-        if !self.ctx.budget.alive() {
+        if !self.ctx.alive() {
             return Default::default();
         }
         if k == self.choices.len() {
@@ -230,7 +234,8 @@ impl<V: Visitor> Search<'_, '_, V> {
                     }
                     let ok = self.asmo_valid(&q.asmo)
                         && self.ctx.solver.partial_agrees(&q.rf_src)
-                        && self.model_viable(&q);
+                        && self.model_viable(&q)
+                        && !self.ctx.skip_by_state(&q.rf_src, &q.asmo);
                     ok.then_some(q)
                 }
                 Choice::Orient(a, b) => {
@@ -243,7 +248,10 @@ impl<V: Visitor> Search<'_, '_, V> {
                         return None;
                     }
                     add_asmo(&mut q.asmo, x, y);
-                    (self.asmo_valid(&q.asmo) && self.model_viable(&q)).then_some(q)
+                    let ok = self.asmo_valid(&q.asmo)
+                        && self.model_viable(&q)
+                        && !self.ctx.skip_by_state(&q.rf_src, &q.asmo);
+                    ok.then_some(q)
                 }
             }
         };
@@ -287,7 +295,6 @@ impl<V: Visitor> Search<'_, '_, V> {
 
     /// Stage 2: every completion of stage 1's asmo on the other locations, then stage 3.
     fn other_asmo(&self, p: Partial) -> Acc<V> {
-        let budget = self.ctx.budget;
         let orders = AsmoOrders::seeded(&p.asmo, self.allowed.clone(), self.other_pairs.clone());
         let run = |a: Rel| {
             let terms = self.ctx.asmo_terms(&a);
@@ -298,12 +305,12 @@ impl<V: Visitor> Search<'_, '_, V> {
         if self.other_pairs.is_empty() {
             // One order (stage 1's, already complete): no need for a parallel bridge.
             return orders
-                .take_while(|_| budget.alive())
+                .take_while(|_| self.ctx.alive())
                 .map(run)
                 .fold(Default::default(), |a, b| self.merge(a, b));
         }
         orders
-            .take_while(|_| budget.alive())
+            .take_while(|_| self.ctx.alive())
             .par_bridge()
             .map(run)
             .reduce(Default::default, |a, b| self.merge(a, b))
@@ -326,12 +333,12 @@ impl<V: Visitor> Search<'_, '_, V> {
             self.leaf(asmo, p, &mut acc, &mut st);
             return (acc, st);
         }
-        if !self.ctx.budget.alive() {
+        if !self.ctx.alive() {
             return (acc, st);
         }
         // The root's check covers asmo and stage 1's rf; deeper checks cover each new rf
         // pair.
-        if !self.viable(asmo, p) {
+        if !self.viable(asmo, p) || self.ctx.skip_by_state(&p.rf_src, &asmo.0) {
             st.pruned += self.suffix[depth];
             return (acc, st);
         }
@@ -357,7 +364,7 @@ impl<V: Visitor> Search<'_, '_, V> {
     }
 
     fn leaf(&self, asmo: &Asmo, p: &Partial, acc: &mut V::Acc, st: &mut EnumStats) {
-        if !self.ctx.budget.take() {
+        if self.ctx.visitor.done() || !self.ctx.budget.take() {
             return;
         }
         let Ok(solutions) = self.ctx.solver.solve(&p.rf_src) else {

@@ -134,6 +134,18 @@ impl<'a> ValueSolver<'a> {
         (0..self.paths.len()).all(|t| self.branches_agree(t, &p, true))
     }
 
+    /// The values determined by the reads assigned so far (`rf[e] = None` for the others):
+    /// final registers per thread and values stored per write event, `None` where not yet
+    /// known. A known value stays the same in every completion (values flow forward from
+    /// assigned sources, and a thin-air guess only fills values that are unknown here).
+    pub fn partial_values(
+        &self,
+        rf: &[Option<Source>],
+    ) -> (Vec<Vec<Option<i64>>>, Vec<Option<i64>>) {
+        let p = self.forward(rf, &[]);
+        (p.regs, p.write)
+    }
+
     /// Runs the threads forward from `rf`, with the reads of `guesses` fixed to the given
     /// values, until no more values become known.
     fn forward(&self, rf: &[Option<Source>], guesses: &[(usize, i64)]) -> Partial {

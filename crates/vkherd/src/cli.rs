@@ -57,6 +57,15 @@ pub struct RunArgs {
     /// Plain generate-and-test enumeration instead of the pruned search (for reference).
     #[arg(long)]
     naive: bool,
+    /// herd7's -speedcheck: `true` keeps only the executions that matter to the condition
+    /// (validate exists/~exists, refute forall); `fast` also stops once the verdict is
+    /// settled and lists no states; `false` keeps all.
+    #[arg(long, value_name = "MODE", default_value = "false", value_parser = ["false", "true", "fast"])]
+    speedcheck: String,
+    /// Only the set of allowed states (with exact racy/thin-air marks): counts and the
+    /// data-race flag are not reported, and known states are not enumerated again.
+    #[arg(long)]
+    states_only: bool,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -120,6 +129,12 @@ impl RunArgs {
                 .then(|| std::time::Duration::from_secs_f64(self.timeout.min(1e9))),
             naive: self.naive,
             progress: None,
+            speedcheck: match self.speedcheck.as_str() {
+                "true" => vkherd::Speedcheck::True,
+                "fast" => vkherd::Speedcheck::Fast,
+                _ => vkherd::Speedcheck::Off,
+            },
+            states_only: self.states_only,
         }
     }
 }

@@ -15,8 +15,8 @@ pub mod locate;
 pub mod report;
 
 use std::time::Instant;
-pub use vkherd_enumerate::StopReason;
 use vkherd_enumerate::{collect_outcomes, EnumOptions, EnumStats, Outcomes};
+pub use vkherd_enumerate::{Speedcheck, StopReason};
 pub use vkherd_litmus::Diagnostic;
 use vkherd_model::{lower_litmus, ModelOptions, Program, Quantifier};
 pub use vkherd_model::{Program as LoweredProgram, Variant};
@@ -37,6 +37,11 @@ pub struct Options {
     pub naive: bool,
     /// Incremented once per candidate examined (for a progress display).
     pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
+    /// herd7's `-speedcheck`: keep only the executions that matter to the condition
+    /// (`True`), and stop once the verdict is settled (`Fast`).
+    pub speedcheck: Speedcheck,
+    /// Only the set of allowed states (with exact marks); counts are not reported.
+    pub states_only: bool,
 }
 
 impl Default for Options {
@@ -49,6 +54,8 @@ impl Default for Options {
             timeout: None,
             naive: false,
             progress: None,
+            speedcheck: Speedcheck::Off,
+            states_only: false,
         }
     }
 }
@@ -63,6 +70,8 @@ impl Options {
             no_thin_air: self.no_thin_air,
             naive: self.naive,
             progress: self.progress.clone(),
+            speedcheck: self.speedcheck,
+            states_only: self.states_only,
             ..EnumOptions::default()
         }
     }
@@ -104,6 +113,12 @@ pub struct Report {
     /// Warnings: unroll bound, thin air, deadlocks.
     pub notes: Vec<String>,
     pub seconds: f64,
+    /// The executions kept (`--speedcheck`).
+    pub speedcheck: Speedcheck,
+    /// Counts and the data-race flag are not exact (`--states-only`, `--speedcheck fast`).
+    pub counts_absent: bool,
+    /// The states listed are not exact (`--speedcheck fast`: the run stops at a witness).
+    pub states_absent: bool,
 }
 
 /// Enumerates a lowered program and judges its condition.
@@ -127,7 +142,18 @@ pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
             stats.dropped_paths, opts.unroll
         ));
     }
-    if opts.no_thin_air && stats.thin_air > 0 {
+    let counts_absent = opts.states_only || opts.speedcheck == Speedcheck::Fast;
+    let states_absent = opts.speedcheck == Speedcheck::Fast;
+    if states_absent {
+        // Which witness is found first depends on scheduling: say nothing about thin air.
+    } else if counts_absent {
+        // Counts are not exact; the states' marks are.
+        if outcomes.states.values().any(|i| !i.not_thin_air) {
+            notes.push(
+                "Warning: some state is reached only by thin-air executions (values that depend on themselves through rf); --no-thin-air leaves them out".to_string(),
+            );
+        }
+    } else if opts.no_thin_air && stats.thin_air > 0 {
         notes.push(format!(
             "Warning: {} thin-air execution(s) left out (--no-thin-air)",
             stats.thin_air
@@ -138,7 +164,7 @@ pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
             outcomes.thin_air
         ));
     }
-    if stats.deadlocked_paths > 0 {
+    if stats.deadlocked_paths > 0 && !states_absent {
         notes.push(format!(
             "Warning: {} path combination(s) deadlock at a control barrier and are not counted",
             stats.deadlocked_paths
@@ -157,5 +183,8 @@ pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
         verdict: if ok { Verdict::Ok } else { Verdict::No },
         notes,
         seconds: start.elapsed().as_secs_f64(),
+        speedcheck: opts.speedcheck,
+        counts_absent,
+        states_absent,
     })
 }

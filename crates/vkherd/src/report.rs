@@ -55,34 +55,48 @@ pub fn herd_text(report: &Report) -> String {
     let o = &report.outcomes;
     let (kind, quant) = quantifier_words(report);
     let name = &report.program.name;
-    let mut out = format!("Test {name} {kind}\nStates {}\n", o.states.len());
-    for (values, info) in &o.states {
-        out.push_str(&state_line(
-            report,
-            values,
-            !info.race_free,
-            !info.not_thin_air,
-        ));
-        out.push('\n');
+    let mut out = format!("Test {name} {kind}\n");
+    // --speedcheck fast stops at a witness: which one depends on scheduling, so no states
+    // are listed (the output stays the same whatever the thread count).
+    if !report.states_absent {
+        out.push_str(&format!("States {}\n", o.states.len()));
+        for (values, info) in &o.states {
+            out.push_str(&state_line(
+                report,
+                values,
+                !info.race_free,
+                !info.not_thin_air,
+            ));
+            out.push('\n');
+        }
     }
     out.push_str(match report.verdict {
         Verdict::Ok => "Ok\n",
         Verdict::No => "No\n",
     });
-    out.push_str(&format!(
-        "Witnesses\nPositive: {} Negative: {}\n",
-        o.positive, o.negative
-    ));
-    if o.flag_data_race {
+    // Counts that are not exact are shown as `?`.
+    let (pos, neg) = if report.counts_absent {
+        ("?".to_string(), "?".to_string())
+    } else {
+        (o.positive.to_string(), o.negative.to_string())
+    };
+    out.push_str(&format!("Witnesses\nPositive: {pos} Negative: {neg}\n"));
+    if o.flag_data_race && !report.counts_absent {
         out.push_str("Flag data-race\n");
     }
     out.push_str(&format!("Condition {quant} {}\n", condition_text(report)));
-    out.push_str(&format!(
-        "Observation {name} {} {} {}\n",
-        observation(o.positive, o.negative),
-        o.positive,
-        o.negative
-    ));
+    // With --speedcheck only the executions that matter are kept, so Always/Sometimes/
+    // Never is not known; with --states-only it follows from which states satisfy the
+    // condition.
+    let word = if report.speedcheck != crate::Speedcheck::Off {
+        "?"
+    } else if report.counts_absent {
+        let sat = o.states.values().filter(|i| i.satisfies).count();
+        observation(sat as u64, (o.states.len() - sat) as u64)
+    } else {
+        observation(o.positive, o.negative)
+    };
+    out.push_str(&format!("Observation {name} {word} {pos} {neg}\n"));
     if let Some(reason) = report.stats.stopped {
         out.push_str(&format!(
             "Partial {name}: {}; the states and counts above are incomplete\n",
@@ -124,10 +138,15 @@ pub fn json(report: &Report, file: &str) -> String {
         "kind": quant,
         "verdict": match report.verdict { Verdict::Ok => "Ok", Verdict::No => "No" },
         "condition": condition_text(report),
-        "states": states,
-        "positive": o.positive,
-        "negative": o.negative,
-        "flag_data_race": o.flag_data_race,
+        "states": if report.states_absent { Value::Null } else { Value::Array(states) },
+        "positive": if report.counts_absent { Value::Null } else { json!(o.positive) },
+        "negative": if report.counts_absent { Value::Null } else { json!(o.negative) },
+        "flag_data_race": if report.counts_absent { Value::Null } else { json!(o.flag_data_race) },
+        "speedcheck": match report.speedcheck {
+            crate::Speedcheck::Off => "off",
+            crate::Speedcheck::True => "true",
+            crate::Speedcheck::Fast => "fast",
+        },
         "notes": report.notes,
         "partial": s.stopped.is_some(),
         "stats": {

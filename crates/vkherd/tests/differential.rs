@@ -84,6 +84,7 @@ fn check_generated(
                 opts.naive
             );
         }
+        check_condition_modes(&program, &search, seed, &source);
         checked += 1;
     }
     // Most generated tests must be compared, not skipped.
@@ -91,6 +92,68 @@ fn check_generated(
         checked * 100 >= total * min_percent,
         "only {checked} of {total} seeds compared"
     );
+}
+
+/// `--speedcheck true|fast` and `--states-only` against the full run: the same verdict;
+/// with `true`, exactly the states (marks included) and counts of the executions that
+/// matter to the condition; with `--states-only`, exactly the same states and marks.
+fn check_condition_modes(
+    program: &vkherd::LoweredProgram,
+    base: &Options,
+    seed: u64,
+    source: &str,
+) {
+    let in_pool = |opts: &Options| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        pool.install(|| vkherd::run(program, opts)).ok()
+    };
+    let Some(full) = in_pool(base) else { return };
+    let forall = program
+        .condition
+        .as_ref()
+        .is_some_and(|c| c.quantifier == vkherd_model::Quantifier::Forall);
+    let with = |speedcheck, states_only| Options {
+        speedcheck,
+        states_only,
+        ..base.clone()
+    };
+    let fail = |what: &str| format!("seed {seed}: {what} differs from the full run\n{source}");
+    for opts in [
+        with(vkherd::Speedcheck::True, false),
+        with(vkherd::Speedcheck::Fast, false),
+        with(vkherd::Speedcheck::Off, true),
+        with(vkherd::Speedcheck::True, true),
+    ] {
+        let got = in_pool(&opts).expect("runs");
+        assert_eq!(got.verdict, full.verdict, "{}", fail("verdict"));
+        let kept: std::collections::BTreeMap<_, _> = full
+            .outcomes
+            .states
+            .iter()
+            .filter(|(_, i)| opts.speedcheck == vkherd::Speedcheck::Off || i.satisfies != forall)
+            .map(|(k, i)| (k.clone(), (i.race_free, i.not_thin_air, i.satisfies)))
+            .collect();
+        let states: std::collections::BTreeMap<_, _> = got
+            .outcomes
+            .states
+            .iter()
+            .map(|(k, i)| (k.clone(), (i.race_free, i.not_thin_air, i.satisfies)))
+            .collect();
+        match (opts.speedcheck, opts.states_only) {
+            (vkherd::Speedcheck::Fast, _) => {}
+            (_, true) => assert_eq!(states, kept, "{}", fail("states-only states")),
+            _ => {
+                assert_eq!(states, kept, "{}", fail("speedcheck states"));
+                let (p, n) = (full.outcomes.positive, full.outcomes.negative);
+                let want = if forall { (0, n) } else { (p, 0) };
+                let got_counts = (got.outcomes.positive, got.outcomes.negative);
+                assert_eq!(got_counts, want, "{}", fail("speedcheck counts"));
+            }
+        }
+    }
 }
 
 #[test]

@@ -316,13 +316,32 @@ pub fn random_rmw_test(seed: u64) -> (String, u32) {
         text.push_str(&cells.join(" | "));
         text.push_str(" ;\n");
     }
-    let mut shown = vec!["m".to_string(), "x".to_string()];
+    // Half the tests observe registers only, so that a state can be known before the
+    // leaf (the cuts of --states-only and --speedcheck get exercised).
+    let registers_only = rng.chance(50) && regs_of.iter().any(|&n| n > 0);
+    let mut shown = if registers_only {
+        Vec::new()
+    } else {
+        vec!["m".to_string(), "x".to_string()]
+    };
     for (t, &n) in regs_of.iter().enumerate() {
         for r in 0..n {
             shown.push(format!("P{t}:r{r}"));
         }
     }
-    text.push_str(&format!("locations [{};]\n", shown.join("; ")));
+    if !shown.is_empty() {
+        text.push_str(&format!("locations [{};]\n", shown.join("; ")));
+    }
+    let with_regs: Vec<usize> = (0..nthreads).filter(|&t| regs_of[t] > 0).collect();
+    if registers_only {
+        match (with_regs.as_slice(), rng.below(3)) {
+            ([a, b, ..], 0) => text.push_str(&format!("exists (P{a}:r0 == 0 /\\ P{b}:r0 == 0)\n")),
+            ([a, ..], 1) => text.push_str(&format!("~exists (P{a}:r0 == 1)\n")),
+            ([a, ..], _) => text.push_str(&format!("forall (P{a}:r0 == 0 \\/ P{a}:r0 == 2)\n")),
+            ([], _) => unreachable!("some thread has a register"),
+        }
+        return (text, unroll);
+    }
     match (regs_of.iter().position(|&n| n > 0), rng.below(3)) {
         (Some(t), 0) => text.push_str(&format!("exists (P{t}:r0 == 0 /\\ m == 1)\n")),
         (Some(t), 1) => text.push_str(&format!("~exists (P{t}:r0 == 1)\n")),
