@@ -41,8 +41,30 @@ pub struct EnumOptions {
     pub max_path_combinations: u64,
     /// Plain generate-and-test enumeration (the reference for the pruned search).
     pub naive: bool,
-    /// Incremented once per candidate examined, for progress display.
+    /// Incremented once per candidate examined and by the size of each pruned subtree,
+    /// for progress display.
     pub progress: Option<std::sync::Arc<AtomicU64>>,
+    /// Run only this shard of the search (`--shard K/N`).
+    pub shard: Option<Shard>,
+}
+
+/// One of `count` deterministic parts of a search (`index` counts from 0). The parts
+/// partition the search's top-level work units, so that the shards' results merge into
+/// the whole run's (their counts add up, their states unite).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// Does this shard own the work unit `(combination, meeting, choice)`: path
+    /// combination number, barrier-meeting choice number and first-level search choice
+    /// number, each counted from 0 in enumeration order? Units are dealt round robin,
+    /// offset per combination and meeting so that small searches spread too.
+    pub fn owns(&self, combination: u64, meeting: u64, choice: u64) -> bool {
+        combination.wrapping_add(meeting).wrapping_add(choice) % self.count == self.index
+    }
 }
 
 impl Default for EnumOptions {
@@ -57,6 +79,7 @@ impl Default for EnumOptions {
             max_path_combinations: 10_000_000,
             naive: false,
             progress: None,
+            shard: None,
         }
     }
 }
@@ -163,13 +186,16 @@ pub fn enumerate<V: Visitor>(
                 if err.is_some() || !budget.alive() {
                     return (acc, st, err);
                 }
-                match combination(program, opts, visitor, &budget, &combo) {
+                match combination(program, opts, visitor, &budget, index as u64, &combo) {
                     Ok(Some((a, s))) => {
                         st.add(&s);
                         (visitor.merge(acc, a), st, err)
                     }
                     Ok(None) => {
-                        st.deadlocked_paths += 1;
+                        // A deadlocked combination has no work units: one shard counts it.
+                        if opts.shard.is_none_or(|sh| sh.owns(index as u64, 0, 0)) {
+                            st.deadlocked_paths += 1;
+                        }
                         (acc, st, err)
                     }
                     Err(e) => (acc, st, Some((index, e))),
@@ -203,6 +229,7 @@ fn combination<V: Visitor>(
     opts: &EnumOptions,
     visitor: &V,
     budget: &Budget,
+    combination: u64,
     combo: &[&Path],
 ) -> Result<Option<(V::Acc, EnumStats)>, EnumError> {
     let lay = layout(program, combo);
@@ -213,7 +240,7 @@ fn combination<V: Visitor>(
     let solver = ValueSolver::new(program, combo.to_vec(), &lay);
     let mut acc = V::Acc::default();
     let mut stats = EnumStats::default();
-    for scbarinst in scbarinsts {
+    for (meeting, scbarinst) in scbarinsts.into_iter().enumerate() {
         let statics = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
         check_instances(&statics.scbarinst, &statics.po, &statics.events)
             .map_err(|e| barrier_error(program, &lay, e))?;
@@ -226,6 +253,7 @@ fn combination<V: Visitor>(
             opts,
             visitor,
             budget,
+            unit: (combination, meeting as u64),
         };
         let part = if opts.naive || visitor.needs_inconsistent() {
             naive::enumerate(&ctx)?
@@ -263,9 +291,31 @@ pub(crate) struct Ctx<'a, V> {
     pub opts: &'a EnumOptions,
     pub visitor: &'a V,
     pub budget: &'a Budget,
+    /// This search's path combination and barrier-meeting choice numbers (for sharding).
+    pub unit: (u64, u64),
 }
 
 impl<V: Visitor> Ctx<'_, V> {
+    /// Sharding hook: does this run own the subtree of first-level choice `choice`?
+    /// Every search (plain or pruned) numbers its first-level choices from 0 in a fixed
+    /// order and explores only the ones it owns; anything it counts outside those subtrees
+    /// must be counted once over all shards.
+    pub fn in_shard(&self, choice: u64) -> bool {
+        self.opts
+            .shard
+            .is_none_or(|sh| sh.owns(self.unit.0, self.unit.1, choice))
+    }
+
+    /// Counts `n` candidates cut away without being examined.
+    pub fn prune(&self, st: &mut EnumStats, n: u64) {
+        st.pruned = st.pruned.saturating_add(n);
+        if let Some(p) = &self.opts.progress {
+            let _ = p.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| {
+                Some(v.saturating_add(n))
+            });
+        }
+    }
+
     /// Values, then relations, then the visitor, for one complete candidate.
     pub fn visit_leaf(
         &self,

@@ -51,11 +51,22 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
                         Source::Write(w) => rf.insert(w, e),
                     }
                 }
+                // Shard work units as in the pruned search: (asmo order, first read's
+                // source), or the asmo order alone without reads.
+                let width = radices.first().copied().unwrap_or(1);
+                let first = index % width;
+                let owned = |a: usize| ctx.in_shard(a as u64 * width + first);
+                if !(0..asmos.len()).any(owned) {
+                    return (acc, st);
+                }
                 let Ok(solutions) = ctx.solver.solve(&rf_src) else {
                     overflow.store(true, Ordering::Relaxed);
                     return (acc, st);
                 };
-                for asmo in &asmos {
+                for (a, asmo) in asmos.iter().enumerate() {
+                    if !owned(a) {
+                        continue;
+                    }
                     if !ctx.budget.take() {
                         return (acc, st);
                     }

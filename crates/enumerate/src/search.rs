@@ -80,11 +80,12 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
     let budget = ctx.budget;
     let result = AsmoOrders::new(s)
         .take_while(|_| budget.alive())
+        .enumerate()
         .par_bridge()
-        .map(|a| {
+        .map(|(index, a)| {
             let asmo: Asmo = (a.clone(), AsmoTerms::new(s, ctx.terms, &a));
             let mut p = root.clone();
-            search.node(&asmo, 0, &mut p)
+            search.top(&asmo, index as u64, &mut p)
         })
         .reduce(
             || (V::Acc::default(), EnumStats::default()),
@@ -122,6 +123,33 @@ impl<V: Visitor> Search<'_, '_, V> {
             .consistent(self.ctx.s, cand)
     }
 
+    /// The subtree of asmo order number `index`, restricted to the work units of this
+    /// shard: a unit is the asmo order with the source of the first read (choice number
+    /// `index * sources + source`), or the asmo order alone when there are no reads.
+    fn top(&self, asmo: &Asmo, index: u64, p: &mut Partial) -> (V::Acc, EnumStats) {
+        if self.reads.is_empty() {
+            if !self.ctx.in_shard(index) {
+                return Default::default();
+            }
+            return self.node(asmo, 0, p);
+        }
+        let width = self.options[0].len() as u64;
+        let owned: Vec<Source> = (self.options[0].iter().enumerate())
+            .filter(|&(j, _)| self.ctx.in_shard(index * width + j as u64))
+            .map(|(_, &src)| src)
+            .collect();
+        if owned.is_empty() || !self.ctx.budget.alive() {
+            return Default::default();
+        }
+        if !self.viable(asmo, p) {
+            let mut st = EnumStats::default();
+            self.ctx
+                .prune(&mut st, self.suffix[1].saturating_mul(owned.len() as u64));
+            return (V::Acc::default(), st);
+        }
+        self.children(asmo, 0, p, &owned)
+    }
+
     /// Explores the subtree where reads `0..depth` are assigned as in `p` (restored on
     /// return).
     fn node(&self, asmo: &Asmo, depth: usize, p: &mut Partial) -> (V::Acc, EnumStats) {
@@ -136,12 +164,25 @@ impl<V: Visitor> Search<'_, '_, V> {
         }
         // The root's check covers asmo alone; deeper checks cover each new rf pair.
         if !self.viable(asmo, p) {
-            st.pruned += self.suffix[depth];
+            self.ctx.prune(&mut st, self.suffix[depth]);
             return (acc, st);
         }
+        self.children(asmo, depth, p, &self.options[depth])
+    }
+
+    /// Explores read `depth` taking each of `sources` in turn.
+    fn children(
+        &self,
+        asmo: &Asmo,
+        depth: usize,
+        p: &mut Partial,
+        sources: &[Source],
+    ) -> (V::Acc, EnumStats) {
+        let mut acc = V::Acc::default();
+        let mut st = EnumStats::default();
         let e = self.reads[depth];
         if depth < PARALLEL_DEPTH {
-            return self.options[depth]
+            return sources
                 .par_iter()
                 .map(|&src| {
                     let mut q = p.clone();
@@ -153,7 +194,7 @@ impl<V: Visitor> Search<'_, '_, V> {
                     |a, b| self.merge(a, b),
                 );
         }
-        for &src in &self.options[depth] {
+        for &src in sources {
             assign(p, e, src);
             let (a, s) = self.node(asmo, depth + 1, p);
             unassign(p, e, src);

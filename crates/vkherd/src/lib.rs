@@ -12,11 +12,12 @@
 pub mod families;
 pub mod khronos;
 pub mod locate;
+pub mod merge;
 pub mod report;
 
 use std::time::Instant;
-pub use vkherd_enumerate::StopReason;
 use vkherd_enumerate::{collect_outcomes, EnumOptions, EnumStats, Outcomes};
+pub use vkherd_enumerate::{Shard, StopReason};
 pub use vkherd_litmus::Diagnostic;
 use vkherd_model::{lower_litmus, ModelOptions, Program, Quantifier};
 pub use vkherd_model::{Program as LoweredProgram, Variant};
@@ -35,8 +36,10 @@ pub struct Options {
     pub timeout: Option<std::time::Duration>,
     /// Plain generate-and-test enumeration instead of the pruned search.
     pub naive: bool,
-    /// Incremented once per candidate examined (for a progress display).
+    /// Incremented once per candidate examined or pruned (for a progress display).
     pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
+    /// Run only this part of each test's search (`--shard K/N`; `merge` puts them back).
+    pub shard: Option<Shard>,
 }
 
 impl Default for Options {
@@ -49,6 +52,7 @@ impl Default for Options {
             timeout: None,
             naive: false,
             progress: None,
+            shard: None,
         }
     }
 }
@@ -63,6 +67,7 @@ impl Options {
             no_thin_air: self.no_thin_air,
             naive: self.naive,
             progress: self.progress.clone(),
+            shard: self.shard,
             ..EnumOptions::default()
         }
     }
@@ -106,56 +111,105 @@ pub struct Report {
     pub seconds: f64,
 }
 
+impl Report {
+    /// The verdict cannot change, however far the run would have gone: the run is
+    /// complete, or the states found already settle it. Sound because a stopped run has
+    /// judged each counted execution in full and the counts only grow as a run goes on: a
+    /// positive witness keeps `exists` Ok and `~exists` No, a negative one keeps `forall`
+    /// No.
+    pub fn verdict_final(&self) -> bool {
+        if self.stats.stopped.is_none() {
+            return true;
+        }
+        let quantifier = self
+            .program
+            .condition
+            .as_ref()
+            .map_or(Quantifier::Exists, |c| c.quantifier);
+        match quantifier {
+            Quantifier::Exists | Quantifier::NotExists => self.outcomes.positive > 0,
+            Quantifier::Forall => self.outcomes.negative > 0,
+        }
+    }
+}
+
 /// Enumerates a lowered program and judges its condition.
 pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
     let start = Instant::now();
     let (outcomes, stats) = collect_outcomes(program, &opts.enum_options())
         .map_err(|e| locate::enum_diagnostic(program, e))?;
-    let quantifier = program
-        .condition
-        .as_ref()
-        .map_or(Quantifier::Exists, |c| c.quantifier);
-    let ok = match quantifier {
-        Quantifier::Exists => outcomes.positive > 0,
-        Quantifier::NotExists => outcomes.positive == 0,
-        Quantifier::Forall => outcomes.negative == 0,
-    };
-    let mut notes = Vec::new();
-    if stats.dropped_paths > 0 {
-        notes.push(format!(
-            "Warning: {} path(s) dropped by the unroll bound (--unroll {}): the result is bounded, not complete",
-            stats.dropped_paths, opts.unroll
-        ));
-    }
-    if opts.no_thin_air && stats.thin_air > 0 {
-        notes.push(format!(
-            "Warning: {} thin-air execution(s) left out (--no-thin-air)",
-            stats.thin_air
-        ));
-    } else if outcomes.thin_air > 0 {
-        notes.push(format!(
-            "Warning: {} thin-air execution(s) counted (values that depend on themselves through rf); --no-thin-air leaves them out",
-            outcomes.thin_air
-        ));
-    }
-    if stats.deadlocked_paths > 0 {
-        notes.push(format!(
-            "Warning: {} path combination(s) deadlock at a control barrier and are not counted",
-            stats.deadlocked_paths
-        ));
-    }
-    if let Some(reason) = stats.stopped {
-        notes.push(format!(
-            "Warning: {}: the result is partial",
-            stop_text(reason, stats.candidates)
-        ));
-    }
-    Ok(Report {
-        program: program.clone(),
+    Ok(Report::assemble(
+        program.clone(),
         outcomes,
         stats,
-        verdict: if ok { Verdict::Ok } else { Verdict::No },
-        notes,
-        seconds: start.elapsed().as_secs_f64(),
-    })
+        opts,
+        start.elapsed().as_secs_f64(),
+    ))
+}
+
+impl Report {
+    /// Judges the condition on `outcomes` and writes the notes: from a run, or from the
+    /// merged shards of one (`merge`). Only `opts.unroll` and `opts.no_thin_air` matter.
+    pub fn assemble(
+        program: Program,
+        outcomes: Outcomes,
+        stats: EnumStats,
+        opts: &Options,
+        seconds: f64,
+    ) -> Report {
+        let quantifier = program
+            .condition
+            .as_ref()
+            .map_or(Quantifier::Exists, |c| c.quantifier);
+        let ok = match quantifier {
+            Quantifier::Exists => outcomes.positive > 0,
+            Quantifier::NotExists => outcomes.positive == 0,
+            Quantifier::Forall => outcomes.negative == 0,
+        };
+        let mut notes = Vec::new();
+        if stats.dropped_paths > 0 {
+            notes.push(format!(
+                "Warning: {} path(s) dropped by the unroll bound (--unroll {}): the result is bounded, not complete",
+                stats.dropped_paths, opts.unroll
+            ));
+        }
+        if opts.no_thin_air && stats.thin_air > 0 {
+            notes.push(format!(
+                "Warning: {} thin-air execution(s) left out (--no-thin-air)",
+                stats.thin_air
+            ));
+        } else if outcomes.thin_air > 0 {
+            notes.push(format!(
+                "Warning: {} thin-air execution(s) counted (values that depend on themselves through rf); --no-thin-air leaves them out",
+                outcomes.thin_air
+            ));
+        }
+        if stats.deadlocked_paths > 0 {
+            notes.push(format!(
+                "Warning: {} path combination(s) deadlock at a control barrier and are not counted",
+                stats.deadlocked_paths
+            ));
+        }
+        let mut report = Report {
+            program,
+            outcomes,
+            stats,
+            verdict: if ok { Verdict::Ok } else { Verdict::No },
+            notes,
+            seconds,
+        };
+        if let Some(reason) = report.stats.stopped {
+            let what = if report.verdict_final() {
+                "the verdict is final, the list of states is partial"
+            } else {
+                "the result is partial"
+            };
+            let note = format!(
+                "Warning: {}: {what}",
+                stop_text(reason, report.stats.candidates)
+            );
+            report.notes.push(note);
+        }
+        report
+    }
 }

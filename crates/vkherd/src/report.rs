@@ -84,8 +84,13 @@ pub fn herd_text(report: &Report) -> String {
         o.negative
     ));
     if let Some(reason) = report.stats.stopped {
+        let what = if report.verdict_final() {
+            "the verdict above is final (settled by the states found); only the states and counts are incomplete"
+        } else {
+            "the states and counts above are incomplete"
+        };
         out.push_str(&format!(
-            "Partial {name}: {}; the states and counts above are incomplete\n",
+            "Partial {name}: {}; {what}\n",
             crate::stop_text(reason, report.stats.candidates)
         ));
     }
@@ -99,6 +104,11 @@ pub fn time_line(report: &Report) -> String {
 
 /// The JSON object of one test (one line).
 pub fn json(report: &Report, file: &str) -> String {
+    json_value(report, file).to_string()
+}
+
+/// The JSON object of one test.
+pub fn json_value(report: &Report, file: &str) -> Value {
     let o = &report.outcomes;
     let (_, quant) = quantifier_words(report);
     let states: Vec<Value> = o
@@ -113,6 +123,7 @@ pub fn json(report: &Report, file: &str) -> String {
                 "values": Value::Object(m),
                 "racy_only": !info.race_free,
                 "thin_air_only": !info.not_thin_air,
+                "count": info.count,
             })
         })
         .collect();
@@ -130,6 +141,7 @@ pub fn json(report: &Report, file: &str) -> String {
         "flag_data_race": o.flag_data_race,
         "notes": report.notes,
         "partial": s.stopped.is_some(),
+        "verdict_final": report.verdict_final(),
         "stats": {
             "candidates": s.candidates,
             "consistent": o.consistent,
@@ -140,5 +152,5 @@ pub fn json(report: &Report, file: &str) -> String {
             "seconds": report.seconds,
         },
     });
-    v.to_string()
+    v
 }
