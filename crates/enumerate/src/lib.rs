@@ -5,6 +5,7 @@
 
 pub mod candidates;
 pub mod combine;
+pub mod estimate;
 mod naive;
 pub mod outcomes;
 pub mod paths;
@@ -142,18 +143,8 @@ pub fn enumerate<V: Visitor>(
     visitor: &V,
 ) -> Result<(V::Acc, EnumStats), EnumError> {
     let mut stats = EnumStats::default();
-    let mut per_thread: Vec<ThreadPaths> = Vec::with_capacity(program.threads.len());
-    for (t, thread) in program.threads.iter().enumerate() {
-        let tp = thread_paths(thread, t, opts.unroll, opts.max_paths).map_err(|e| EnumError {
-            span: Span::default(),
-            message: format!(
-                "thread P{} has more than {} paths at --unroll {}: lower --unroll or simplify the loops",
-                e.thread, e.limit, opts.unroll
-            ),
-        })?;
-        stats.dropped_paths += tp.dropped;
-        per_thread.push(tp);
-    }
+    let per_thread = all_thread_paths(program, opts)?;
+    stats.dropped_paths = per_thread.iter().map(|tp| tp.dropped).sum();
     let acc = V::Acc::default();
     let budget = Budget::new(opts.max_candidates, opts.timeout);
     let combos = PathCombinations::new(&per_thread);
@@ -221,6 +212,24 @@ pub fn enumerate<V: Visitor>(
     stats.deadlocked_paths += part_stats.deadlocked_paths;
     stats.stopped = budget.stop_reason();
     Ok((visitor.merge(acc, part), stats))
+}
+
+/// The paths of every thread, within the limits.
+pub(crate) fn all_thread_paths(
+    program: &Program,
+    opts: &EnumOptions,
+) -> Result<Vec<ThreadPaths>, EnumError> {
+    (program.threads.iter().enumerate())
+        .map(|(t, thread)| {
+            thread_paths(thread, t, opts.unroll, opts.max_paths).map_err(|e| EnumError {
+                span: Span::default(),
+                message: format!(
+                    "thread P{} has more than {} paths at --unroll {}: lower --unroll or simplify the loops",
+                    e.thread, e.limit, opts.unroll
+                ),
+            })
+        })
+        .collect()
 }
 
 /// Enumerates one path combination: `None` if it deadlocks at a barrier.
@@ -461,14 +470,14 @@ fn barrier_error(program: &Program, lay: &combine::Layout, e: combine::BarrierEr
 
 /// Every combination of one path per thread, in a fixed order (an odometer, so that the
 /// combinations are not all held in memory).
-struct PathCombinations<'a> {
+pub(crate) struct PathCombinations<'a> {
     per_thread: &'a [ThreadPaths],
     digits: Vec<usize>,
     done: bool,
 }
 
 impl<'a> PathCombinations<'a> {
-    fn new(per_thread: &'a [ThreadPaths]) -> Self {
+    pub(crate) fn new(per_thread: &'a [ThreadPaths]) -> Self {
         let done = per_thread.iter().any(|t| t.paths.is_empty());
         PathCombinations {
             per_thread,
@@ -478,7 +487,7 @@ impl<'a> PathCombinations<'a> {
     }
 
     /// The number of combinations (saturating).
-    fn total(&self) -> u64 {
+    pub(crate) fn total(&self) -> u64 {
         self.per_thread
             .iter()
             .fold(1u64, |acc, t| acc.saturating_mul(t.paths.len() as u64))

@@ -316,12 +316,23 @@ fn run_litmus(cli: &Cli) -> i32 {
                 continue;
             }
         };
-        let progress = crate::progress::Progress::start(&name);
-        opts.progress = progress.as_ref().map(|p| p.counter());
-        let result = vkherd::load_litmus(&source).and_then(|p| vkherd::run(&p, &opts));
-        drop(progress);
+        let result = vkherd::load_litmus(&source).and_then(|program| {
+            // An estimate is only an aid: a test over a limit fails in `run`, with its error.
+            let estimate = vkherd::estimate(&program, &opts).ok().map(|mut e| {
+                if let Some(sh) = opts.shard {
+                    e.log10 -= (sh.count as f64).log10(); // about a shard's share
+                }
+                e
+            });
+            if let Some(warning) = estimate.and_then(|e| vkherd::far_past_limits(&e, &opts)) {
+                eprintln!("{name}: {warning}");
+            }
+            let progress = crate::progress::Progress::start(&name, estimate);
+            opts.progress = progress.as_ref().map(|p| p.counter());
+            vkherd::run(&program, &opts).map(|rep| (rep, estimate))
+        });
         match result {
-            Ok(rep) => {
+            Ok((rep, estimate)) => {
                 status = combine_status(status, report_status(&rep));
                 let mut out = stdout.lock();
                 if cli.common.json {
@@ -342,7 +353,7 @@ fn run_litmus(cli: &Cli) -> i32 {
                 }
                 if cli.stats {
                     eprintln!(
-                        "Stats {name}: candidates {} pruned {} value-mismatch {} consistent {} thin-air {} deadlocked-paths {} dropped-paths {} time {:.6} s",
+                        "Stats {name}: candidates {} pruned {} value-mismatch {} consistent {} thin-air {} deadlocked-paths {} dropped-paths {} time {:.6} s estimate {}",
                         rep.stats.candidates,
                         rep.stats.pruned,
                         rep.stats.value_mismatch,
@@ -350,7 +361,8 @@ fn run_litmus(cli: &Cli) -> i32 {
                         rep.outcomes.thin_air,
                         rep.stats.deadlocked_paths,
                         rep.stats.dropped_paths,
-                        rep.seconds
+                        rep.seconds,
+                        estimate.map_or("?".to_string(), |e| e.to_string()),
                     );
                 }
             }

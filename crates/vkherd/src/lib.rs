@@ -16,6 +16,7 @@ pub mod merge;
 pub mod report;
 
 use std::time::Instant;
+pub use vkherd_enumerate::estimate::Estimate;
 use vkherd_enumerate::{collect_outcomes, EnumOptions, EnumStats, Outcomes};
 pub use vkherd_enumerate::{Shard, StopReason};
 pub use vkherd_litmus::Diagnostic;
@@ -131,6 +132,44 @@ impl Report {
             Quantifier::Forall => self.outcomes.negative > 0,
         }
     }
+}
+
+/// An upper bound on the candidates (examined or pruned) of a run, before running it.
+pub fn estimate(program: &Program, opts: &Options) -> Result<Estimate, Diagnostic> {
+    vkherd_enumerate::estimate::estimate(program, &opts.enum_options())
+        .map_err(|e| locate::enum_diagnostic(program, e))
+}
+
+/// How much bigger than the limits an estimate must be to warn before the run: the
+/// estimate ignores pruning, which often cuts all but a sliver of the search.
+const FAR_PAST: f64 = 1000.0;
+/// Candidates per second assumed to turn `--timeout` into a number of candidates: a
+/// generous rate, so that the warning errs towards silence.
+const ASSUMED_RATE: f64 = 1e6;
+
+/// A warning, before the run, that `estimate` is far past the run's limits (`None` if it
+/// is not).
+pub fn far_past_limits(estimate: &Estimate, opts: &Options) -> Option<String> {
+    let by_candidates = opts.max_candidates.map(|n| n as f64);
+    let by_time = opts.timeout.map(|t| t.as_secs_f64() * ASSUMED_RATE);
+    let limit = match (by_candidates, by_time) {
+        (Some(a), Some(b)) => a.min(b),
+        (a, b) => a.or(b)?,
+    };
+    let limits = [
+        opts.max_candidates.map(|n| format!("--max-candidates {n}")),
+        opts.timeout
+            .map(|t| format!("--timeout {}", t.as_secs_f64())),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(", ");
+    estimate.exceeds(limit * FAR_PAST).then(|| {
+        format!(
+            "Warning: the search has up to {estimate} candidates, far past the limits ({limits}): the run will likely stop with a partial result; --speedcheck fast stops once the verdict is settled, or narrow the condition or lower --unroll"
+        )
+    })
 }
 
 /// Enumerates a lowered program and judges its condition.
