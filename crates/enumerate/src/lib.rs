@@ -63,9 +63,38 @@ impl Shard {
     /// combination number, barrier-meeting choice number and first-level search choice
     /// number, each counted from 0 in enumeration order? Units are dealt round robin,
     /// offset per combination and meeting so that small searches spread too.
-    pub fn owns(&self, combination: u64, meeting: u64, choice: u64) -> bool {
-        combination.wrapping_add(meeting).wrapping_add(choice) % self.count == self.index
+    pub fn owns(&self, combination: u64, meeting: u64, choice: u128) -> bool {
+        self.owned_in(combination, meeting, choice, 1) == 1
     }
+
+    /// How many of the choices `first..first + len` of `(combination, meeting)` this
+    /// shard owns.
+    pub fn owned_in(&self, combination: u64, meeting: u64, first: u128, len: u128) -> u128 {
+        let (n, i) = (self.count as u128, self.index as u128);
+        // Numbers below `a` that are `i` modulo `n`.
+        let below = |a: u128| a / n + u128::from(a % n > i);
+        let start = combination as u128 + meeting as u128 + first;
+        below(start + len) - below(start)
+    }
+}
+
+/// Work units per asmo order that a search aims for when it numbers its first-level
+/// choices: enough for shards to balance (see [`split_depth`]).
+pub(crate) const SPLIT_UNITS: u128 = 256;
+
+/// The number of leading reads whose sources, with the asmo order, make a search's
+/// first-level choice (a work unit for sharding): the fewest reads giving at least
+/// [`SPLIT_UNITS`] combinations of sources, or all reads. `widths` are the reads'
+/// numbers of sources in search order.
+pub(crate) fn split_depth(widths: &[usize]) -> usize {
+    let mut units = 1u128;
+    for (d, &w) in widths.iter().enumerate() {
+        if units >= SPLIT_UNITS {
+            return d;
+        }
+        units = units.saturating_mul(w as u128);
+    }
+    widths.len()
 }
 
 impl Default for EnumOptions {
@@ -309,10 +338,18 @@ impl<V: Visitor> Ctx<'_, V> {
     /// Every search (plain or pruned) numbers its first-level choices from 0 in a fixed
     /// order and explores only the ones it owns; anything it counts outside those subtrees
     /// must be counted once over all shards.
-    pub fn in_shard(&self, choice: u64) -> bool {
+    pub fn in_shard(&self, choice: u128) -> bool {
         self.opts
             .shard
             .is_none_or(|sh| sh.owns(self.unit.0, self.unit.1, choice))
+    }
+
+    /// How many of the first-level choices `first..first + len` this run owns.
+    pub fn owned_in(&self, first: u128, len: u128) -> u128 {
+        match self.opts.shard {
+            None => len,
+            Some(sh) => sh.owned_in(self.unit.0, self.unit.1, first, len),
+        }
     }
 
     /// Counts `n` candidates cut away without being examined.

@@ -31,6 +31,9 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
             (a, t)
         })
         .collect();
+    let widths: Vec<usize> = radices.iter().map(|&r| r as usize).collect();
+    let split = crate::split_depth(&widths);
+    let units: u128 = radices[..split].iter().map(|&r| r as u128).product();
     let overflow = AtomicBool::new(false);
     let result = (0..total_rf)
         .into_par_iter()
@@ -51,11 +54,19 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
                         Source::Write(w) => rf.insert(w, e),
                     }
                 }
-                // Shard work units as in the pruned search: (asmo order, first read's
-                // source), or the asmo order alone without reads.
-                let width = radices.first().copied().unwrap_or(1);
-                let first = index % width;
-                let owned = |a: usize| ctx.in_shard(a as u64 * width + first);
+                // Shard work units as in the pruned search: the asmo order, then the
+                // sources of the first `split` reads, as mixed-radix digits.
+                let mut prefix = 0u128;
+                let mut rest = index;
+                let mut digits = Vec::with_capacity(split);
+                for &r in &radices[..split] {
+                    digits.push(rest % r);
+                    rest /= r;
+                }
+                for (&d, &r) in digits.iter().zip(&radices) {
+                    prefix = prefix * r as u128 + d as u128;
+                }
+                let owned = |a: usize| ctx.in_shard(a as u128 * units + prefix);
                 if !(0..asmos.len()).any(owned) {
                     return (acc, st);
                 }

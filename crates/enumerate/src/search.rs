@@ -49,6 +49,10 @@ struct Search<'c, 'a, V> {
     options: Vec<Vec<Source>>,
     /// `suffix[d]` = number of rf completions below depth d (saturating).
     suffix: Vec<u64>,
+    /// Sharding: the first `split` reads' sources, with the asmo order, make a work unit
+    /// (`crate::split_depth`); `units_below[d]` = the units below a node at depth d.
+    split: usize,
+    units_below: Vec<u128>,
     overflow: AtomicBool,
 }
 
@@ -64,11 +68,19 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
     for d in (0..reads.len()).rev() {
         suffix[d] = suffix[d + 1].saturating_mul(options[d].len() as u64);
     }
+    let widths: Vec<usize> = options.iter().map(Vec::len).collect();
+    let split = crate::split_depth(&widths);
+    let mut units_below = vec![1u128; split + 1];
+    for d in (0..split).rev() {
+        units_below[d] = units_below[d + 1] * widths[d] as u128;
+    }
     let search = Search {
         ctx,
         reads,
         options,
         suffix,
+        split,
+        units_below,
         overflow: AtomicBool::new(false),
     };
     let root = Partial {
@@ -85,7 +97,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
         .map(|(index, a)| {
             let asmo: Asmo = (a.clone(), AsmoTerms::new(s, ctx.terms, &a));
             let mut p = root.clone();
-            search.top(&asmo, index as u64, &mut p)
+            search.node(&asmo, 0, &mut p, Some(index as u128))
         })
         .reduce(
             || (V::Acc::default(), EnumStats::default()),
@@ -123,80 +135,69 @@ impl<V: Visitor> Search<'_, '_, V> {
             .consistent(self.ctx.s, cand)
     }
 
-    /// The subtree of asmo order number `index`, restricted to the work units of this
-    /// shard: a unit is the asmo order with the source of the first read (choice number
-    /// `index * sources + source`), or the asmo order alone when there are no reads.
-    fn top(&self, asmo: &Asmo, index: u64, p: &mut Partial) -> (V::Acc, EnumStats) {
-        if self.reads.is_empty() {
-            if !self.ctx.in_shard(index) {
-                return Default::default();
-            }
-            return self.node(asmo, 0, p);
-        }
-        let width = self.options[0].len() as u64;
-        let owned: Vec<Source> = (self.options[0].iter().enumerate())
-            .filter(|&(j, _)| self.ctx.in_shard(index * width + j as u64))
-            .map(|(_, &src)| src)
-            .collect();
-        if owned.is_empty() || !self.ctx.budget.alive() {
-            return Default::default();
-        }
-        if !self.viable(asmo, p) {
-            let mut st = EnumStats::default();
-            self.ctx
-                .prune(&mut st, self.suffix[1].saturating_mul(owned.len() as u64));
-            return (V::Acc::default(), st);
-        }
-        self.children(asmo, 0, p, &owned)
-    }
-
     /// Explores the subtree where reads `0..depth` are assigned as in `p` (restored on
-    /// return).
-    fn node(&self, asmo: &Asmo, depth: usize, p: &mut Partial) -> (V::Acc, EnumStats) {
+    /// return). Sharding: above `self.split`, `unit` numbers the choices made so far
+    /// (the asmo order, then each read's source, as mixed-radix digits) and the node
+    /// explores only the work units below it that this run owns (`Ctx::in_shard`); at the
+    /// split the unit is complete and checked; below it `unit` is None.
+    fn node(
+        &self,
+        asmo: &Asmo,
+        depth: usize,
+        p: &mut Partial,
+        mut unit: Option<u128>,
+    ) -> (V::Acc, EnumStats) {
         let mut acc = V::Acc::default();
         let mut st = EnumStats::default();
+        if let Some(u) = unit.filter(|_| depth == self.split) {
+            if !self.ctx.in_shard(u) {
+                return (acc, st);
+            }
+            unit = None;
+        }
         if depth == self.reads.len() {
             self.leaf(asmo, p, &mut acc, &mut st);
             return (acc, st);
         }
+        // Completions below this node that belong to this run.
+        let mine = match unit {
+            None => self.suffix[depth],
+            Some(u) => {
+                let width = self.units_below[depth];
+                let owned = self.ctx.owned_in(u * width, width);
+                if owned == 0 {
+                    return (acc, st);
+                }
+                let owned = u64::try_from(owned).unwrap_or(u64::MAX);
+                self.suffix[self.split].saturating_mul(owned)
+            }
+        };
         if !self.ctx.budget.alive() {
             return (acc, st);
         }
         // The root's check covers asmo alone; deeper checks cover each new rf pair.
         if !self.viable(asmo, p) {
-            self.ctx.prune(&mut st, self.suffix[depth]);
+            self.ctx.prune(&mut st, mine);
             return (acc, st);
         }
-        self.children(asmo, depth, p, &self.options[depth])
-    }
-
-    /// Explores read `depth` taking each of `sources` in turn.
-    fn children(
-        &self,
-        asmo: &Asmo,
-        depth: usize,
-        p: &mut Partial,
-        sources: &[Source],
-    ) -> (V::Acc, EnumStats) {
-        let mut acc = V::Acc::default();
-        let mut st = EnumStats::default();
         let e = self.reads[depth];
+        let sources = &self.options[depth];
+        let child = |j: usize| unit.map(|u| u * sources.len() as u128 + j as u128);
         if depth < PARALLEL_DEPTH {
-            return sources
-                .par_iter()
-                .map(|&src| {
+            return (sources.par_iter().enumerate())
+                .map(|(j, &src)| {
                     let mut q = p.clone();
                     assign(&mut q, e, src);
-                    self.node(asmo, depth + 1, &mut q)
+                    self.node(asmo, depth + 1, &mut q, child(j))
                 })
                 .reduce(
                     || (V::Acc::default(), EnumStats::default()),
                     |a, b| self.merge(a, b),
                 );
         }
-        for &src in sources {
+        for (j, &src) in sources.iter().enumerate() {
             assign(p, e, src);
-            let (a, s) = self.node(asmo, depth + 1, p);
+            let (a, s) = self.node(asmo, depth + 1, p, child(j));
             unassign(p, e, src);
             acc = self.ctx.visitor.merge(acc, a);
             st.add(&s);
