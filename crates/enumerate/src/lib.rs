@@ -557,3 +557,38 @@ impl<'a> Iterator for PathCombinations<'a> {
         Some(combo)
     }
 }
+
+#[cfg(test)]
+mod shard_tests {
+    use super::*;
+
+    #[test]
+    fn shards_partition_the_units_and_count_ranges_exactly() {
+        for count in 1..6u64 {
+            for (c, m) in [(0u64, 0u64), (3, 1), (7, 2)] {
+                for first in 0..12u128 {
+                    for len in 0..14u128 {
+                        let mut total = 0;
+                        for index in 0..count {
+                            let sh = Shard { index, count };
+                            let owned = (first..first + len).filter(|&u| sh.owns(c, m, u)).count();
+                            assert_eq!(sh.owned_in(c, m, first, len), owned as u128);
+                            total += owned;
+                        }
+                        // Every unit in exactly one shard.
+                        assert_eq!(total as u128, len);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_split_takes_reads_until_enough_units() {
+        assert_eq!(split_depth(&[]), 0);
+        assert_eq!(split_depth(&[2; 7]), 7);
+        assert_eq!(split_depth(&[2; 10]), 8); // 2^8 = 256
+        assert_eq!(split_depth(&[300, 2]), 1);
+        assert_eq!(split_depth(&[0, 5, 5, 5, 5]), 5); // no rf at all: no unit
+    }
+}
