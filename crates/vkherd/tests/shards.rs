@@ -2,6 +2,8 @@
 //! their JSON gives back the single run's report byte for byte (text, and JSON apart from
 //! the time).
 
+mod common;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -111,6 +113,56 @@ fn merged_shards_keep_the_notes_of_options() {
             assert_eq!(single, merged, "{rel}");
         }
     }
+}
+
+/// Random tests (the differential test's generator, with and without jumps and spin
+/// loops): three merged shards equal the single run, for the pruned search and plain
+/// enumeration.
+#[test]
+fn merged_shards_equal_the_single_run_on_random_tests() {
+    let mut compared = 0;
+    for seed in (0..60).chain(10_000..10_060) {
+        let source = common::random_test(seed, seed >= 10_000);
+        let program = vkherd::load_litmus(&source).unwrap();
+        for naive in [false, true] {
+            let opts = Options {
+                naive,
+                ..Options::default()
+            };
+            let Ok(single) = vkherd::run(&program, &opts) else {
+                continue;
+            };
+            if single.stats.candidates > 20_000 {
+                continue;
+            }
+            let shards: Vec<Value> = (0..3)
+                .map(|index| {
+                    let o = Options {
+                        shard: Some(Shard { index, count: 3 }),
+                        ..opts.clone()
+                    };
+                    let rep = vkherd::run(&program, &o).unwrap();
+                    let place = ShardPlace {
+                        index: index + 1,
+                        count: 3,
+                        by: ShardBy::Search,
+                        test: 0,
+                        tests: 1,
+                    };
+                    shard_report_json(&rep, "t", &o, &place)
+                })
+                .collect();
+            let merged = merge(&shards).unwrap();
+            assert_eq!(
+                timeless(report::json_value(&merged[0].report, "t")),
+                timeless(report::json_value(&single, "t")),
+                "seed {seed} naive={naive}\n{source}"
+            );
+            compared += 1;
+        }
+    }
+    // Nearly every seed is compared, not skipped.
+    assert!(compared >= 220, "only {compared} of 240 runs compared");
 }
 
 fn vkherd(args: &[&str]) -> Output {
