@@ -324,6 +324,12 @@ fn run_litmus(cli: &Cli) -> i32 {
                 }
                 e
             });
+            if let (true, Some(e)) = (cli.stats, estimate) {
+                eprintln!(
+                    "Estimate {name}: at most {e} candidates over {} path combination(s)",
+                    e.path_combinations
+                );
+            }
             if let Some(warning) = estimate.and_then(|e| vkherd::far_past_limits(&e, &opts)) {
                 eprintln!("{name}: {warning}");
             }

@@ -82,3 +82,27 @@ fn a_search_far_past_the_limits_is_announced() {
     let e = vkherd::estimate(&small, &opts).unwrap();
     assert_eq!(vkherd::far_past_limits(&e, &opts), None);
 }
+
+#[test]
+fn stats_print_the_estimate_before_and_after_the_run() {
+    // MP: one reader of two locations, each written once: 2 x 2 rf choices, one asmo.
+    let mp = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../litmus-tests/mp/MP-relacq-wg.litmus"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_vkherd"))
+        .args(["--stats", mp])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(
+        lines[0].starts_with("Estimate ")
+            && lines[0].ends_with(": at most 4 candidates over 1 path combination(s)"),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].starts_with("Stats ") && lines[1].ends_with(" estimate 4"),
+        "{stderr}"
+    );
+}
