@@ -6,6 +6,7 @@
 pub mod candidates;
 mod columns;
 pub mod combine;
+pub mod estimate;
 mod naive;
 pub mod outcomes;
 pub mod paths;
@@ -42,12 +43,90 @@ pub struct EnumOptions {
     pub max_path_combinations: u64,
     /// Plain generate-and-test enumeration (the reference for the pruned search).
     pub naive: bool,
-    /// Incremented once per candidate examined, for progress display.
+    /// Incremented once per candidate examined and by the size of each pruned subtree,
+    /// for progress display.
     pub progress: Option<std::sync::Arc<AtomicU64>>,
     /// Keep only the executions that matter to the condition, or stop once it is settled.
     pub speedcheck: Speedcheck,
     /// Only the set of allowed states (with exact marks) is needed, not the counts.
     pub states_only: bool,
+    /// Run only this shard of the search (`--shard K/N`).
+    pub shard: Option<Shard>,
+}
+
+/// One of `count` deterministic parts of a search (`index` counts from 0). The parts
+/// partition the search's work units, so that the shards' results merge into the whole
+/// run's (their counts add up, their states unite).
+///
+/// A work unit is a subtree of the search: the path of choices that leads to it (path
+/// combination, barrier meeting, then the search's own choices in their fixed order) is
+/// hashed, and the unit belongs to the shard `hash % count`. A search descends undecided
+/// until the choices made so far span at least [`SPLIT_UNITS`] branches; from there on
+/// the subtree is one unit, explored whole by its owner or skipped. A subtree pruned or a
+/// leaf reached while still undecided is counted by the shard that owns its own hash, so
+/// every candidate and every pruned subtree is counted by exactly one shard whatever the
+/// scheduling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// Does this shard own the unit with this hash?
+    pub fn owns(&self, hash: u64) -> bool {
+        hash % self.count == self.index
+    }
+}
+
+/// Branches a sharded search spans before its subtrees become work units: enough for
+/// shards to balance.
+pub(crate) const SPLIT_UNITS: u128 = 256;
+
+/// Where a search node stands for sharding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unit {
+    /// Inside a work unit this run owns (always, without sharding).
+    Owned,
+    /// Above the work units: the hash of the choices so far and how many branches they span.
+    Open { hash: u64, width: u128 },
+}
+
+impl Unit {
+    /// Branch `digit` of `width` below this node; `None` if it is another shard's unit.
+    pub(crate) fn child(self, shard: Option<Shard>, digit: u64, width: u64) -> Option<Unit> {
+        match (self, shard) {
+            (Unit::Open { hash, width: w }, Some(sh)) => {
+                let hash = mix(hash, digit);
+                let width = w.saturating_mul(width as u128);
+                if width < SPLIT_UNITS {
+                    Some(Unit::Open { hash, width })
+                } else {
+                    sh.owns(hash).then_some(Unit::Owned)
+                }
+            }
+            _ => Some(Unit::Owned),
+        }
+    }
+
+    /// Does the shard count what happens at this node (a leaf, a pruned subtree)?
+    pub(crate) fn counts(self, shard: Option<Shard>) -> bool {
+        match (self, shard) {
+            (Unit::Open { hash, .. }, Some(sh)) => sh.owns(hash),
+            _ => true,
+        }
+    }
+}
+
+/// Mixes one choice into a unit hash (SplitMix64's finaliser: deterministic everywhere).
+pub(crate) fn mix(hash: u64, digit: u64) -> u64 {
+    let mut z = hash
+        ^ digit
+            .wrapping_add(0x9e37_79b9_7f4a_7c15)
+            .wrapping_add(hash << 6);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 impl Default for EnumOptions {
@@ -64,6 +143,7 @@ impl Default for EnumOptions {
             progress: None,
             speedcheck: Speedcheck::Off,
             states_only: false,
+            shard: None,
         }
     }
 }
@@ -141,18 +221,8 @@ pub fn enumerate<V: Visitor>(
     visitor: &V,
 ) -> Result<(V::Acc, EnumStats), EnumError> {
     let mut stats = EnumStats::default();
-    let mut per_thread: Vec<ThreadPaths> = Vec::with_capacity(program.threads.len());
-    for (t, thread) in program.threads.iter().enumerate() {
-        let tp = thread_paths(thread, t, opts.unroll, opts.max_paths).map_err(|e| EnumError {
-            span: Span::default(),
-            message: format!(
-                "thread P{} has more than {} paths at --unroll {}: lower --unroll or simplify the loops",
-                e.thread, e.limit, opts.unroll
-            ),
-        })?;
-        stats.dropped_paths += tp.dropped;
-        per_thread.push(tp);
-    }
+    let per_thread = all_thread_paths(program, opts)?;
+    stats.dropped_paths = per_thread.iter().map(|tp| tp.dropped).sum();
     let acc = V::Acc::default();
     let budget = Budget::new(opts.max_candidates, opts.timeout);
     let combos = PathCombinations::new(&per_thread);
@@ -185,13 +255,16 @@ pub fn enumerate<V: Visitor>(
                 if err.is_some() || !budget.alive() || visitor.done() {
                     return (acc, st, err);
                 }
-                match combination(program, opts, visitor, &budget, &combo) {
+                match combination(program, opts, visitor, &budget, index as u64, &combo) {
                     Ok(Some((a, s))) => {
                         st.add(&s);
                         (visitor.merge(acc, a), st, err)
                     }
                     Ok(None) => {
-                        st.deadlocked_paths += 1;
+                        // A deadlocked combination has no work units: one shard counts it.
+                        if opts.shard.is_none_or(|sh| sh.owns(mix(0, index as u64))) {
+                            st.deadlocked_paths += 1;
+                        }
                         (acc, st, err)
                     }
                     Err(e) => (acc, st, Some((index, e))),
@@ -254,12 +327,31 @@ pub fn naive_size(program: &Program, opts: &EnumOptions, cap: u64) -> Option<u64
     Some(total)
 }
 
+/// The paths of every thread, within the limits.
+pub(crate) fn all_thread_paths(
+    program: &Program,
+    opts: &EnumOptions,
+) -> Result<Vec<ThreadPaths>, EnumError> {
+    (program.threads.iter().enumerate())
+        .map(|(t, thread)| {
+            thread_paths(thread, t, opts.unroll, opts.max_paths).map_err(|e| EnumError {
+                span: Span::default(),
+                message: format!(
+                    "thread P{} has more than {} paths at --unroll {}: lower --unroll or simplify the loops",
+                    e.thread, e.limit, opts.unroll
+                ),
+            })
+        })
+        .collect()
+}
+
 /// Enumerates one path combination: `None` if it deadlocks at a barrier.
 fn combination<V: Visitor>(
     program: &Program,
     opts: &EnumOptions,
     visitor: &V,
     budget: &Budget,
+    combination: u64,
     combo: &[&Path],
 ) -> Result<Option<(V::Acc, EnumStats)>, EnumError> {
     let lay = layout(program, combo);
@@ -270,7 +362,7 @@ fn combination<V: Visitor>(
     let solver = ValueSolver::new(program, combo.to_vec(), &lay);
     let mut acc = V::Acc::default();
     let mut stats = EnumStats::default();
-    for scbarinst in scbarinsts {
+    for (meeting, scbarinst) in scbarinsts.into_iter().enumerate() {
         let statics = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
         check_instances(&statics.scbarinst, &statics.po, &statics.events)
             .map_err(|e| barrier_error(program, &lay, e))?;
@@ -283,6 +375,7 @@ fn combination<V: Visitor>(
             opts,
             visitor,
             budget,
+            unit: (combination, meeting as u64),
         };
         let part = if opts.naive || visitor.needs_inconsistent() {
             naive::enumerate(&ctx)?
@@ -320,6 +413,8 @@ pub(crate) struct Ctx<'a, V> {
     pub opts: &'a EnumOptions,
     pub visitor: &'a V,
     pub budget: &'a Budget,
+    /// This search's path combination and barrier-meeting choice numbers (for sharding).
+    pub unit: (u64, u64),
 }
 
 // The model as the search sees it: the only places the enumerator calls into the axioms
@@ -371,6 +466,54 @@ impl<V: Visitor> Ctx<'_, V> {
         }
         let known = columns::known_columns(self.program, self.s, self.solver, rf, asmo);
         self.visitor.skip(&known)
+    }
+
+    /// The sharding position of this search's root: owned without sharding, else undecided
+    /// with the hash of its path combination and barrier meeting.
+    pub(crate) fn unit_root(&self) -> Unit {
+        match self.opts.shard {
+            None => Unit::Owned,
+            Some(_) => Unit::Open {
+                hash: mix(mix(0, self.unit.0), self.unit.1),
+                width: 1,
+            },
+        }
+    }
+
+    /// The sharding position of branch `digit` of `width` below `unit`; `None` if that
+    /// branch is a work unit of another shard.
+    pub(crate) fn unit_child(&self, unit: Unit, digit: u64, width: u64) -> Option<Unit> {
+        unit.child(self.opts.shard, digit, width)
+    }
+
+    /// Does this run count what happens at a node (a leaf examined, a subtree pruned)?
+    /// Inside an owned unit yes; above the units, only the shard owning the node's hash.
+    pub(crate) fn unit_counts(&self, unit: Unit) -> bool {
+        unit.counts(self.opts.shard)
+    }
+
+    /// Plain enumeration's sharding: every candidate (rf number, asmo number) is a unit.
+    pub(crate) fn owns_candidate(&self, rf: u64, asmo: u64) -> bool {
+        match self.unit_root() {
+            Unit::Open { hash, .. } => self.unit_counts(Unit::Open {
+                hash: mix(mix(hash, rf), asmo),
+                width: 1,
+            }),
+            Unit::Owned => true,
+        }
+    }
+
+    /// Counts `n` candidates cut away without being examined at a node in `unit`.
+    pub(crate) fn prune(&self, st: &mut EnumStats, unit: Unit, n: u64) {
+        if !self.unit_counts(unit) {
+            return;
+        }
+        st.pruned = st.pruned.saturating_add(n);
+        if let Some(p) = &self.opts.progress {
+            let _ = p.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| {
+                Some(v.saturating_add(n))
+            });
+        }
     }
 
     /// Values, then relations, then the visitor, for one complete candidate.
@@ -518,14 +661,14 @@ fn barrier_error(program: &Program, lay: &combine::Layout, e: combine::BarrierEr
 
 /// Every combination of one path per thread, in a fixed order (an odometer, so that the
 /// combinations are not all held in memory).
-struct PathCombinations<'a> {
+pub(crate) struct PathCombinations<'a> {
     per_thread: &'a [ThreadPaths],
     digits: Vec<usize>,
     done: bool,
 }
 
 impl<'a> PathCombinations<'a> {
-    fn new(per_thread: &'a [ThreadPaths]) -> Self {
+    pub(crate) fn new(per_thread: &'a [ThreadPaths]) -> Self {
         let done = per_thread.iter().any(|t| t.paths.is_empty());
         PathCombinations {
             per_thread,
@@ -535,7 +678,7 @@ impl<'a> PathCombinations<'a> {
     }
 
     /// The number of combinations (saturating).
-    fn total(&self) -> u64 {
+    pub(crate) fn total(&self) -> u64 {
         self.per_thread
             .iter()
             .fold(1u64, |acc, t| acc.saturating_mul(t.paths.len() as u64))
@@ -566,5 +709,71 @@ impl<'a> Iterator for PathCombinations<'a> {
             self.digits[k] = 0;
         }
         Some(combo)
+    }
+}
+
+#[cfg(test)]
+mod shard_tests {
+    use super::*;
+
+    /// Walks a tree of the given branch widths as a sharded search does and returns, per
+    /// shard, the leaves it counts.
+    fn leaves(shard: Option<Shard>, widths: &[u64]) -> Vec<Vec<u64>> {
+        fn walk(shard: Option<Shard>, unit: Unit, widths: &[u64], path: u64, out: &mut Vec<u64>) {
+            let counts = unit.counts(shard);
+            let Some((&w, rest)) = widths.split_first() else {
+                if counts {
+                    out.push(path);
+                }
+                return;
+            };
+            for d in 0..w {
+                let child = unit.child(shard, d, w);
+                if let Some(u) = child {
+                    walk(shard, u, rest, path * w + d, out);
+                }
+            }
+        }
+        let count = shard.map_or(1, |s| s.count);
+        (0..count)
+            .map(|index| {
+                let sh = shard.map(|_| Shard { index, count });
+                let root = match sh {
+                    None => Unit::Owned,
+                    Some(_) => Unit::Open { hash: 7, width: 1 },
+                };
+                let mut out = Vec::new();
+                walk(sh, root, widths, 0, &mut out);
+                out
+            })
+            .collect()
+    }
+
+    #[test]
+    fn shards_partition_the_leaves() {
+        for widths in [
+            vec![],
+            vec![3],
+            vec![2; 10],
+            vec![300, 2],
+            vec![5, 1, 7, 3, 2],
+        ] {
+            let whole: Vec<u64> = leaves(None, &widths).concat();
+            for count in 1..6u64 {
+                let parts = leaves(Some(Shard { index: 0, count }), &widths);
+                let mut all: Vec<u64> = parts.concat();
+                all.sort_unstable();
+                // Every leaf in exactly one shard.
+                assert_eq!(all, whole, "{widths:?} in {count} shards");
+            }
+        }
+    }
+
+    #[test]
+    fn big_trees_spread_over_every_shard() {
+        let parts = leaves(Some(Shard { index: 0, count: 4 }), &[2; 12]);
+        for p in &parts {
+            assert!(p.len() > 512, "{}", p.len());
+        }
     }
 }

@@ -51,11 +51,19 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
                         Source::Write(w) => rf.insert(w, e),
                     }
                 }
+                // Sharding: every candidate (rf index, asmo number) is a work unit.
+                let owned = |a: usize| ctx.owns_candidate(index, a as u64);
+                if !(0..asmos.len()).any(owned) {
+                    return (acc, st);
+                }
                 let Ok(solutions) = ctx.solver.solve(&rf_src) else {
                     overflow.store(true, Ordering::Relaxed);
                     return (acc, st);
                 };
-                for asmo in &asmos {
+                for (a, asmo) in asmos.iter().enumerate() {
+                    if !owned(a) {
+                        continue;
+                    }
                     if ctx.visitor.done() || !ctx.budget.take() {
                         return (acc, st);
                     }

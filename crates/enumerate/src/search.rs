@@ -56,10 +56,16 @@
 //!   ([`Ctx::skip_by_state`]; the argument for each visitor is at its `skip`).
 //!
 //! The cuts are disabled when the visitor needs inconsistent candidates.
+//!
+//! Sharding (`--shard K/N`): every branch descends through [`Ctx::unit_child`], which
+//! hashes the choice into the node's work unit and drops branches that are another
+//! shard's units; leaves and pruned subtrees above the units are counted by one shard
+//! only ([`Ctx::unit_counts`]). Which branches exist does not depend on the shard, so the
+//! shards partition exactly the candidates of the whole search.
 
 use crate::candidates::{rf_options, AsmoOrders};
 use crate::values::Source;
-use crate::{Asmo, Ctx, EnumError, EnumStats, Visitor};
+use crate::{Asmo, Ctx, EnumError, EnumStats, Unit, Visitor};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use vkherd_model::axioms::AsmoTerms;
@@ -197,7 +203,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
         rfinit: EventSet::new(s.n),
         asmo: Rel::empty(s.n),
     };
-    let result = search.contended(0, root);
+    let result = search.contended(0, root, ctx.unit_root());
     if search.overflow.load(Ordering::Relaxed) {
         return Err(Ctx::<V>::thin_air_error());
     }
@@ -211,12 +217,12 @@ impl<V: Visitor> Search<'_, '_, V> {
     }
 
     /// Stage 1: explores the subtree below choice `k`, the earlier ones made as in `p`.
-    fn contended(&self, k: usize, p: Partial) -> Acc<V> {
+    fn contended(&self, k: usize, p: Partial, unit: Unit) -> Acc<V> {
         if !self.ctx.alive() {
             return Default::default();
         }
         if k == self.choices.len() {
-            return self.other_asmo(p);
+            return self.other_asmo(p, unit);
         }
         // The branches of choice k, each a partial execution already checked viable
         // (`None` for a branch that was cut).
@@ -260,11 +266,15 @@ impl<V: Visitor> Search<'_, '_, V> {
             Choice::Orient(..) => 2,
         };
         let visit = |i: usize| -> Acc<V> {
+            // Sharding: a branch outside this run's work units is left to another shard.
+            let Some(unit) = self.ctx.unit_child(unit, i as u64, width as u64) else {
+                return Default::default();
+            };
             match branch(i) {
-                Some(q) => self.contended(k + 1, q),
+                Some(q) => self.contended(k + 1, q, unit),
                 None => {
                     let mut st = EnumStats::default();
-                    st.pruned += self.choice_suffix[k + 1];
+                    self.ctx.prune(&mut st, unit, self.choice_suffix[k + 1]);
                     (V::Acc::default(), st)
                 }
             }
@@ -294,23 +304,30 @@ impl<V: Visitor> Search<'_, '_, V> {
     }
 
     /// Stage 2: every completion of stage 1's asmo on the other locations, then stage 3.
-    fn other_asmo(&self, p: Partial) -> Acc<V> {
+    fn other_asmo(&self, p: Partial, unit: Unit) -> Acc<V> {
         let orders = AsmoOrders::seeded(&p.asmo, self.allowed.clone(), self.other_pairs.clone());
-        let run = |a: Rel| {
+        let run = |(index, a): (usize, Rel)| {
+            // The order's number is a digit of the work unit; the number of orders is not
+            // known in advance, so it does not count towards the unit's width.
+            let Some(unit) = self.ctx.unit_child(unit, index as u64, 1) else {
+                return Default::default();
+            };
             let terms = self.ctx.asmo_terms(&a);
             let asmo: Asmo = (a, terms);
             let mut q = p.clone();
-            self.node(&asmo, 0, &mut q)
+            self.node(&asmo, 0, &mut q, unit)
         };
         if self.other_pairs.is_empty() {
             // One order (stage 1's, already complete): no need for a parallel bridge.
             return orders
                 .take_while(|_| self.ctx.alive())
+                .enumerate()
                 .map(run)
                 .fold(Default::default(), |a, b| self.merge(a, b));
         }
         orders
             .take_while(|_| self.ctx.alive())
+            .enumerate()
             .par_bridge()
             .map(run)
             .reduce(Default::default, |a, b| self.merge(a, b))
@@ -326,11 +343,13 @@ impl<V: Visitor> Search<'_, '_, V> {
 
     /// Stage 3: explores the subtree where reads `0..depth` are assigned as in `p`
     /// (restored on return).
-    fn node(&self, asmo: &Asmo, depth: usize, p: &mut Partial) -> Acc<V> {
+    fn node(&self, asmo: &Asmo, depth: usize, p: &mut Partial, unit: Unit) -> Acc<V> {
         let mut acc = V::Acc::default();
         let mut st = EnumStats::default();
         if depth == self.reads.len() {
-            self.leaf(asmo, p, &mut acc, &mut st);
+            if self.ctx.unit_counts(unit) {
+                self.leaf(asmo, p, &mut acc, &mut st);
+            }
             return (acc, st);
         }
         if !self.ctx.alive() {
@@ -339,23 +358,26 @@ impl<V: Visitor> Search<'_, '_, V> {
         // The root's check covers asmo and stage 1's rf; deeper checks cover each new rf
         // pair.
         if !self.viable(asmo, p) || self.ctx.skip_by_state(&p.rf_src, &asmo.0) {
-            st.pruned += self.suffix[depth];
+            self.ctx.prune(&mut st, unit, self.suffix[depth]);
             return (acc, st);
         }
         let e = self.reads[depth];
+        let sources = &self.options[depth];
+        let child = |j: usize| self.ctx.unit_child(unit, j as u64, sources.len() as u64);
         if depth < PARALLEL_DEPTH {
-            return self.options[depth]
-                .par_iter()
-                .map(|&src| {
+            return (sources.par_iter().enumerate())
+                .filter_map(|(j, &src)| {
+                    let unit = child(j)?;
                     let mut q = p.clone();
                     assign(&mut q, e, src);
-                    self.node(asmo, depth + 1, &mut q)
+                    Some(self.node(asmo, depth + 1, &mut q, unit))
                 })
                 .reduce(Default::default, |a, b| self.merge(a, b));
         }
-        for &src in &self.options[depth] {
+        for (j, &src) in sources.iter().enumerate() {
+            let Some(unit) = child(j) else { continue };
             assign(p, e, src);
-            let (a, s) = self.node(asmo, depth + 1, p);
+            let (a, s) = self.node(asmo, depth + 1, p, unit);
             unassign(p, e, src);
             acc = self.ctx.visitor.merge(acc, a);
             st.add(&s);

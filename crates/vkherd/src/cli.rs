@@ -3,6 +3,7 @@
 use clap::{Args, Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use vkherd::merge::{self, ShardBy, ShardPlace};
 use vkherd::{report, Options, Variant};
 use vkherd_model::ModelOptions;
 
@@ -11,6 +12,34 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_FAIL: i32 = 1;
 pub const EXIT_BAD_INPUT: i32 = 2;
 pub const EXIT_PARTIAL: i32 = 3;
+/// Stopped early, but every stopped test's verdict is settled: only state lists are partial.
+pub const EXIT_PARTIAL_VERDICT_FINAL: i32 = 4;
+
+/// The exit code of a run from the codes of its tests: bad input wins, then a partial
+/// result with an open verdict, then a partial list of states under a final verdict.
+pub fn combine_status(a: i32, b: i32) -> i32 {
+    let rank = |c: i32| match c {
+        EXIT_BAD_INPUT => 4,
+        EXIT_PARTIAL => 3,
+        EXIT_FAIL => 2,
+        EXIT_PARTIAL_VERDICT_FINAL => 1,
+        _ => 0,
+    };
+    if rank(b) > rank(a) {
+        b
+    } else {
+        a
+    }
+}
+
+/// The exit code of one test's report.
+pub fn report_status(rep: &vkherd::Report) -> i32 {
+    match (rep.stats.stopped.is_some(), rep.verdict_final()) {
+        (false, _) => EXIT_OK,
+        (true, true) => EXIT_PARTIAL_VERDICT_FINAL,
+        (true, false) => EXIT_PARTIAL,
+    }
+}
 
 #[derive(Parser, Debug)]
 #[command(
@@ -36,6 +65,23 @@ struct Cli {
     /// Print candidates explored, pruned, consistent and time to stderr after each test.
     #[arg(long)]
     stats: bool,
+    /// Run the K-th of N deterministic parts (K = 1..N): of the test's search for one test,
+    /// of the tests for several. `vkherd merge` puts the parts' --json output back together.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<(u64, u64)>,
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("expected K/N with 1 <= K <= N, as in 2/8; got `{s}`");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
 }
 
 #[derive(Args, Debug, Clone)]
@@ -46,12 +92,12 @@ pub struct RunArgs {
     /// Leave out executions whose values come out of thin air.
     #[arg(long)]
     no_thin_air: bool,
-    /// Stop a test after N candidates; the report is marked partial and the exit code is 3
-    /// (0 = no limit).
+    /// Stop a test after N candidates; the report is marked partial and the exit code is 3, or
+    /// 4 if the states found settle the verdict (0 = no limit).
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
     max_candidates: u64,
-    /// Stop a test after SECS seconds; the report is marked partial and the exit code is 3
-    /// (0 = no limit).
+    /// Stop a test after SECS seconds; the report is marked partial and the exit code is 3, or
+    /// 4 if the states found settle the verdict (0 = no limit).
     #[arg(long, value_name = "SECS", default_value_t = 3600.0)]
     timeout: f64,
     /// Plain generate-and-test enumeration instead of the pruned search (for reference).
@@ -116,6 +162,15 @@ enum Command {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// Merge the --json output of the shards of a run (--shard K/N) into the run's reports.
+    Merge {
+        /// Files of JSON lines from every shard, in any order.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// JSON lines instead of herd-style text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 impl RunArgs {
@@ -135,6 +190,7 @@ impl RunArgs {
                 _ => vkherd::Speedcheck::Off,
             },
             states_only: self.states_only,
+            shard: None,
         }
     }
 }
@@ -222,6 +278,7 @@ pub fn main() -> i32 {
             common.init_threads();
             crate::bench_cmd::run(paths, *runs, &run.options(common.model()), common.json)
         }
+        Some(Command::Merge { files, json }) => merge_files(files, *json),
         None => {
             cli.common.init_threads();
             run_litmus(&cli)
@@ -238,9 +295,39 @@ fn run_litmus(cli: &Cli) -> i32 {
         }
     };
     let mut opts = cli.run.options(cli.common.model());
+    // One test: shard its search. Several: shard the list of tests.
+    let by = if files.len() == 1 {
+        ShardBy::Search
+    } else {
+        ShardBy::Test
+    };
+    if cli.shard.is_some() && (opts.states_only || opts.speedcheck == vkherd::Speedcheck::Fast) {
+        // Their reports have no counts, and the states a shard skips depend on what it
+        // found first: the parts would not add up to the whole run.
+        eprintln!("error: --shard cannot be combined with --states-only or --speedcheck fast");
+        return EXIT_BAD_INPUT;
+    }
+    if let (Some((index, count)), ShardBy::Search) = (cli.shard, by) {
+        opts.shard = Some(vkherd::Shard {
+            index: index - 1,
+            count,
+        });
+    }
     let mut status = EXIT_OK;
     let stdout = std::io::stdout();
-    for file in &files {
+    for (position, file) in files.iter().enumerate() {
+        let place = cli.shard.map(|(index, count)| ShardPlace {
+            index,
+            count,
+            by,
+            test: position,
+            tests: files.len(),
+        });
+        if let Some(p) = place {
+            if by == ShardBy::Test && !ShardPlace::runs_test(p.index, p.count, position) {
+                continue;
+            }
+        }
         let name = file.display().to_string();
         let source = match std::fs::read(file) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
@@ -250,18 +337,37 @@ fn run_litmus(cli: &Cli) -> i32 {
                 continue;
             }
         };
-        let progress = crate::progress::Progress::start(&name);
-        opts.progress = progress.as_ref().map(|p| p.counter());
-        let result = vkherd::load_litmus(&source).and_then(|p| vkherd::run(&p, &opts));
-        drop(progress);
-        match result {
-            Ok(rep) => {
-                if rep.stats.stopped.is_some() && status == EXIT_OK {
-                    status = EXIT_PARTIAL;
+        let result = vkherd::load_litmus(&source).and_then(|program| {
+            // An estimate is only an aid: a test over a limit fails in `run`, with its error.
+            let estimate = vkherd::estimate(&program, &opts).ok().map(|mut e| {
+                if let Some(sh) = opts.shard {
+                    e.log10 -= (sh.count as f64).log10(); // about a shard's share
                 }
+                e
+            });
+            if let (true, Some(e)) = (cli.stats, estimate) {
+                eprintln!(
+                    "Estimate {name}: at most {e} candidates over {} path combination(s)",
+                    e.path_combinations
+                );
+            }
+            if let Some(warning) = estimate.and_then(|e| vkherd::far_past_limits(&e, &opts)) {
+                eprintln!("{name}: {warning}");
+            }
+            let progress = crate::progress::Progress::start(&name, estimate);
+            opts.progress = progress.as_ref().map(|p| p.counter());
+            vkherd::run(&program, &opts).map(|rep| (rep, estimate))
+        });
+        match result {
+            Ok((rep, estimate)) => {
+                status = combine_status(status, report_status(&rep));
                 let mut out = stdout.lock();
                 if cli.common.json {
-                    let _ = writeln!(out, "{}", report::json(&rep, &name));
+                    let v = match &place {
+                        Some(place) => merge::shard_report_json(&rep, &name, &opts, place),
+                        None => report::json_value(&rep, &name),
+                    };
+                    let _ = writeln!(out, "{v}");
                 } else {
                     let _ = write!(out, "{}", report::herd_text(&rep));
                     if cli.time {
@@ -274,7 +380,7 @@ fn run_litmus(cli: &Cli) -> i32 {
                 }
                 if cli.stats {
                     eprintln!(
-                        "Stats {name}: candidates {} pruned {} value-mismatch {} consistent {} thin-air {} deadlocked-paths {} dropped-paths {} time {:.6} s",
+                        "Stats {name}: candidates {} pruned {} value-mismatch {} consistent {} thin-air {} deadlocked-paths {} dropped-paths {} time {:.6} s estimate {}",
                         rep.stats.candidates,
                         rep.stats.pruned,
                         rep.stats.value_mismatch,
@@ -282,7 +388,8 @@ fn run_litmus(cli: &Cli) -> i32 {
                         rep.outcomes.thin_air,
                         rep.stats.deadlocked_paths,
                         rep.stats.dropped_paths,
-                        rep.seconds
+                        rep.seconds,
+                        estimate.map_or("?".to_string(), |e| e.to_string()),
                     );
                 }
             }
@@ -290,6 +397,57 @@ fn run_litmus(cli: &Cli) -> i32 {
                 eprint!("{}", d.render(&name, &source));
                 status = EXIT_BAD_INPUT;
             }
+        }
+    }
+    status
+}
+
+/// `vkherd merge`: reads the shards' JSON lines, prints the whole run's reports (and their
+/// warnings) as the run would have, with the exit code it would have had.
+fn merge_files(files: &[PathBuf], as_json: bool) -> i32 {
+    let mut objects = Vec::new();
+    for file in files {
+        let text = match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", file.display());
+                return EXIT_BAD_INPUT;
+            }
+        };
+        for (n, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            match serde_json::from_str::<serde_json::Value>(line) {
+                Ok(v) => objects.push(v),
+                Err(e) => {
+                    eprintln!(
+                        "error: {}:{}: not a JSON report: {e}",
+                        file.display(),
+                        n + 1
+                    );
+                    return EXIT_BAD_INPUT;
+                }
+            }
+        }
+    }
+    let merged = match merge::merge(&objects) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: cannot merge: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let mut status = EXIT_OK;
+    for m in &merged {
+        status = combine_status(status, report_status(&m.report));
+        if as_json {
+            outln!("{}", report::json(&m.report, &m.file));
+        } else {
+            outln!("{}", report::herd_text(&m.report));
+        }
+        for note in &m.report.notes {
+            eprintln!("{}: {note}", m.file);
         }
     }
     status

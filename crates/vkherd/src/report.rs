@@ -98,8 +98,13 @@ pub fn herd_text(report: &Report) -> String {
     };
     out.push_str(&format!("Observation {name} {word} {pos} {neg}\n"));
     if let Some(reason) = report.stats.stopped {
+        let what = if report.verdict_final() {
+            "the verdict above is final (settled by the states found); only the states and counts are incomplete"
+        } else {
+            "the states and counts above are incomplete"
+        };
         out.push_str(&format!(
-            "Partial {name}: {}; the states and counts above are incomplete\n",
+            "Partial {name}: {}; {what}\n",
             crate::stop_text(reason, report.stats.candidates)
         ));
     }
@@ -113,6 +118,11 @@ pub fn time_line(report: &Report) -> String {
 
 /// The JSON object of one test (one line).
 pub fn json(report: &Report, file: &str) -> String {
+    json_value(report, file).to_string()
+}
+
+/// The JSON object of one test.
+pub fn json_value(report: &Report, file: &str) -> Value {
     let o = &report.outcomes;
     let (_, quant) = quantifier_words(report);
     let states: Vec<Value> = o
@@ -127,6 +137,7 @@ pub fn json(report: &Report, file: &str) -> String {
                 "values": Value::Object(m),
                 "racy_only": !info.race_free,
                 "thin_air_only": !info.not_thin_air,
+                "count": if report.counts_absent { Value::Null } else { json!(info.count) },
             })
         })
         .collect();
@@ -149,6 +160,7 @@ pub fn json(report: &Report, file: &str) -> String {
         },
         "notes": report.notes,
         "partial": s.stopped.is_some(),
+        "verdict_final": report.verdict_final(),
         "stats": {
             "candidates": s.candidates,
             "consistent": o.consistent,
@@ -159,5 +171,5 @@ pub fn json(report: &Report, file: &str) -> String {
             "seconds": report.seconds,
         },
     });
-    v.to_string()
+    v
 }
