@@ -74,10 +74,14 @@ pub struct EnumStats {
     pub deadlocked_paths: u64,
     /// Paths dropped by the unroll bound (summed over threads).
     pub dropped_paths: u64,
-    /// Candidates skipped by pruning (0 for plain enumeration).
-    pub pruned: u64,
+    /// Candidates skipped by pruning (0 for plain enumeration): the rf completions below
+    /// each cut, an estimate that can pass 2^64 (saturates at 2^128 - 1).
+    pub pruned: u128,
     /// The run stopped early (a limit was reached): results are partial.
     pub stopped: Option<StopReason>,
+    /// The first thread all of whose paths were dropped by the unroll bound: no execution
+    /// completes within the bound.
+    pub thread_without_paths: Option<usize>,
 }
 
 /// One candidate execution, with its values and derived relations.
@@ -119,6 +123,8 @@ pub fn enumerate<V: Visitor>(
     visitor: &V,
 ) -> Result<(V::Acc, EnumStats), EnumError> {
     let mut stats = EnumStats::default();
+    // The deadline counts from here, so that path enumeration is inside the time limit.
+    let budget = Budget::new(opts.max_candidates, opts.timeout);
     let mut per_thread: Vec<ThreadPaths> = Vec::with_capacity(program.threads.len());
     for (t, thread) in program.threads.iter().enumerate() {
         let tp = thread_paths(thread, t, opts.unroll, opts.max_paths).map_err(|e| EnumError {
@@ -129,10 +135,12 @@ pub fn enumerate<V: Visitor>(
             ),
         })?;
         stats.dropped_paths += tp.dropped;
+        if tp.paths.is_empty() && stats.thread_without_paths.is_none() {
+            stats.thread_without_paths = Some(t);
+        }
         per_thread.push(tp);
     }
     let acc = V::Acc::default();
-    let budget = Budget::new(opts.max_candidates, opts.timeout);
     let combos = PathCombinations::new(&per_thread);
     if combos.total() > opts.max_path_combinations {
         return Err(EnumError {
@@ -148,8 +156,11 @@ pub fn enumerate<V: Visitor>(
     // Path combinations run in parallel; their results merge commutatively, and of several
     // errors the one of the first combination (in odometer order) is reported, so the
     // output does not depend on scheduling.
+    // Once the budget is spent the remaining combinations (up to millions) are not even
+    // generated: stopping promptly is part of honouring --timeout.
     let (part, part_stats, error) = combos
         .enumerate()
+        .take_while(|_| budget.alive())
         .par_bridge()
         .fold(
             || {
@@ -210,7 +221,7 @@ fn combination<V: Visitor>(
         Meeting::Deadlock => return Ok(None),
         Meeting::Instances(v) => v,
     };
-    let solver = ValueSolver::new(program, combo.to_vec(), &lay);
+    let solver = ValueSolver::new(program, combo.to_vec(), &lay).with_deadline(budget);
     let mut acc = V::Acc::default();
     let mut stats = EnumStats::default();
     for scbarinst in scbarinsts {
@@ -247,7 +258,7 @@ impl EnumStats {
         self.candidates += o.candidates;
         self.value_mismatch += o.value_mismatch;
         self.thin_air += o.thin_air;
-        self.pruned += o.pruned;
+        self.pruned = self.pruned.saturating_add(o.pruned);
     }
 }
 
@@ -369,7 +380,10 @@ impl Budget {
         }
     }
 
-    /// False once the budget is spent or the deadline has passed (checked per search node).
+    /// False once the budget is spent or the deadline has passed. Checked per search node,
+    /// per path combination and asmo order, and every few hundred thin-air value guesses,
+    /// so that no stretch of work between two checks is long (`--timeout` is kept to a few
+    /// per cent).
     pub fn alive(&self) -> bool {
         if self.hit.load(Ordering::Relaxed) {
             return false;

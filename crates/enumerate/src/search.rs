@@ -47,8 +47,8 @@ struct Search<'c, 'a, V> {
     /// Reads in assignment order (thread by thread, in program order).
     reads: Vec<usize>,
     options: Vec<Vec<Source>>,
-    /// `suffix[d]` = number of rf completions below depth d (saturating).
-    suffix: Vec<u64>,
+    /// `suffix[d]` = number of rf completions below depth d (saturating at 2^128 - 1).
+    suffix: Vec<u128>,
     overflow: AtomicBool,
 }
 
@@ -60,9 +60,9 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
         .iter()
         .map(|&e| all[e].clone().expect("read"))
         .collect();
-    let mut suffix = vec![1u64; reads.len() + 1];
+    let mut suffix = vec![1u128; reads.len() + 1];
     for d in (0..reads.len()).rev() {
-        suffix[d] = suffix[d + 1].saturating_mul(options[d].len() as u64);
+        suffix[d] = suffix[d + 1].saturating_mul(options[d].len() as u128);
     }
     let search = Search {
         ctx,
@@ -136,7 +136,7 @@ impl<V: Visitor> Search<'_, '_, V> {
         }
         // The root's check covers asmo alone; deeper checks cover each new rf pair.
         if !self.viable(asmo, p) {
-            st.pruned += self.suffix[depth];
+            st.pruned = st.pruned.saturating_add(self.suffix[depth]);
             return (acc, st);
         }
         let e = self.reads[depth];

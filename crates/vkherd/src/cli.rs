@@ -1,9 +1,9 @@
 //! Command-line parsing and dispatch.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use vkherd::{report, Options, Variant};
+use vkherd::{Options, Variant};
 use vkherd_model::ModelOptions;
 
 /// Exit codes (documented in docs/cli.md).
@@ -11,11 +11,13 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_FAIL: i32 = 1;
 pub const EXIT_BAD_INPUT: i32 = 2;
 pub const EXIT_PARTIAL: i32 = 3;
+/// Some test has no execution within `--unroll` (`States 0` only because of the bound).
+pub const EXIT_BOUNDED_EMPTY: i32 = 4;
 
 #[derive(Parser, Debug)]
 #[command(
     name = "vkherd",
-    version,
+    version = vkherd::VERSION,
     about = "Which outcomes of a Vulkan litmus test does the Vulkan memory model allow?",
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true
@@ -46,6 +48,16 @@ pub struct RunArgs {
     /// Leave out executions whose values come out of thin air.
     #[arg(long)]
     no_thin_air: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// Plain generate-and-test enumeration instead of the pruned search (for reference).
+    #[arg(long)]
+    naive: bool,
+}
+
+/// Limits on one run, shared by the main form, `khronos` and `bench`.
+#[derive(Args, Debug, Clone)]
+pub struct LimitArgs {
     /// Stop a test after N candidates; the report is marked partial and the exit code is 3
     /// (0 = no limit).
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
@@ -54,22 +66,32 @@ pub struct RunArgs {
     /// (0 = no limit).
     #[arg(long, value_name = "SECS", default_value_t = 3600.0)]
     timeout: f64,
-    /// Plain generate-and-test enumeration instead of the pruned search (for reference).
-    #[arg(long)]
-    naive: bool,
+}
+
+impl LimitArgs {
+    pub fn max_candidates(&self) -> Option<u64> {
+        (self.max_candidates > 0).then_some(self.max_candidates)
+    }
+
+    pub fn timeout(&self) -> Option<std::time::Duration> {
+        (self.timeout > 0.0 && self.timeout.is_finite())
+            .then(|| std::time::Duration::from_secs_f64(self.timeout.min(1e9)))
+    }
 }
 
 #[derive(Args, Debug, Clone)]
-struct CommonArgs {
+pub struct CommonArgs {
     /// Model variant.
     #[arg(long, value_name = "NAME", default_value = "vulkan", value_parser = ["vulkan", "vulkan-2024"])]
     model: String,
-    /// Availability/visibility chains longer than one element are not supported.
+    /// Model variant "no chains": availability/visibility chains of one element only
+    /// (Alloy `chains = stor[EV]`), as in the Khronos NOCHAINS checks. A weaker model, not
+    /// a limitation of vkherd.
     #[arg(long)]
     no_chains: bool,
     /// One JSON object per test (one per line) instead of herd-style text.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long = "threads", value_name = "N")]
     threads: Option<usize>,
@@ -84,6 +106,8 @@ enum Command {
         paths: Vec<PathBuf>,
         #[command(flatten)]
         common: CommonArgs,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Print member N of a generated benchmark family (iriw, sb-ring, mp-chain,
     /// writes-readers, xf-barrier) as a `.litmus` test.
@@ -107,6 +131,24 @@ enum Command {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// Compare two logs of runs (text or `--json`), test by test: verdict changes, states
+    /// gained and lost, time ratio.
+    Compare {
+        /// The earlier log.
+        old: PathBuf,
+        /// The later log.
+        new: PathBuf,
+        /// One JSON object per test that differs, and a summary object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a shell completion script (e.g. `vkherd completions bash > /etc/bash_completion.d/vkherd`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), e.g. `vkherd man > vkherd.1; man ./vkherd.1`.
+    Man,
 }
 
 impl RunArgs {
@@ -115,9 +157,8 @@ impl RunArgs {
             model,
             unroll: self.unroll,
             no_thin_air: self.no_thin_air,
-            max_candidates: (self.max_candidates > 0).then_some(self.max_candidates),
-            timeout: (self.timeout > 0.0 && self.timeout.is_finite())
-                .then(|| std::time::Duration::from_secs_f64(self.timeout.min(1e9))),
+            max_candidates: self.limits.max_candidates(),
+            timeout: self.limits.timeout(),
             naive: self.naive,
             progress: None,
         }
@@ -125,7 +166,7 @@ impl RunArgs {
 }
 
 impl CommonArgs {
-    fn model(&self) -> ModelOptions {
+    pub fn model(&self) -> ModelOptions {
         ModelOptions {
             variant: Variant::from_name(&self.model).unwrap_or_default(),
             chains: !self.no_chains,
@@ -162,6 +203,96 @@ pub fn collect_files(paths: &[PathBuf], ext: &str) -> Result<Vec<PathBuf>, Strin
     Ok(out)
 }
 
+/// Files to run, or the message for a run that would test nothing: no `ext` file below the
+/// directories given, or files of the other kind (`.test` given to the main command,
+/// `.litmus` given to `khronos`).
+pub fn files_to_run(paths: &[PathBuf], kind: TestKind) -> Result<Vec<PathBuf>, String> {
+    let files = collect_files(paths, kind.ext())?;
+    let other = kind.other();
+    let misplaced: Vec<&PathBuf> = files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == other.ext()))
+        .collect();
+    if let Some(f) = misplaced.first() {
+        return Err(format!(
+            "error: {} is a {}; {}: run `{}`",
+            f.display(),
+            other.what(),
+            kind.command(),
+            other.invocation(&misplaced)
+        ));
+    }
+    if files.is_empty() {
+        let others = collect_files(paths, other.ext()).unwrap_or_default();
+        let hint = if others.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; found {}: run `{}`",
+                vkherd::report::plural(others.len() as u64, &format!(".{} file", other.ext())),
+                other.invocation(&paths.iter().collect::<Vec<_>>())
+            )
+        };
+        return Err(format!(
+            "error: no .{} file in {}: nothing to test{hint}",
+            kind.ext(),
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ));
+    }
+    Ok(files)
+}
+
+/// The two kinds of test file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TestKind {
+    /// `.litmus`, run by `vkherd FILE`.
+    Litmus,
+    /// Khronos `.test`, run by `vkherd khronos FILE`.
+    Khronos,
+}
+
+impl TestKind {
+    fn ext(self) -> &'static str {
+        match self {
+            TestKind::Litmus => "litmus",
+            TestKind::Khronos => "test",
+        }
+    }
+
+    fn other(self) -> TestKind {
+        match self {
+            TestKind::Litmus => TestKind::Khronos,
+            TestKind::Khronos => TestKind::Litmus,
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            TestKind::Litmus => "`.litmus` test",
+            TestKind::Khronos => "Khronos `.test` file",
+        }
+    }
+
+    fn command(self) -> &'static str {
+        match self {
+            TestKind::Litmus => "the main command runs `.litmus` tests",
+            TestKind::Khronos => "`vkherd khronos` runs Khronos `.test` files",
+        }
+    }
+
+    fn invocation(self, paths: &[&PathBuf]) -> String {
+        let list: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        match self {
+            TestKind::Litmus => format!("vkherd {}", list.join(" ")),
+            TestKind::Khronos => format!("vkherd khronos {}", list.join(" ")),
+        }
+    }
+}
+
 fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
@@ -175,7 +306,8 @@ fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 }
 
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    let args = crate::argv::normalize(&Cli::command(), std::env::args_os().collect());
+    let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
@@ -187,16 +319,23 @@ pub fn main() -> i32 {
         }
     };
     match &cli.command {
-        Some(Command::Khronos { paths, common }) => {
+        Some(Command::Khronos {
+            paths,
+            common,
+            limits,
+        }) => {
             common.init_threads();
-            crate::khronos_cmd::run(paths, common.model(), common.json)
+            crate::khronos_cmd::run(paths, common, limits)
         }
         Some(Command::Gen { family, n }) => match vkherd::families::generate(family, *n) {
-            Some(text) => {
+            Ok(text) => {
                 let _ = std::io::stdout().write_all(text.as_bytes());
                 EXIT_OK
             }
-            None => EXIT_BAD_INPUT,
+            Err(message) => {
+                eprintln!("error: {message}");
+                EXIT_BAD_INPUT
+            }
         },
         Some(Command::Bench {
             paths,
@@ -207,75 +346,35 @@ pub fn main() -> i32 {
             common.init_threads();
             crate::bench_cmd::run(paths, *runs, &run.options(common.model()), common.json)
         }
+        Some(Command::Compare { old, new, json }) => crate::compare_cmd::run(old, new, *json),
+        Some(Command::Completions { shell }) => {
+            let mut out = Vec::new();
+            clap_complete::generate(*shell, &mut Cli::command(), "vkherd", &mut out);
+            let _ = std::io::stdout().write_all(&out);
+            EXIT_OK
+        }
+        Some(Command::Man) => {
+            let mut out = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut out) {
+                Ok(()) => {
+                    let _ = std::io::stdout().write_all(&out);
+                    EXIT_OK
+                }
+                Err(e) => {
+                    eprintln!("error: cannot render the man page: {e}");
+                    EXIT_FAIL
+                }
+            }
+        }
         None => {
             cli.common.init_threads();
-            run_litmus(&cli)
+            let opts = cli.run.options(cli.common.model());
+            let output = crate::litmus_cmd::Output {
+                json: cli.common.json,
+                time: cli.time,
+                stats: cli.stats,
+            };
+            crate::litmus_cmd::run(&cli.paths, opts, output)
         }
     }
-}
-
-fn run_litmus(cli: &Cli) -> i32 {
-    let files = match collect_files(&cli.paths, "litmus") {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_BAD_INPUT;
-        }
-    };
-    let mut opts = cli.run.options(cli.common.model());
-    let mut status = EXIT_OK;
-    let stdout = std::io::stdout();
-    for file in &files {
-        let name = file.display().to_string();
-        let source = match std::fs::read(file) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(e) => {
-                eprintln!("error: cannot read {name}: {e}");
-                status = EXIT_BAD_INPUT;
-                continue;
-            }
-        };
-        let progress = crate::progress::Progress::start(&name);
-        opts.progress = progress.as_ref().map(|p| p.counter());
-        let result = vkherd::load_litmus(&source).and_then(|p| vkherd::run(&p, &opts));
-        drop(progress);
-        match result {
-            Ok(rep) => {
-                if rep.stats.stopped.is_some() && status == EXIT_OK {
-                    status = EXIT_PARTIAL;
-                }
-                let mut out = stdout.lock();
-                if cli.common.json {
-                    let _ = writeln!(out, "{}", report::json(&rep, &name));
-                } else {
-                    let _ = write!(out, "{}", report::herd_text(&rep));
-                    if cli.time {
-                        let _ = write!(out, "{}", report::time_line(&rep));
-                    }
-                    let _ = writeln!(out);
-                }
-                for note in &rep.notes {
-                    eprintln!("{name}: {note}");
-                }
-                if cli.stats {
-                    eprintln!(
-                        "Stats {name}: candidates {} pruned {} value-mismatch {} consistent {} thin-air {} deadlocked-paths {} dropped-paths {} time {:.6} s",
-                        rep.stats.candidates,
-                        rep.stats.pruned,
-                        rep.stats.value_mismatch,
-                        rep.outcomes.consistent,
-                        rep.outcomes.thin_air,
-                        rep.stats.deadlocked_paths,
-                        rep.stats.dropped_paths,
-                        rep.seconds
-                    );
-                }
-            }
-            Err(d) => {
-                eprint!("{}", d.render(&name, &source));
-                status = EXIT_BAD_INPUT;
-            }
-        }
-    }
-    status
 }

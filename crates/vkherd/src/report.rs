@@ -1,6 +1,6 @@
 //! Reporters: herd7-style text and JSON (semantics.md "Output").
 
-use crate::{Report, Verdict};
+use crate::{Diagnostic, Options, Report, Verdict};
 use serde_json::{json, Map, Value};
 use vkherd_model::Quantifier;
 
@@ -89,6 +89,12 @@ pub fn herd_text(report: &Report) -> String {
             crate::stop_text(reason, report.stats.candidates)
         ));
     }
+    if report.bounded_empty {
+        out.push_str(&format!(
+            "Bounded {name}: no execution completes within the unroll bound; raise it, e.g. --unroll {}\n",
+            crate::raised_unroll(report.unroll)
+        ));
+    }
     out
 }
 
@@ -97,8 +103,64 @@ pub fn time_line(report: &Report) -> String {
     format!("Time {} {:.2}\n", report.program.name, report.seconds)
 }
 
-/// The JSON object of one test (one line).
-pub fn json(report: &Report, file: &str) -> String {
+/// What every JSON object of a run carries, so that an archived result says how it was
+/// made: vkherd's version, the model, its variants, the unroll bound and the limits.
+pub fn run_info(opts: &Options) -> Map<String, Value> {
+    let mut variants = Vec::new();
+    if !opts.model.chains {
+        variants.push("no-chains");
+    }
+    let mut m = Map::new();
+    m.insert("vkherd".into(), json!(crate::VERSION));
+    m.insert("model".into(), json!(opts.model.variant.name()));
+    m.insert("variants".into(), json!(variants));
+    m.insert("unroll".into(), json!(opts.unroll));
+    m.insert(
+        "limits".into(),
+        json!({
+            "max_candidates": opts.max_candidates,
+            "timeout_seconds": opts.timeout.map(|t| t.as_secs_f64()),
+        }),
+    );
+    m.insert("no_thin_air".into(), json!(opts.no_thin_air));
+    m.insert("naive".into(), json!(opts.naive));
+    m
+}
+
+/// The JSON object of a file that failed (unreadable, or an error at a place in it): the
+/// same run information as a report, and `error` instead of the results.
+pub fn json_error(file: &str, error: &JsonError<'_>, info: &Map<String, Value>) -> String {
+    let error = match error {
+        JsonError::At(d) => json!({
+            "location": format!("{file}:{}:{}", d.span.line.max(1), d.span.column.max(1)),
+            "line": d.span.line.max(1),
+            "column": d.span.column.max(1),
+            "message": d.message,
+        }),
+        JsonError::File(message) => json!({
+            "location": file,
+            "line": null,
+            "column": null,
+            "message": message,
+        }),
+    };
+    let mut m = Map::new();
+    m.insert("file".into(), json!(file));
+    m.insert("error".into(), error);
+    m.extend(info.clone());
+    Value::Object(m).to_string()
+}
+
+/// What went wrong with a file, for [`json_error`].
+pub enum JsonError<'a> {
+    /// An error at a line and column of the file.
+    At(&'a Diagnostic),
+    /// The file as a whole (it could not be read).
+    File(String),
+}
+
+/// The JSON object of one test (one line), ending with the run information.
+pub fn json(report: &Report, file: &str, info: &Map<String, Value>) -> String {
     let o = &report.outcomes;
     let (_, quant) = quantifier_words(report);
     let states: Vec<Value> = o
@@ -117,7 +179,7 @@ pub fn json(report: &Report, file: &str) -> String {
         })
         .collect();
     let s = &report.stats;
-    let v = json!({
+    let mut v = json!({
         "file": file,
         "name": report.program.name,
         "description": report.program.description,
@@ -130,15 +192,73 @@ pub fn json(report: &Report, file: &str) -> String {
         "flag_data_race": o.flag_data_race,
         "notes": report.notes,
         "partial": s.stopped.is_some(),
+        "bounded_empty": report.bounded_empty,
         "stats": {
             "candidates": s.candidates,
             "consistent": o.consistent,
-            "pruned": s.pruned,
+            "pruned": pruned_json(s.pruned),
             "thin_air": o.thin_air,
             "deadlocked_paths": s.deadlocked_paths,
             "dropped_paths": s.dropped_paths,
             "seconds": report.seconds,
         },
     });
+    if let Value::Object(m) = &mut v {
+        m.extend(info.clone());
+    }
     v.to_string()
+}
+
+/// The pruned count in JSON: exact below 2^53, where a JSON reader's doubles are exact;
+/// above, the nearest double (it is an estimate anyway).
+pub fn pruned_json(pruned: u128) -> Value {
+    if pruned < 1 << 53 {
+        json!(pruned as u64)
+    } else {
+        json!(pruned as f64)
+    }
+}
+
+/// A count for people: exact up to a million, then in scientific notation (`3.52e18`);
+/// `> 3.40e38` when the count saturated.
+pub fn readable_count(n: u128) -> String {
+    if n == u128::MAX {
+        format!("> {:.2e}", n as f64)
+    } else if n < 1_000_000 {
+        n.to_string()
+    } else {
+        format!("{:.2e}", n as f64)
+    }
+}
+
+/// The `--stats` line of one test (stderr): counts in words, large estimates in
+/// scientific notation.
+pub fn stats_line(report: &Report, file: &str) -> String {
+    let s = &report.stats;
+    let o = &report.outcomes;
+    let thin_air_note = if o.consistent > s.candidates {
+        " (more than candidates: a candidate with thin-air values has one execution per value solution)"
+    } else {
+        ""
+    };
+    format!(
+        "Stats {file}: {} examined, {} cut by pruning (rf completions, estimated), {} with values contradicting a branch, {}{thin_air_note}, {}, {} deadlocked, {} dropped by --unroll, {:.6} s",
+        plural(s.candidates, "candidate"),
+        readable_count(s.pruned),
+        plural(s.value_mismatch, "candidate"),
+        plural(o.consistent, "consistent execution"),
+        plural(o.thin_air, "thin-air execution"),
+        plural(s.deadlocked_paths, "path combination"),
+        plural(s.dropped_paths, "path"),
+        report.seconds
+    )
+}
+
+/// `1 file`, `2 files`.
+pub fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }

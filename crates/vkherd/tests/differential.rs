@@ -44,8 +44,9 @@ fn check_seeds(seeds: std::ops::Range<u64>, jumps: bool) {
             ..Options::default()
         };
         let search = Options::default();
-        let size = vkherd::run(&program, &search).map(|r| r.stats.candidates + r.stats.pruned);
-        if size.is_ok_and(|n| n > NAIVE_BUDGET) {
+        let size =
+            vkherd::run(&program, &search).map(|r| u128::from(r.stats.candidates) + r.stats.pruned);
+        if size.is_ok_and(|n| n > u128::from(NAIVE_BUDGET)) {
             continue;
         }
         let start = std::time::Instant::now();

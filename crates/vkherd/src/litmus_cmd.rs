@@ -1,0 +1,142 @@
+//! `vkherd PATH...`: a herd-style report (or a JSON object) per `.litmus` file, warnings
+//! on stderr, and for a run of several files a summary line at the end.
+
+use crate::cli::{
+    files_to_run, TestKind, EXIT_BAD_INPUT, EXIT_BOUNDED_EMPTY, EXIT_OK, EXIT_PARTIAL,
+};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+use vkherd::report::{self, plural, JsonError};
+use vkherd::{Options, Verdict};
+
+/// What to print besides the reports.
+pub struct Output {
+    pub json: bool,
+    /// herd7's `Time NAME SECONDS` line.
+    pub time: bool,
+    /// A `Stats` line per test on stderr.
+    pub stats: bool,
+}
+
+/// Counts for the summary line.
+#[derive(Default)]
+struct Tally {
+    tests: u64,
+    ok: u64,
+    no: u64,
+    racy: u64,
+    partial: u64,
+    bounded_empty: u64,
+    errors: u64,
+}
+
+pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
+    let files = match files_to_run(paths, TestKind::Litmus) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let info = report::run_info(&opts);
+    let start = Instant::now();
+    let mut tally = Tally::default();
+    let stdout = std::io::stdout();
+    for (k, file) in files.iter().enumerate() {
+        let name = file.display().to_string();
+        let fail = |tally: &mut Tally, error: JsonError<'_>, text: String| {
+            tally.errors += 1;
+            eprint!("{text}");
+            if output.json {
+                let _ = writeln!(
+                    stdout.lock(),
+                    "{}",
+                    report::json_error(&name, &error, &info)
+                );
+            }
+        };
+        let source = match std::fs::read(file) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) => {
+                let message = format!("cannot read {name}: {e}");
+                fail(
+                    &mut tally,
+                    JsonError::File(message.clone()),
+                    format!("error: {message}\n"),
+                );
+                continue;
+            }
+        };
+        let label = if files.len() > 1 {
+            format!("test {} of {} {name}", k + 1, files.len())
+        } else {
+            name.clone()
+        };
+        let progress = crate::progress::Progress::start(&label);
+        opts.progress = progress.as_ref().map(|p| p.counter());
+        let result = vkherd::load_litmus(&source).and_then(|p| vkherd::run(&p, &opts));
+        drop(progress);
+        let rep = match result {
+            Ok(rep) => rep,
+            Err(d) => {
+                fail(&mut tally, JsonError::At(&d), d.render(&name, &source));
+                continue;
+            }
+        };
+        tally.tests += 1;
+        match rep.verdict {
+            Verdict::Ok => tally.ok += 1,
+            Verdict::No => tally.no += 1,
+        }
+        tally.racy += u64::from(rep.outcomes.flag_data_race);
+        tally.partial += u64::from(rep.stats.stopped.is_some());
+        tally.bounded_empty += u64::from(rep.bounded_empty);
+        let mut out = stdout.lock();
+        if output.json {
+            let _ = writeln!(out, "{}", report::json(&rep, &name, &info));
+        } else {
+            let _ = write!(out, "{}", report::herd_text(&rep));
+            if output.time {
+                let _ = write!(out, "{}", report::time_line(&rep));
+            }
+            let _ = writeln!(out);
+        }
+        drop(out);
+        for note in &rep.notes {
+            eprintln!("{name}: {note}");
+        }
+        if output.stats {
+            eprintln!("{}", report::stats_line(&rep, &name));
+        }
+    }
+    if files.len() > 1 && !output.json {
+        let line = summary_line(&tally, files.len(), start.elapsed().as_secs_f64());
+        let _ = writeln!(stdout.lock(), "{line}");
+    }
+    if tally.errors > 0 {
+        EXIT_BAD_INPUT
+    } else if tally.partial > 0 {
+        EXIT_PARTIAL
+    } else if tally.bounded_empty > 0 {
+        EXIT_BOUNDED_EMPTY
+    } else {
+        EXIT_OK
+    }
+}
+
+/// `Summary: 12 tests in 13 files: 9 Ok, 3 No, 4 racy, 0 partial, 0 bounded-empty,
+/// 1 error, 0.53 s`.
+fn summary_line(t: &Tally, files: usize, seconds: f64) -> String {
+    format!(
+        "Summary: {} in {}: {} Ok, {} No, {} racy, {} partial, {} bounded-empty, {}, {seconds:.2} s",
+        plural(t.tests, "test"),
+        plural(files as u64, "file"),
+        t.ok,
+        t.no,
+        t.racy,
+        t.partial,
+        t.bounded_empty,
+        plural(t.errors, "error"),
+    )
+}
