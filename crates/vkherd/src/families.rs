@@ -258,6 +258,23 @@ mod tests {
     }
 
     #[test]
+    fn members_up_to_the_thread_limit_load_and_larger_ones_are_refused() {
+        for (f, largest) in [
+            ("iriw", 62),
+            ("sb-ring", 64),
+            ("mp-chain", 63),
+            ("writes-readers", 62),
+            ("xf-barrier", 32),
+        ] {
+            assert!(generate(f, largest).is_ok(), "{f} {largest}");
+            let e = generate(f, largest + 1).unwrap_err();
+            assert!(e.contains(&format!("N can be at most {largest}")), "{e}");
+        }
+        assert!(generate("sb-ring", 0).is_err());
+        assert!(generate("nope", 1).unwrap_err().contains("unknown family"));
+    }
+
+    #[test]
     fn small_members_give_the_textbook_answers() {
         let run = |t: String| {
             crate::run(&crate::load_litmus(&t).unwrap(), &crate::Options::default()).unwrap()

@@ -23,20 +23,49 @@ fn condition_text(report: &Report) -> String {
 
 /// One state line: `1:r0=0; x=1;` then ` # racy` / ` # thin-air` marks.
 pub fn state_line(report: &Report, values: &[i64], racy_only: bool, thin_air_only: bool) -> String {
-    let mut items: Vec<String> = report
-        .program
-        .observed
-        .iter()
-        .zip(values)
-        .map(|(o, v)| format!("{}={};", report.program.observable_name(*o), v))
-        .collect();
-    if racy_only {
-        items.push("# racy".into());
+    let mut out = String::new();
+    push_state_line(
+        &mut out,
+        &column_names(report),
+        values,
+        racy_only,
+        thin_air_only,
+    );
+    out
+}
+
+/// The names of the state columns (`1:r0`, `x`), computed once per report: a partial run
+/// of a big test can have hundreds of thousands of states to print before its time is up.
+fn column_names(report: &Report) -> Vec<String> {
+    let p = &report.program;
+    p.observed.iter().map(|o| p.observable_name(*o)).collect()
+}
+
+fn push_state_line(
+    out: &mut String,
+    names: &[String],
+    values: &[i64],
+    racy_only: bool,
+    thin_air_only: bool,
+) {
+    use std::fmt::Write as _;
+    let mut first = true;
+    for (name, v) in names.iter().zip(values) {
+        if !first {
+            out.push(' ');
+        }
+        first = false;
+        let _ = write!(out, "{name}={v};");
     }
-    if thin_air_only {
-        items.push("# thin-air".into());
+    for (mark, on) in [("# racy", racy_only), ("# thin-air", thin_air_only)] {
+        if on {
+            if !first {
+                out.push(' ');
+            }
+            first = false;
+            out.push_str(mark);
+        }
     }
-    items.join(" ")
 }
 
 /// `Always`, `Never` or `Sometimes`, from the counts.
@@ -56,13 +85,15 @@ pub fn herd_text(report: &Report) -> String {
     let (kind, quant) = quantifier_words(report);
     let name = &report.program.name;
     let mut out = format!("Test {name} {kind}\nStates {}\n", o.states.len());
+    let names = column_names(report);
     for (values, info) in &o.states {
-        out.push_str(&state_line(
-            report,
+        push_state_line(
+            &mut out,
+            &names,
             values,
             !info.race_free,
             !info.not_thin_air,
-        ));
+        );
         out.push('\n');
     }
     out.push_str(match report.verdict {
@@ -163,30 +194,42 @@ pub enum JsonError<'a> {
 pub fn json(report: &Report, file: &str, info: &Map<String, Value>) -> String {
     let o = &report.outcomes;
     let (_, quant) = quantifier_words(report);
-    let states: Vec<Value> = o
-        .states
+    // The states are written directly rather than built as a serde_json tree: a partial run
+    // can have hundreds of thousands of them, and the tree cost more than the search.
+    let names: Vec<String> = column_names(report)
         .iter()
-        .map(|(values, info)| {
-            let mut m = Map::new();
-            for (obs, v) in report.program.observed.iter().zip(values) {
-                m.insert(report.program.observable_name(*obs), json!(v));
-            }
-            json!({
-                "values": Value::Object(m),
-                "racy_only": !info.race_free,
-                "thin_air_only": !info.not_thin_air,
-            })
-        })
+        .map(|n| Value::from(n.as_str()).to_string())
         .collect();
+    let mut states = String::from("[");
+    for (k, (values, info)) in o.states.iter().enumerate() {
+        use std::fmt::Write as _;
+        if k > 0 {
+            states.push(',');
+        }
+        states.push_str("{\"values\":{");
+        for (c, (name, v)) in names.iter().zip(values).enumerate() {
+            if c > 0 {
+                states.push(',');
+            }
+            let _ = write!(states, "{name}:{v}");
+        }
+        let _ = write!(
+            states,
+            "}},\"racy_only\":{},\"thin_air_only\":{}}}",
+            !info.race_free, !info.not_thin_air
+        );
+    }
+    states.push(']');
     let s = &report.stats;
-    let mut v = json!({
+    let head = json!({
         "file": file,
         "name": report.program.name,
         "description": report.program.description,
         "kind": quant,
         "verdict": match report.verdict { Verdict::Ok => "Ok", Verdict::No => "No" },
         "condition": condition_text(report),
-        "states": states,
+    });
+    let mut tail = json!({
         "positive": o.positive,
         "negative": o.negative,
         "flag_data_race": o.flag_data_race,
@@ -203,10 +246,16 @@ pub fn json(report: &Report, file: &str, info: &Map<String, Value>) -> String {
             "seconds": report.seconds,
         },
     });
-    if let Value::Object(m) = &mut v {
+    if let Value::Object(m) = &mut tail {
         m.extend(info.clone());
     }
-    v.to_string()
+    // `{head...}` and `{tail...}` joined around the states: `{head...,"states":[..],tail...}`.
+    let (head, tail) = (head.to_string(), tail.to_string());
+    format!(
+        "{},\"states\":{states},{}",
+        &head[..head.len() - 1],
+        &tail[1..]
+    )
 }
 
 /// The pruned count in JSON: exact below 2^53, where a JSON reader's doubles are exact;
