@@ -38,6 +38,10 @@ struct Cli {
     /// Print candidates explored, pruned, consistent and time to stderr after each test.
     #[arg(long)]
     stats: bool,
+    /// Text in herd7's exact log format, for msum7/mcompare7: state lines without the
+    /// `# racy` / `# thin-air` marks, and a `Time` line per test.
+    #[arg(long)]
+    herd7_log: bool,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -373,6 +377,7 @@ pub fn main() -> i32 {
                 json: cli.common.json,
                 time: cli.time,
                 stats: cli.stats,
+                herd7_log: cli.herd7_log,
             };
             crate::litmus_cmd::run(&cli.paths, opts, output)
         }

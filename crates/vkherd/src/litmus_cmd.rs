@@ -17,6 +17,8 @@ pub struct Output {
     pub time: bool,
     /// A `Stats` line per test on stderr.
     pub stats: bool,
+    /// State lines without marks, and a `Time` line: herd7's own log format.
+    pub herd7_log: bool,
 }
 
 /// Counts for the summary line.
@@ -92,16 +94,19 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
         tally.racy += u64::from(rep.outcomes.flag_data_race);
         tally.partial += u64::from(rep.stats.stopped.is_some());
         tally.bounded_empty += u64::from(rep.bounded_empty);
-        let mut out = stdout.lock();
+        // Errors writing stdout (a closed pipe) are ignored, as everywhere in the CLI.
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
         if output.json {
-            let _ = writeln!(out, "{}", report::json(&rep, &name, &info));
+            let _ = report::write_json(&mut out, &rep, &name, &info);
+            let _ = writeln!(out);
         } else {
-            let _ = write!(out, "{}", report::herd_text(&rep));
-            if output.time {
+            let _ = report::write_herd_text(&mut out, &rep, !output.herd7_log);
+            if output.time || output.herd7_log {
                 let _ = write!(out, "{}", report::time_line(&rep));
             }
             let _ = writeln!(out);
         }
+        let _ = out.flush();
         drop(out);
         for note in &rep.notes {
             eprintln!("{name}: {note}");

@@ -2,6 +2,7 @@
 
 use crate::{Diagnostic, Options, Report, Verdict};
 use serde_json::{json, Map, Value};
+use std::io::Write;
 use vkherd_model::Quantifier;
 
 /// herd7's word after the test name, and the quantifier as printed in `Condition`.
@@ -81,21 +82,39 @@ fn observation(positive: u64, negative: u64) -> &'static str {
 
 /// The herd7-style report of one test.
 pub fn herd_text(report: &Report) -> String {
+    herd_text_with(report, true)
+}
+
+/// The report with or without the `# racy` / `# thin-air` marks on state lines (herd7
+/// prints none; its log tools may not read them).
+pub fn herd_text_with(report: &Report, marks: bool) -> String {
+    let mut out = Vec::new();
+    write_herd_text(&mut out, report, marks).expect("writing to memory");
+    String::from_utf8(out).expect("the report is UTF-8")
+}
+
+/// Writes the report to `w` as it is made: a partial run of a big test can have hundreds
+/// of thousands of states, and building them in memory first costs time past `--timeout`.
+pub fn write_herd_text(w: &mut dyn Write, report: &Report, marks: bool) -> std::io::Result<()> {
     let o = &report.outcomes;
     let (kind, quant) = quantifier_words(report);
     let name = &report.program.name;
-    let mut out = format!("Test {name} {kind}\nStates {}\n", o.states.len());
+    write!(w, "Test {name} {kind}\nStates {}\n", o.states.len())?;
     let names = column_names(report);
+    let mut line = String::new();
     for (values, info) in &o.states {
+        line.clear();
         push_state_line(
-            &mut out,
+            &mut line,
             &names,
             values,
-            !info.race_free,
-            !info.not_thin_air,
+            marks && !info.race_free,
+            marks && !info.not_thin_air,
         );
-        out.push('\n');
+        line.push('\n');
+        w.write_all(line.as_bytes())?;
     }
+    let mut out = String::new();
     out.push_str(match report.verdict {
         Verdict::Ok => "Ok\n",
         Verdict::No => "No\n",
@@ -126,7 +145,7 @@ pub fn herd_text(report: &Report) -> String {
             crate::raised_unroll(report.unroll)
         ));
     }
-    out
+    w.write_all(out.as_bytes())
 }
 
 /// herd7's `Time NAME SECONDS` line (only with `--time`: it is not deterministic).
@@ -192,34 +211,22 @@ pub enum JsonError<'a> {
 
 /// The JSON object of one test (one line), ending with the run information.
 pub fn json(report: &Report, file: &str, info: &Map<String, Value>) -> String {
+    let mut out = Vec::new();
+    write_json(&mut out, report, file, info).expect("writing to memory");
+    String::from_utf8(out).expect("JSON is UTF-8")
+}
+
+/// Writes the JSON object of one test to `w` (one line, no newline). The states are
+/// written directly rather than built as a serde_json tree: a partial run can have
+/// hundreds of thousands of them, and the tree cost more than the search.
+pub fn write_json(
+    w: &mut dyn Write,
+    report: &Report,
+    file: &str,
+    info: &Map<String, Value>,
+) -> std::io::Result<()> {
     let o = &report.outcomes;
     let (_, quant) = quantifier_words(report);
-    // The states are written directly rather than built as a serde_json tree: a partial run
-    // can have hundreds of thousands of them, and the tree cost more than the search.
-    let names: Vec<String> = column_names(report)
-        .iter()
-        .map(|n| Value::from(n.as_str()).to_string())
-        .collect();
-    let mut states = String::from("[");
-    for (k, (values, info)) in o.states.iter().enumerate() {
-        use std::fmt::Write as _;
-        if k > 0 {
-            states.push(',');
-        }
-        states.push_str("{\"values\":{");
-        for (c, (name, v)) in names.iter().zip(values).enumerate() {
-            if c > 0 {
-                states.push(',');
-            }
-            let _ = write!(states, "{name}:{v}");
-        }
-        let _ = write!(
-            states,
-            "}},\"racy_only\":{},\"thin_air_only\":{}}}",
-            !info.race_free, !info.not_thin_air
-        );
-    }
-    states.push(']');
     let s = &report.stats;
     let head = json!({
         "file": file,
@@ -251,11 +258,35 @@ pub fn json(report: &Report, file: &str, info: &Map<String, Value>) -> String {
     }
     // `{head...}` and `{tail...}` joined around the states: `{head...,"states":[..],tail...}`.
     let (head, tail) = (head.to_string(), tail.to_string());
-    format!(
-        "{},\"states\":{states},{}",
-        &head[..head.len() - 1],
-        &tail[1..]
-    )
+    w.write_all(&head.as_bytes()[..head.len() - 1])?;
+    w.write_all(b",\"states\":[")?;
+    let names: Vec<String> = column_names(report)
+        .iter()
+        .map(|n| Value::from(n.as_str()).to_string())
+        .collect();
+    let mut state = String::new();
+    for (k, (values, info)) in o.states.iter().enumerate() {
+        use std::fmt::Write as _;
+        state.clear();
+        if k > 0 {
+            state.push(',');
+        }
+        state.push_str("{\"values\":{");
+        for (c, (name, v)) in names.iter().zip(values).enumerate() {
+            if c > 0 {
+                state.push(',');
+            }
+            let _ = write!(state, "{name}:{v}");
+        }
+        let _ = write!(
+            state,
+            "}},\"racy_only\":{},\"thin_air_only\":{}}}",
+            !info.race_free, !info.not_thin_air
+        );
+        w.write_all(state.as_bytes())?;
+    }
+    w.write_all(b"],")?;
+    w.write_all(&tail.as_bytes()[1..])
 }
 
 /// The pruned count in JSON: exact below 2^53, where a JSON reader's doubles are exact;

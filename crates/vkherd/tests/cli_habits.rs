@@ -257,6 +257,20 @@ fn compare_reports_verdict_changes_and_states_between_logs() {
     assert_eq!(vkherd(&["compare", &bad, &with]).status.code(), Some(2));
 }
 
+#[test]
+fn herd7_log_has_herd7s_exact_state_lines_and_time_lines() {
+    let out = vkherd(&["--herd7-log", "-j", "1", &corpus("mp")]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0));
+    // The racy marks of the default output are gone; every test has its Time line.
+    assert!(!stdout.contains('#'), "{stdout}");
+    let tests = stdout.lines().filter(|l| l.starts_with("Test ")).count();
+    let times = stdout.lines().filter(|l| l.starts_with("Time ")).count();
+    assert_eq!((tests, times), (17, 17));
+    let default = text(&vkherd(&["-j", "1", &corpus("mp")]).stdout);
+    assert!(default.contains("; # racy\n"));
+}
+
 // ---- 4. JSON you can archive ----
 
 #[test]
