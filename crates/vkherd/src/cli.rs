@@ -19,6 +19,7 @@ pub const EXIT_BOUNDED_EMPTY: i32 = 4;
     name = "vkherd",
     version = vkherd::VERSION,
     about = "Which outcomes of a Vulkan litmus test does the Vulkan memory model allow?",
+    after_help = "herd7 spellings work too: every long option takes one dash (-unroll 3, -model vulkan-2024), and options may come before a subcommand (vkherd -j 1 khronos DIR). Exit codes: 0 complete, 1 a khronos check failed, 2 bad input, 3 partial (a limit stopped a test), 4 bounded-empty (no execution within --unroll). See docs/cli.md.",
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true
 )]
