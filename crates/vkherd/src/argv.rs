@@ -73,8 +73,12 @@ pub fn normalize(cmd: &Command, args: Vec<OsString>) -> Vec<OsString> {
         i += 1;
     }
     match subcommand_at {
-        // `help` keeps its arguments where they are: they name subcommands.
-        Some(k) if k > 1 && args[k] != "help" => {
+        // Options before `help` do not change the help text: they are dropped.
+        Some(k) if k > 1 && args[k] == "help" => {
+            args.drain(1..k);
+            args
+        }
+        Some(k) if k > 1 => {
             let sub = args.remove(k);
             args.insert(1, sub);
             args
@@ -179,6 +183,7 @@ mod tests {
             ["khronos", "--unroll", "3", "-j", "2", "d"]
         );
         assert_eq!(run(&["-runs", "2", "khronos"]), ["khronos", "--runs", "2"]);
+        assert_eq!(run(&["-j", "2", "help", "khronos"]), ["help", "khronos"]);
         // A subcommand name after a file, or as an option's value, is a file.
         assert_eq!(run(&["a", "khronos"]), ["a", "khronos"]);
         assert_eq!(

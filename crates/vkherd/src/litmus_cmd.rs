@@ -115,7 +115,8 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
             eprintln!("{}", report::stats_line(&rep, &name));
         }
     }
-    if files.len() > 1 && !output.json {
+    let directory_run = files.len() > 1 || paths.iter().any(|p| p.is_dir());
+    if directory_run && !output.json {
         let line = summary_line(&tally, files.len(), start.elapsed().as_secs_f64());
         let _ = writeln!(stdout.lock(), "{line}");
     }
