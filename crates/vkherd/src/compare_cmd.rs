@@ -11,7 +11,7 @@ use vkherd::report::plural;
 /// Per-test time ratios outside [1/SLOWER, SLOWER] are listed (when both times are
 /// long enough to mean something).
 const SLOWER: f64 = 2.0;
-const MEANINGFUL_SECONDS: f64 = 0.01;
+const MEANINGFUL_SECONDS: f64 = 0.1;
 
 fn read(path: &Path) -> Result<Log, String> {
     let bytes =
