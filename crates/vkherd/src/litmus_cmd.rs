@@ -70,12 +70,7 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
                 continue;
             }
         };
-        let label = if files.len() > 1 {
-            format!("test {} of {} {name}", k + 1, files.len())
-        } else {
-            name.clone()
-        };
-        let progress = crate::progress::Progress::start(&label);
+        let progress = crate::progress::Progress::start(&progress_label(k, files.len(), &name));
         opts.progress = progress.as_ref().map(|p| p.counter());
         let result = vkherd::load_litmus(&source).and_then(|p| vkherd::run(&p, &opts));
         drop(progress);
@@ -131,6 +126,15 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
     }
 }
 
+/// What the spinner shows for the `k`-th (from 0) of `n` files: `test 3 of 138 FILE`.
+fn progress_label(k: usize, n: usize, name: &str) -> String {
+    if n > 1 {
+        format!("test {} of {n} {name}", k + 1)
+    } else {
+        name.to_string()
+    }
+}
+
 /// `Summary: 12 tests in 13 files: 9 Ok, 3 No, 4 racy, 0 partial, 0 bounded-empty,
 /// 1 error, 0.53 s`.
 fn summary_line(t: &Tally, files: usize, seconds: f64) -> String {
@@ -145,4 +149,25 @@ fn summary_line(t: &Tally, files: usize, seconds: f64) -> String {
         t.bounded_empty,
         plural(t.errors, "error"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_label_counts_tests_and_the_summary_uses_plurals() {
+        assert_eq!(progress_label(2, 138, "a.litmus"), "test 3 of 138 a.litmus");
+        assert_eq!(progress_label(0, 1, "a.litmus"), "a.litmus");
+        let t = Tally {
+            tests: 1,
+            ok: 1,
+            errors: 1,
+            ..Tally::default()
+        };
+        assert_eq!(
+            summary_line(&t, 2, 0.5),
+            "Summary: 1 test in 2 files: 1 Ok, 0 No, 0 racy, 0 partial, 0 bounded-empty, 1 error, 0.50 s"
+        );
+    }
 }
