@@ -342,3 +342,26 @@ pub fn plural(n: u64, word: &str) -> String {
         format!("{n} {word}s")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn large_counts_read_in_scientific_notation_and_never_saturate_at_64_bits() {
+        assert_eq!(readable_count(999_999), "999999");
+        assert_eq!(readable_count(3_520_000_000_000_000_000), "3.52e18");
+        // Past 2^64 the count goes on (a u64 would have stuck at 1.84e19).
+        assert_eq!(readable_count(1u128 << 70), "1.18e21");
+        assert_eq!(readable_count(u128::MAX), "> 3.40e38");
+        assert_eq!(pruned_json(5), json!(5));
+        assert_eq!(pruned_json(1u128 << 70), json!((1u128 << 70) as f64));
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural(1, "file"), "1 file");
+        assert_eq!(plural(0, "file"), "0 files");
+        assert_eq!(plural(2, "test"), "2 tests");
+    }
+}

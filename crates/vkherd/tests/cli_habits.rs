@@ -152,6 +152,41 @@ fn stats_explain_consistent_above_candidates() {
     assert!(err.contains("3 thin-air executions"), "{err}");
 }
 
+#[test]
+fn stats_show_pruned_counts_past_2_to_the_64_in_scientific_notation() {
+    // 40 reads of x in P0, each with 8 possible sources (init and 7 writes): the first
+    // cut already skips about 8^39 rf completions, far past 2^64 (a u64 count saturated or
+    // wrapped there).
+    let mut rows = vec!["st.atom.dv.sc0 x, 1 | st.atom.dv.sc0 x, 2 ;".to_string()];
+    rows.extend((3..8).map(|v| format!(" | st.atom.dv.sc0 x, {v} ;")));
+    rows.extend((0..40).map(|k| format!("ld.atom.dv.sc0 r{k}, x | ;")));
+    let test = format!(
+        "VULKAN many-reads\n{{ x = 0; }}\nP0@sg 0, wg 0, qf 0 | P1@sg 0, wg 1, qf 0 ;\n{}\nexists (P0:r0 == 2)\n",
+        rows.join("\n")
+    );
+    let d = dir("habits-pruned");
+    let f = write(&d, "many-reads.litmus", &test);
+    let out = vkherd(&[
+        "--stats",
+        "--json",
+        "--max-candidates",
+        "100",
+        "-j",
+        "1",
+        &f,
+    ]);
+    let err = text(&out.stderr);
+    let pruned = err
+        .split(" cut by pruning")
+        .next()
+        .and_then(|s| s.rsplit(", ").next())
+        .unwrap();
+    assert!(pruned.contains('e'), "{err}");
+    assert!(pruned.parse::<f64>().unwrap() > 2f64.powi(64), "{err}");
+    let json: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert!(json["stats"]["pruned"].as_f64().unwrap() > 2f64.powi(64));
+}
+
 // ---- 2. herd7's habits ----
 
 #[test]
