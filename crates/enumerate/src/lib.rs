@@ -161,10 +161,14 @@ pub struct EnumStats {
     pub deadlocked_paths: u64,
     /// Paths dropped by the unroll bound (summed over threads).
     pub dropped_paths: u64,
-    /// Candidates skipped by pruning (0 for plain enumeration).
-    pub pruned: u64,
+    /// Candidates skipped by pruning (0 for plain enumeration): the rf completions below
+    /// each cut, an estimate that can pass 2^64 (saturates at 2^128 - 1).
+    pub pruned: u128,
     /// The run stopped early (a limit was reached): results are partial.
     pub stopped: Option<StopReason>,
+    /// The first thread all of whose paths were dropped by the unroll bound: no execution
+    /// completes within the bound.
+    pub thread_without_paths: Option<usize>,
 }
 
 /// One candidate execution, with its values and derived relations.
@@ -221,10 +225,12 @@ pub fn enumerate<V: Visitor>(
     visitor: &V,
 ) -> Result<(V::Acc, EnumStats), EnumError> {
     let mut stats = EnumStats::default();
+    // The deadline counts from here, so that path enumeration is inside the time limit.
+    let budget = Budget::new(opts.max_candidates, opts.timeout);
     let per_thread = all_thread_paths(program, opts)?;
     stats.dropped_paths = per_thread.iter().map(|tp| tp.dropped).sum();
+    stats.thread_without_paths = per_thread.iter().position(|tp| tp.paths.is_empty());
     let acc = V::Acc::default();
-    let budget = Budget::new(opts.max_candidates, opts.timeout);
     let combos = PathCombinations::new(&per_thread);
     if combos.total() > opts.max_path_combinations {
         return Err(EnumError {
@@ -240,8 +246,11 @@ pub fn enumerate<V: Visitor>(
     // Path combinations run in parallel; their results merge commutatively, and of several
     // errors the one of the first combination (in odometer order) is reported, so the
     // output does not depend on scheduling.
+    // Once the budget is spent the remaining combinations (up to millions) are not even
+    // generated: stopping promptly is part of honouring --timeout.
     let (part, part_stats, error) = combos
         .enumerate()
+        .take_while(|_| budget.alive())
         .par_bridge()
         .fold(
             || {
@@ -359,7 +368,7 @@ fn combination<V: Visitor>(
         Meeting::Deadlock => return Ok(None),
         Meeting::Instances(v) => v,
     };
-    let solver = ValueSolver::new(program, combo.to_vec(), &lay);
+    let solver = ValueSolver::new(program, combo.to_vec(), &lay).with_deadline(budget);
     let mut acc = V::Acc::default();
     let mut stats = EnumStats::default();
     for (meeting, scbarinst) in scbarinsts.into_iter().enumerate() {
@@ -397,7 +406,7 @@ impl EnumStats {
         self.candidates += o.candidates;
         self.value_mismatch += o.value_mismatch;
         self.thin_air += o.thin_air;
-        self.pruned += o.pruned;
+        self.pruned = self.pruned.saturating_add(o.pruned);
     }
 }
 
@@ -504,12 +513,13 @@ impl<V: Visitor> Ctx<'_, V> {
     }
 
     /// Counts `n` candidates cut away without being examined at a node in `unit`.
-    pub(crate) fn prune(&self, st: &mut EnumStats, unit: Unit, n: u64) {
+    pub(crate) fn prune(&self, st: &mut EnumStats, unit: Unit, n: u128) {
         if !self.unit_counts(unit) {
             return;
         }
         st.pruned = st.pruned.saturating_add(n);
         if let Some(p) = &self.opts.progress {
+            let n = u64::try_from(n).unwrap_or(u64::MAX);
             let _ = p.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| {
                 Some(v.saturating_add(n))
             });
@@ -619,7 +629,10 @@ impl Budget {
         }
     }
 
-    /// False once the budget is spent or the deadline has passed (checked per search node).
+    /// False once the budget is spent or the deadline has passed. Checked per search node,
+    /// per path combination and asmo order, and every few hundred thin-air value guesses,
+    /// so that no stretch of work between two checks is long (`--timeout` is kept to a few
+    /// per cent).
     pub fn alive(&self) -> bool {
         if self.hit.load(Ordering::Relaxed) {
             return false;

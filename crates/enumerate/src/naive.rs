@@ -34,6 +34,8 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
     let overflow = AtomicBool::new(false);
     let result = (0..total_rf)
         .into_par_iter()
+        // Stop taking rf indices once the budget is spent (there may be billions left).
+        .take_any_while(|_| ctx.budget.alive())
         .fold(
             || (V::Acc::default(), EnumStats::default()),
             |(mut acc, mut st), index| {

@@ -37,7 +37,12 @@ pub struct Outcomes {
 }
 
 impl Outcomes {
-    fn merge(mut self, other: Outcomes) -> Outcomes {
+    fn merge(mut self, mut other: Outcomes) -> Outcomes {
+        // Insert the smaller map into the larger: merging is commutative, and this keeps
+        // the reductions of a run with many states linear rather than quadratic.
+        if self.states.len() < other.states.len() {
+            std::mem::swap(&mut self.states, &mut other.states);
+        }
         for (k, v) in other.states {
             let e = self.states.entry(k).or_default();
             e.count += v.count;

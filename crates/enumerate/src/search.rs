@@ -97,7 +97,7 @@ struct Search<'c, 'a, V> {
     /// Stage 1: rf and asmo choices on the contended locations.
     choices: Vec<Choice>,
     /// `choice_suffix[k]`: rf completions of the reads still open at choice k (saturating).
-    choice_suffix: Vec<u64>,
+    choice_suffix: Vec<u128>,
     /// Stage 2: the asmo pairs left.
     other_pairs: Vec<(usize, usize)>,
     /// The mutordatom pairs of atomic writes, both ways: the only pairs asmo may contain.
@@ -108,8 +108,9 @@ struct Search<'c, 'a, V> {
     /// Stage 3: the other reads, in program order, with their options.
     reads: Vec<usize>,
     options: Vec<Vec<Source>>,
-    /// `suffix[d]` = number of rf completions below depth d of stage 3 (saturating).
-    suffix: Vec<u64>,
+    /// `suffix[d]` = number of rf completions below depth d of stage 3 (saturating at
+    /// 2^128 - 1).
+    suffix: Vec<u128>,
     overflow: AtomicBool,
 }
 
@@ -173,14 +174,14 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
         .iter()
         .map(|&e| all[e].clone().expect("read"))
         .collect();
-    let mut suffix = vec![1u64; reads.len() + 1];
+    let mut suffix = vec![1u128; reads.len() + 1];
     for d in (0..reads.len()).rev() {
-        suffix[d] = suffix[d + 1].saturating_mul(options[d].len() as u64);
+        suffix[d] = suffix[d + 1].saturating_mul(options[d].len() as u128);
     }
     let mut choice_suffix = vec![suffix[0]; choices.len() + 1];
     for k in (0..choices.len()).rev() {
         choice_suffix[k] = match &choices[k] {
-            Choice::Rf(_, o) => choice_suffix[k + 1].saturating_mul(o.len() as u64),
+            Choice::Rf(_, o) => choice_suffix[k + 1].saturating_mul(o.len() as u128),
             Choice::Orient(..) => choice_suffix[k + 1],
         };
     }

@@ -43,6 +43,9 @@ pub struct ValueSolver<'a> {
     /// Registers per thread (largest register number + 1).
     reg_count: Vec<usize>,
     universe: Vec<i64>,
+    /// Checked while guessing thin-air values (up to a million forward runs per
+    /// candidate), so that a time limit is not overrun inside one candidate.
+    budget: Option<&'a crate::Budget>,
 }
 
 /// What went wrong while solving values.
@@ -72,7 +75,14 @@ impl<'a> ValueSolver<'a> {
             layout,
             reg_count,
             universe,
+            budget: None,
         }
+    }
+
+    /// Stops thin-air guessing when `budget` runs out (the run is then marked partial).
+    pub(crate) fn with_deadline(mut self, budget: &'a crate::Budget) -> Self {
+        self.budget = Some(budget);
+        self
     }
 
     /// Every value assignment of the candidate `rf` (source per read event; `None` for
@@ -97,7 +107,12 @@ impl<'a> ValueSolver<'a> {
         }
         let mut out = Vec::new();
         let mut digits = vec![0usize; k];
+        let mut tried = 0u32;
         'assignments: loop {
+            tried = tried.wrapping_add(1);
+            if tried.is_multiple_of(256) && self.budget.is_some_and(|b| !b.alive()) {
+                break;
+            }
             let guesses: Vec<(usize, i64)> = cyclic
                 .iter()
                 .zip(&digits)

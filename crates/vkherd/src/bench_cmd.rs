@@ -1,13 +1,13 @@
 //! `vkherd bench PATH...`: per test, the median time over repeated runs, candidates
 //! explored, consistent executions and candidates per second; a table or JSON lines.
 
-use crate::cli::{collect_files, EXIT_BAD_INPUT, EXIT_OK};
-use serde_json::json;
+use crate::cli::{files_to_run, TestKind, EXIT_BAD_INPUT, EXIT_OK};
+use serde_json::{json, Value};
 use std::path::PathBuf;
 use vkherd::Options;
 
 pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32 {
-    let files = match collect_files(paths, "litmus") {
+    let files = match files_to_run(paths, TestKind::Litmus) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("{e}");
@@ -15,6 +15,7 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
         }
     };
     let runs = runs.max(1);
+    let info = vkherd::report::run_info(opts);
     let mut status = EXIT_OK;
     if !as_json {
         outln!(
@@ -75,22 +76,24 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
         total_secs += median;
         total_cands += rep.stats.candidates;
         if as_json {
-            outln!(
-                "{}",
-                json!({
-                    "file": name, "name": rep.program.name, "runs": times.len(),
-                    "median_seconds": median, "candidates": rep.stats.candidates,
-                    "pruned": rep.stats.pruned, "consistent": rep.outcomes.consistent,
-                    "candidates_per_second": rate,
-                })
-            );
+            let mut v = json!({
+                "file": name, "name": rep.program.name, "runs": times.len(),
+                "median_seconds": median, "candidates": rep.stats.candidates,
+                "pruned": vkherd::report::pruned_json(rep.stats.pruned),
+                "consistent": rep.outcomes.consistent,
+                "candidates_per_second": rate,
+            });
+            if let Value::Object(m) = &mut v {
+                m.extend(info.clone());
+            }
+            outln!("{v}");
         } else {
             outln!(
                 "{:<48} {:>12.6} {:>12} {:>12} {:>12} {:>14.0}",
                 name,
                 median,
                 rep.stats.candidates,
-                rep.stats.pruned,
+                vkherd::report::readable_count(rep.stats.pruned),
                 rep.outcomes.consistent,
                 rate
             );
@@ -98,8 +101,8 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
     }
     if !as_json {
         outln!(
-            "total: {} tests, {:.6} s (sum of medians), {} candidates, {:.0} candidates/s",
-            files.len(),
+            "total: {}, {:.6} s (sum of medians), {} candidates, {:.0} candidates/s",
+            vkherd::report::plural(files.len() as u64, "test"),
             total_secs,
             total_cands,
             if total_secs > 0.0 {

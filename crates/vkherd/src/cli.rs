@@ -1,10 +1,9 @@
 //! Command-line parsing and dispatch.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use vkherd::merge::{self, ShardBy, ShardPlace};
-use vkherd::{report, Options, Variant};
+use vkherd::{Options, Variant};
 use vkherd_model::ModelOptions;
 
 /// Exit codes (documented in docs/cli.md).
@@ -14,14 +13,18 @@ pub const EXIT_BAD_INPUT: i32 = 2;
 pub const EXIT_PARTIAL: i32 = 3;
 /// Stopped early, but every stopped test's verdict is settled: only state lists are partial.
 pub const EXIT_PARTIAL_VERDICT_FINAL: i32 = 4;
+/// Some test has no execution within `--unroll` (`States 0` only because of the bound).
+pub const EXIT_BOUNDED_EMPTY: i32 = 5;
 
 /// The exit code of a run from the codes of its tests: bad input wins, then a partial
-/// result with an open verdict, then a partial list of states under a final verdict.
+/// result with an open verdict, a failed check, a bounded-empty result, and a partial
+/// list of states under a final verdict.
 pub fn combine_status(a: i32, b: i32) -> i32 {
     let rank = |c: i32| match c {
-        EXIT_BAD_INPUT => 4,
-        EXIT_PARTIAL => 3,
-        EXIT_FAIL => 2,
+        EXIT_BAD_INPUT => 5,
+        EXIT_PARTIAL => 4,
+        EXIT_FAIL => 3,
+        EXIT_BOUNDED_EMPTY => 2,
         EXIT_PARTIAL_VERDICT_FINAL => 1,
         _ => 0,
     };
@@ -35,6 +38,7 @@ pub fn combine_status(a: i32, b: i32) -> i32 {
 /// The exit code of one test's report.
 pub fn report_status(rep: &vkherd::Report) -> i32 {
     match (rep.stats.stopped.is_some(), rep.verdict_final()) {
+        (false, _) if rep.bounded_empty => EXIT_BOUNDED_EMPTY,
         (false, _) => EXIT_OK,
         (true, true) => EXIT_PARTIAL_VERDICT_FINAL,
         (true, false) => EXIT_PARTIAL,
@@ -44,8 +48,9 @@ pub fn report_status(rep: &vkherd::Report) -> i32 {
 #[derive(Parser, Debug)]
 #[command(
     name = "vkherd",
-    version,
+    version = vkherd::VERSION,
     about = "Which outcomes of a Vulkan litmus test does the Vulkan memory model allow?",
+    after_help = "herd7 spellings work too: every long option takes one dash (-unroll 3, -model vulkan-2024), and options may come before a subcommand (vkherd -j 1 khronos DIR). Exit codes: 0 complete, 1 a khronos check failed, 2 bad input, 3 partial (a limit stopped a test), 4 partial but every verdict settled by the states found, 5 bounded-empty (no execution within --unroll). See docs/cli.md.",
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true
 )]
@@ -69,6 +74,10 @@ struct Cli {
     /// of the tests for several. `vkherd merge` puts the parts' --json output back together.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     shard: Option<(u64, u64)>,
+    /// Text in herd7's exact log format, for msum7/mcompare7: state lines without the
+    /// `# racy` / `# thin-air` marks, and a `Time` line per test.
+    #[arg(long)]
+    herd7_log: bool,
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
@@ -92,14 +101,8 @@ pub struct RunArgs {
     /// Leave out executions whose values come out of thin air.
     #[arg(long)]
     no_thin_air: bool,
-    /// Stop a test after N candidates; the report is marked partial and the exit code is 3, or
-    /// 4 if the states found settle the verdict (0 = no limit).
-    #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
-    max_candidates: u64,
-    /// Stop a test after SECS seconds; the report is marked partial and the exit code is 3, or
-    /// 4 if the states found settle the verdict (0 = no limit).
-    #[arg(long, value_name = "SECS", default_value_t = 3600.0)]
-    timeout: f64,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// Plain generate-and-test enumeration instead of the pruned search (for reference).
     #[arg(long)]
     naive: bool,
@@ -114,17 +117,43 @@ pub struct RunArgs {
     states_only: bool,
 }
 
+/// Limits on one run, shared by the main form, `khronos` and `bench`.
 #[derive(Args, Debug, Clone)]
-struct CommonArgs {
+pub struct LimitArgs {
+    /// Stop a test after N candidates; the report is marked partial and the exit code is 3, or
+    /// 4 if the states found settle the verdict (0 = no limit).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
+    max_candidates: u64,
+    /// Stop a test after SECS seconds; the report is marked partial and the exit code is 3, or
+    /// 4 if the states found settle the verdict (0 = no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 3600.0)]
+    timeout: f64,
+}
+
+impl LimitArgs {
+    pub fn max_candidates(&self) -> Option<u64> {
+        (self.max_candidates > 0).then_some(self.max_candidates)
+    }
+
+    pub fn timeout(&self) -> Option<std::time::Duration> {
+        (self.timeout > 0.0 && self.timeout.is_finite())
+            .then(|| std::time::Duration::from_secs_f64(self.timeout.min(1e9)))
+    }
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct CommonArgs {
     /// Model variant.
     #[arg(long, value_name = "NAME", default_value = "vulkan", value_parser = ["vulkan", "vulkan-2024"])]
     model: String,
-    /// Availability/visibility chains longer than one element are not supported.
+    /// Model variant "no chains": availability/visibility chains of one element only
+    /// (Alloy `chains = stor[EV]`), as in the Khronos NOCHAINS checks. A weaker model, not
+    /// a limitation of vkherd.
     #[arg(long)]
     no_chains: bool,
     /// One JSON object per test (one per line) instead of herd-style text.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long = "threads", value_name = "N")]
     threads: Option<usize>,
@@ -139,6 +168,8 @@ enum Command {
         paths: Vec<PathBuf>,
         #[command(flatten)]
         common: CommonArgs,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Print member N of a generated benchmark family (iriw, sb-ring, mp-chain,
     /// writes-readers, xf-barrier, spinlock, ticket, rmw-chain) as a `.litmus` test.
@@ -171,6 +202,24 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Compare two logs of runs (text or `--json`), test by test: verdict changes, states
+    /// gained and lost, time ratio.
+    Compare {
+        /// The earlier log.
+        old: PathBuf,
+        /// The later log.
+        new: PathBuf,
+        /// One JSON object per test that differs, and a summary object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a shell completion script (e.g. `vkherd completions bash > /etc/bash_completion.d/vkherd`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), e.g. `vkherd man > vkherd.1; man ./vkherd.1`.
+    Man,
 }
 
 impl RunArgs {
@@ -179,9 +228,8 @@ impl RunArgs {
             model,
             unroll: self.unroll,
             no_thin_air: self.no_thin_air,
-            max_candidates: (self.max_candidates > 0).then_some(self.max_candidates),
-            timeout: (self.timeout > 0.0 && self.timeout.is_finite())
-                .then(|| std::time::Duration::from_secs_f64(self.timeout.min(1e9))),
+            max_candidates: self.limits.max_candidates(),
+            timeout: self.limits.timeout(),
             naive: self.naive,
             progress: None,
             speedcheck: match self.speedcheck.as_str() {
@@ -196,7 +244,7 @@ impl RunArgs {
 }
 
 impl CommonArgs {
-    fn model(&self) -> ModelOptions {
+    pub fn model(&self) -> ModelOptions {
         ModelOptions {
             variant: Variant::from_name(&self.model).unwrap_or_default(),
             chains: !self.no_chains,
@@ -233,6 +281,96 @@ pub fn collect_files(paths: &[PathBuf], ext: &str) -> Result<Vec<PathBuf>, Strin
     Ok(out)
 }
 
+/// Files to run, or the message for a run that would test nothing: no `ext` file below the
+/// directories given, or files of the other kind (`.test` given to the main command,
+/// `.litmus` given to `khronos`).
+pub fn files_to_run(paths: &[PathBuf], kind: TestKind) -> Result<Vec<PathBuf>, String> {
+    let files = collect_files(paths, kind.ext())?;
+    let other = kind.other();
+    let misplaced: Vec<&PathBuf> = files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == other.ext()))
+        .collect();
+    if let Some(f) = misplaced.first() {
+        return Err(format!(
+            "error: {} is a {}; {}: run `{}`",
+            f.display(),
+            other.what(),
+            kind.command(),
+            other.invocation(&misplaced)
+        ));
+    }
+    if files.is_empty() {
+        let others = collect_files(paths, other.ext()).unwrap_or_default();
+        let hint = if others.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; found {}: run `{}`",
+                vkherd::report::plural(others.len() as u64, &format!(".{} file", other.ext())),
+                other.invocation(&paths.iter().collect::<Vec<_>>())
+            )
+        };
+        return Err(format!(
+            "error: no .{} file in {}: nothing to test{hint}",
+            kind.ext(),
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ));
+    }
+    Ok(files)
+}
+
+/// The two kinds of test file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TestKind {
+    /// `.litmus`, run by `vkherd FILE`.
+    Litmus,
+    /// Khronos `.test`, run by `vkherd khronos FILE`.
+    Khronos,
+}
+
+impl TestKind {
+    fn ext(self) -> &'static str {
+        match self {
+            TestKind::Litmus => "litmus",
+            TestKind::Khronos => "test",
+        }
+    }
+
+    fn other(self) -> TestKind {
+        match self {
+            TestKind::Litmus => TestKind::Khronos,
+            TestKind::Khronos => TestKind::Litmus,
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            TestKind::Litmus => "`.litmus` test",
+            TestKind::Khronos => "Khronos `.test` file",
+        }
+    }
+
+    fn command(self) -> &'static str {
+        match self {
+            TestKind::Litmus => "the main command runs `.litmus` tests",
+            TestKind::Khronos => "`vkherd khronos` runs Khronos `.test` files",
+        }
+    }
+
+    fn invocation(self, paths: &[&PathBuf]) -> String {
+        let list: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        match self {
+            TestKind::Litmus => format!("vkherd {}", list.join(" ")),
+            TestKind::Khronos => format!("vkherd khronos {}", list.join(" ")),
+        }
+    }
+}
+
 fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
@@ -246,7 +384,8 @@ fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 }
 
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    let args = crate::argv::normalize(&Cli::command(), std::env::args_os().collect());
+    let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
@@ -258,16 +397,23 @@ pub fn main() -> i32 {
         }
     };
     match &cli.command {
-        Some(Command::Khronos { paths, common }) => {
+        Some(Command::Khronos {
+            paths,
+            common,
+            limits,
+        }) => {
             common.init_threads();
-            crate::khronos_cmd::run(paths, common.model(), common.json)
+            crate::khronos_cmd::run(paths, common, limits)
         }
         Some(Command::Gen { family, n }) => match vkherd::families::generate(family, *n) {
-            Some(text) => {
+            Ok(text) => {
                 let _ = std::io::stdout().write_all(text.as_bytes());
                 EXIT_OK
             }
-            None => EXIT_BAD_INPUT,
+            Err(message) => {
+                eprintln!("error: {message}");
+                EXIT_BAD_INPUT
+            }
         },
         Some(Command::Bench {
             paths,
@@ -278,177 +424,38 @@ pub fn main() -> i32 {
             common.init_threads();
             crate::bench_cmd::run(paths, *runs, &run.options(common.model()), common.json)
         }
-        Some(Command::Merge { files, json }) => merge_files(files, *json),
+        Some(Command::Compare { old, new, json }) => crate::compare_cmd::run(old, new, *json),
+        Some(Command::Completions { shell }) => {
+            let mut out = Vec::new();
+            clap_complete::generate(*shell, &mut Cli::command(), "vkherd", &mut out);
+            let _ = std::io::stdout().write_all(&out);
+            EXIT_OK
+        }
+        Some(Command::Man) => {
+            let mut out = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut out) {
+                Ok(()) => {
+                    let _ = std::io::stdout().write_all(&out);
+                    EXIT_OK
+                }
+                Err(e) => {
+                    eprintln!("error: cannot render the man page: {e}");
+                    EXIT_FAIL
+                }
+            }
+        }
+        Some(Command::Merge { files, json }) => crate::merge_cmd::run(files, *json),
         None => {
             cli.common.init_threads();
-            run_litmus(&cli)
+            let opts = cli.run.options(cli.common.model());
+            let output = crate::litmus_cmd::Output {
+                json: cli.common.json,
+                time: cli.time,
+                stats: cli.stats,
+                herd7_log: cli.herd7_log,
+                shard: cli.shard,
+            };
+            crate::litmus_cmd::run(&cli.paths, opts, output)
         }
     }
-}
-
-fn run_litmus(cli: &Cli) -> i32 {
-    let files = match collect_files(&cli.paths, "litmus") {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_BAD_INPUT;
-        }
-    };
-    let mut opts = cli.run.options(cli.common.model());
-    // One test: shard its search. Several: shard the list of tests.
-    let by = if files.len() == 1 {
-        ShardBy::Search
-    } else {
-        ShardBy::Test
-    };
-    if cli.shard.is_some() && (opts.states_only || opts.speedcheck == vkherd::Speedcheck::Fast) {
-        // Their reports have no counts, and the states a shard skips depend on what it
-        // found first: the parts would not add up to the whole run.
-        eprintln!("error: --shard cannot be combined with --states-only or --speedcheck fast");
-        return EXIT_BAD_INPUT;
-    }
-    if let (Some((index, count)), ShardBy::Search) = (cli.shard, by) {
-        opts.shard = Some(vkherd::Shard {
-            index: index - 1,
-            count,
-        });
-    }
-    let mut status = EXIT_OK;
-    let stdout = std::io::stdout();
-    for (position, file) in files.iter().enumerate() {
-        let place = cli.shard.map(|(index, count)| ShardPlace {
-            index,
-            count,
-            by,
-            test: position,
-            tests: files.len(),
-        });
-        if let Some(p) = place {
-            if by == ShardBy::Test && !ShardPlace::runs_test(p.index, p.count, position) {
-                continue;
-            }
-        }
-        let name = file.display().to_string();
-        let source = match std::fs::read(file) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(e) => {
-                eprintln!("error: cannot read {name}: {e}");
-                status = EXIT_BAD_INPUT;
-                continue;
-            }
-        };
-        let result = vkherd::load_litmus(&source).and_then(|program| {
-            // An estimate is only an aid: a test over a limit fails in `run`, with its error.
-            let estimate = vkherd::estimate(&program, &opts).ok().map(|mut e| {
-                if let Some(sh) = opts.shard {
-                    e.log10 -= (sh.count as f64).log10(); // about a shard's share
-                }
-                e
-            });
-            if let (true, Some(e)) = (cli.stats, estimate) {
-                eprintln!(
-                    "Estimate {name}: at most {e} candidates over {} path combination(s)",
-                    e.path_combinations
-                );
-            }
-            if let Some(warning) = estimate.and_then(|e| vkherd::far_past_limits(&e, &opts)) {
-                eprintln!("{name}: {warning}");
-            }
-            let progress = crate::progress::Progress::start(&name, estimate);
-            opts.progress = progress.as_ref().map(|p| p.counter());
-            vkherd::run(&program, &opts).map(|rep| (rep, estimate))
-        });
-        match result {
-            Ok((rep, estimate)) => {
-                status = combine_status(status, report_status(&rep));
-                let mut out = stdout.lock();
-                if cli.common.json {
-                    let v = match &place {
-                        Some(place) => merge::shard_report_json(&rep, &name, &opts, place),
-                        None => report::json_value(&rep, &name),
-                    };
-                    let _ = writeln!(out, "{v}");
-                } else {
-                    let _ = write!(out, "{}", report::herd_text(&rep));
-                    if cli.time {
-                        let _ = write!(out, "{}", report::time_line(&rep));
-                    }
-                    let _ = writeln!(out);
-                }
-                for note in &rep.notes {
-                    eprintln!("{name}: {note}");
-                }
-                if cli.stats {
-                    eprintln!(
-                        "Stats {name}: candidates {} pruned {} value-mismatch {} consistent {} thin-air {} deadlocked-paths {} dropped-paths {} time {:.6} s estimate {}",
-                        rep.stats.candidates,
-                        rep.stats.pruned,
-                        rep.stats.value_mismatch,
-                        rep.outcomes.consistent,
-                        rep.outcomes.thin_air,
-                        rep.stats.deadlocked_paths,
-                        rep.stats.dropped_paths,
-                        rep.seconds,
-                        estimate.map_or("?".to_string(), |e| e.to_string()),
-                    );
-                }
-            }
-            Err(d) => {
-                eprint!("{}", d.render(&name, &source));
-                status = EXIT_BAD_INPUT;
-            }
-        }
-    }
-    status
-}
-
-/// `vkherd merge`: reads the shards' JSON lines, prints the whole run's reports (and their
-/// warnings) as the run would have, with the exit code it would have had.
-fn merge_files(files: &[PathBuf], as_json: bool) -> i32 {
-    let mut objects = Vec::new();
-    for file in files {
-        let text = match std::fs::read_to_string(file) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: cannot read {}: {e}", file.display());
-                return EXIT_BAD_INPUT;
-            }
-        };
-        for (n, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            match serde_json::from_str::<serde_json::Value>(line) {
-                Ok(v) => objects.push(v),
-                Err(e) => {
-                    eprintln!(
-                        "error: {}:{}: not a JSON report: {e}",
-                        file.display(),
-                        n + 1
-                    );
-                    return EXIT_BAD_INPUT;
-                }
-            }
-        }
-    }
-    let merged = match merge::merge(&objects) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("error: cannot merge: {e}");
-            return EXIT_BAD_INPUT;
-        }
-    };
-    let mut status = EXIT_OK;
-    for m in &merged {
-        status = combine_status(status, report_status(&m.report));
-        if as_json {
-            outln!("{}", report::json(&m.report, &m.file));
-        } else {
-            outln!("{}", report::herd_text(&m.report));
-        }
-        for note in &m.report.notes {
-            eprintln!("{}: {note}", m.file);
-        }
-    }
-    status
 }

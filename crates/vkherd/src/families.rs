@@ -13,9 +13,38 @@ pub const FAMILIES: &[&str] = &[
     "rmw-chain",
 ];
 
-/// Generates member `n` of family `name` (`None` for an unknown name).
-pub fn generate(name: &str, n: usize) -> Option<String> {
-    Some(match name {
+/// Generates member `n` of family `name`, or says why it cannot: an unknown family, or a
+/// member the parser would reject (too many threads, or none).
+pub fn generate(name: &str, n: usize) -> Result<String, String> {
+    let threads = |n: usize| -> Option<usize> {
+        Some(match name {
+            "iriw" | "writes-readers" => n.saturating_add(2),
+            "sb-ring" | "spinlock" | "ticket" | "rmw-chain" => n,
+            "mp-chain" => n.max(1).saturating_add(1),
+            "xf-barrier" => n.max(1).saturating_mul(2),
+            _ => return None,
+        })
+    };
+    let Some(count) = threads(n) else {
+        return Err(format!(
+            "unknown family `{name}`: expected one of {}",
+            FAMILIES.join(", ")
+        ));
+    };
+    if count == 0 {
+        return Err(format!("{name} {n} has no thread: N must be at least 1"));
+    }
+    let max = vkherd_litmus::limits::MAX_THREADS;
+    if count > max {
+        let largest = (0..=max)
+            .filter(|&m| threads(m).is_some_and(|t| t <= max))
+            .max()
+            .unwrap_or(0);
+        return Err(format!(
+            "{name} {n} would have {count} threads, more than a test may have ({max}, see docs/errors.md): N can be at most {largest}"
+        ));
+    }
+    let text = match name {
         "iriw" => iriw(n),
         "sb-ring" => sb_ring(n),
         "mp-chain" => mp_chain(n),
@@ -23,9 +52,17 @@ pub fn generate(name: &str, n: usize) -> Option<String> {
         "xf-barrier" => xf_barrier(n),
         "spinlock" => spinlock(n),
         "ticket" => ticket(n),
-        "rmw-chain" => rmw_chain(n),
-        _ => return None,
-    })
+        _ => rmw_chain(n),
+    };
+    // The families stay inside every parser limit up to the thread limit; this is the
+    // safety net that keeps `gen` from ever printing a test vkherd then rejects.
+    crate::load_litmus(&text).map_err(|d| {
+        format!(
+            "{name} {n} is not a valid test: {} (a bug in the generator)",
+            d.message
+        )
+    })?;
+    Ok(text)
 }
 
 /// Formats a test from its thread headers and per-thread code columns.
@@ -311,6 +348,23 @@ mod tests {
                     .unwrap_or_else(|d| panic!("{f} {n}: {}", d.render(f, &text)));
             }
         }
+    }
+
+    #[test]
+    fn members_up_to_the_thread_limit_load_and_larger_ones_are_refused() {
+        for (f, largest) in [
+            ("iriw", 62),
+            ("sb-ring", 64),
+            ("mp-chain", 63),
+            ("writes-readers", 62),
+            ("xf-barrier", 32),
+        ] {
+            assert!(generate(f, largest).is_ok(), "{f} {largest}");
+            let e = generate(f, largest + 1).unwrap_err();
+            assert!(e.contains(&format!("N can be at most {largest}")), "{e}");
+        }
+        assert!(generate("sb-ring", 0).is_err());
+        assert!(generate("nope", 1).unwrap_err().contains("unknown family"));
     }
 
     #[test]

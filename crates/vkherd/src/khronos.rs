@@ -16,22 +16,41 @@ pub struct CheckResult {
     pub satisfiable: bool,
     pub nochains: bool,
     pub predicate: String,
+    /// A limit stopped the check before a satisfying candidate was found: `satisfiable`
+    /// is false only because the search was cut short.
+    pub partial: bool,
 }
 
 impl CheckResult {
+    /// The answer matches the expectation (never for a partial check: it has no answer).
     pub fn passed(&self) -> bool {
-        self.expected_satisfiable == self.satisfiable
+        !self.partial && self.expected_satisfiable == self.satisfiable
     }
 }
 
-/// Parses, lowers and runs every check of a `.test` source.
+/// Parses, lowers and runs every check of a `.test` source, without limits.
 pub fn run_khronos(
     source: &str,
     name: &str,
     model: ModelOptions,
 ) -> Result<Vec<CheckResult>, Diagnostic> {
+    let opts = crate::Options {
+        model,
+        ..crate::Options::default()
+    };
+    run_khronos_with(source, name, &opts)
+}
+
+/// Parses, lowers and runs every check of a `.test` source with the model, variants and
+/// limits of `opts` (`--max-candidates` and `--timeout` apply to each check).
+pub fn run_khronos_with(
+    source: &str,
+    name: &str,
+    opts: &crate::Options,
+) -> Result<Vec<CheckResult>, Diagnostic> {
     let test = vkherd_litmus::parse_khronos(source)?;
     let program = lower_khronos(&test, name)?;
+    let model = opts.model;
     test.checks
         .iter()
         .map(|check| {
@@ -40,10 +59,12 @@ pub fn run_khronos(
                     chains: model.chains && !check.nochains,
                     ..model
                 },
+                max_candidates: opts.max_candidates,
+                timeout: opts.timeout,
                 ..EnumOptions::default()
             };
             let visitor = PredicateVisitor { check };
-            let (found, _) = enumerate(&program, &opts, &visitor)
+            let (found, stats) = enumerate(&program, &opts, &visitor)
                 .map_err(|e| crate::locate::enum_diagnostic(&program, e))?;
             Ok(CheckResult {
                 line: check.span.line,
@@ -51,6 +72,7 @@ pub fn run_khronos(
                 satisfiable: found,
                 nochains: check.nochains,
                 predicate: check.text.clone(),
+                partial: stats.stopped.is_some() && !found,
             })
         })
         .collect()

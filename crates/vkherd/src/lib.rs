@@ -12,10 +12,20 @@
 pub mod families;
 pub mod khronos;
 pub mod locate;
+pub mod logs;
 pub mod merge;
 pub mod report;
 
 use std::time::Instant;
+
+/// `0.1.0 (1a2b3c4d5e6f)`: the version and the git commit of the build (`unknown` when
+/// built outside a git checkout; `, modified` when the checkout had uncommitted changes).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("VKHERD_GIT_COMMIT"),
+    ")"
+);
 pub use vkherd_enumerate::estimate::Estimate;
 use vkherd_enumerate::{collect_outcomes, EnumOptions, EnumStats, Outcomes};
 pub use vkherd_enumerate::{Shard, Speedcheck, StopReason};
@@ -116,8 +126,14 @@ pub struct Report {
     pub outcomes: Outcomes,
     pub stats: EnumStats,
     pub verdict: Verdict,
-    /// Warnings: unroll bound, thin air, deadlocks.
+    /// Warnings: unroll bound, thin air, deadlocks, observed locations no instruction
+    /// accesses.
     pub notes: Vec<String>,
+    /// No execution completes within `--unroll` (paths were dropped and no state is left):
+    /// `States 0` says nothing about the test, only about the bound.
+    pub bounded_empty: bool,
+    /// The `--unroll` bound the report was made with.
+    pub unroll: u32,
     pub seconds: f64,
     /// The executions kept (`--speedcheck`).
     pub speedcheck: Speedcheck,
@@ -197,19 +213,22 @@ pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
         outcomes,
         stats,
         opts,
+        unaccessed_locations(program),
         start.elapsed().as_secs_f64(),
     ))
 }
 
 impl Report {
     /// Judges the condition on `outcomes` and writes the notes: from a run, or from the
-    /// merged shards of one (`merge`). Only `opts.unroll`, `opts.no_thin_air`, `opts.speedcheck`
-    /// and `opts.states_only` matter.
+    /// merged shards of one (`merge`). Only `opts.unroll`, `opts.no_thin_air`,
+    /// `opts.speedcheck` and `opts.states_only` matter. `program_notes` are the warnings
+    /// about the program itself ([`unaccessed_locations`]), which come first.
     pub fn assemble(
         program: Program,
         outcomes: Outcomes,
         stats: EnumStats,
         opts: &Options,
+        program_notes: Vec<String>,
         seconds: f64,
     ) -> Report {
         let quantifier = program
@@ -221,11 +240,19 @@ impl Report {
             Quantifier::NotExists => outcomes.positive == 0,
             Quantifier::Forall => outcomes.negative == 0,
         };
-        let mut notes = Vec::new();
-        if stats.dropped_paths > 0 {
+        let mut notes = program_notes;
+        let bounded_empty = stats.thread_without_paths.is_some();
+        if let Some(t) = stats.thread_without_paths {
             notes.push(format!(
-                "Warning: {} path(s) dropped by the unroll bound (--unroll {}): the result is bounded, not complete",
-                stats.dropped_paths, opts.unroll
+                "Warning: no execution completes within the unroll bound (--unroll {}): every path of thread P{t} takes a backward jump more often, so States 0 says nothing about the test; raise the bound, e.g. --unroll {} (a loop that can never exit has no execution at any bound)",
+                opts.unroll,
+                raised_unroll(opts.unroll)
+            ));
+        } else if stats.dropped_paths > 0 {
+            notes.push(format!(
+                "Warning: {} dropped by the unroll bound (--unroll {}): the result is bounded, not complete",
+                report::plural(stats.dropped_paths, "path"),
+                opts.unroll
             ));
         }
         let counts_absent = opts.states_only || opts.speedcheck == Speedcheck::Fast;
@@ -241,19 +268,19 @@ impl Report {
             }
         } else if opts.no_thin_air && stats.thin_air > 0 {
             notes.push(format!(
-                "Warning: {} thin-air execution(s) left out (--no-thin-air)",
-                stats.thin_air
+                "Warning: {} left out (--no-thin-air)",
+                report::plural(stats.thin_air, "thin-air execution")
             ));
         } else if outcomes.thin_air > 0 {
             notes.push(format!(
-                "Warning: {} thin-air execution(s) counted (values that depend on themselves through rf); --no-thin-air leaves them out",
-                outcomes.thin_air
+                "Warning: {} counted (values that depend on themselves through rf); --no-thin-air leaves them out",
+                report::plural(outcomes.thin_air, "thin-air execution")
             ));
         }
         if stats.deadlocked_paths > 0 && !states_absent {
             notes.push(format!(
-                "Warning: {} path combination(s) deadlock at a control barrier and are not counted",
-                stats.deadlocked_paths
+                "Warning: {} at a control barrier, not counted",
+                deadlock_text(stats.deadlocked_paths)
             ));
         }
         let mut report = Report {
@@ -262,6 +289,8 @@ impl Report {
             stats,
             verdict: if ok { Verdict::Ok } else { Verdict::No },
             notes,
+            bounded_empty,
+            unroll: opts.unroll,
             seconds,
             speedcheck: opts.speedcheck,
             counts_absent,
@@ -281,4 +310,44 @@ impl Report {
         }
         report
     }
+}
+
+/// `1 path combination deadlocks`, `2 path combinations deadlock`.
+fn deadlock_text(n: u64) -> String {
+    if n == 1 {
+        "1 path combination deadlocks".into()
+    } else {
+        format!("{n} path combinations deadlock")
+    }
+}
+
+/// The `--unroll` to suggest when `unroll` was too low.
+pub fn raised_unroll(unroll: u32) -> u32 {
+    unroll.saturating_mul(2).max(unroll.saturating_add(1))
+}
+
+/// A warning for each location the final state shows (condition, filter or `locations`)
+/// that no instruction accesses: it can only hold its initial value, which is most often a
+/// typo (`xx == 1` for `x == 1`).
+pub fn unaccessed_locations(program: &Program) -> Vec<String> {
+    use vkherd_model::{Instruction, Observable};
+    let accessed = |loc: usize| {
+        program.threads.iter().any(|t| {
+            t.code.iter().any(|i| {
+                matches!(i, Instruction::Access(a)
+                    if a.reference.is_some_and(|r| program.references[r].location == loc))
+            })
+        })
+    };
+    program
+        .observed
+        .iter()
+        .filter_map(|o| match *o {
+            Observable::Loc(l) if !accessed(l) => Some(format!(
+                "Warning: location `{}` is in the final state (condition, filter or locations) but no instruction accesses it: it always holds its initial value {} (a typo?)",
+                program.locations[l].name, program.locations[l].init
+            )),
+            _ => None,
+        })
+        .collect()
 }

@@ -8,7 +8,7 @@
 //! it. A shard of several tests runs every N-th test whole.
 
 use crate::{Options, Report, StopReason};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::time::Duration;
 use vkherd_enumerate::{EnumStats, Outcomes, StateInfo};
@@ -57,6 +57,7 @@ pub fn shard_json(report: &Report, opts: &Options, place: &ShardPlace) -> Value 
         "tests": place.tests,
         "unroll": opts.unroll,
         "no_thin_air": opts.no_thin_air,
+        "program_notes": crate::unaccessed_locations(&report.program),
         "value_mismatch": s.value_mismatch,
         "thin_air_candidates": s.thin_air,
         "stopped": match s.stopped {
@@ -68,12 +69,16 @@ pub fn shard_json(report: &Report, opts: &Options, place: &ShardPlace) -> Value 
 }
 
 /// A shard's JSON report of one test: the report's JSON with the `shard` object added.
-pub fn shard_report_json(report: &Report, file: &str, opts: &Options, place: &ShardPlace) -> Value {
-    let mut v = crate::report::json_value(report, file);
-    if let Some(obj) = v.as_object_mut() {
-        obj.insert("shard".into(), shard_json(report, opts, place));
-    }
-    v
+pub fn shard_report_json(
+    report: &Report,
+    file: &str,
+    opts: &Options,
+    place: &ShardPlace,
+    info: &Map<String, Value>,
+) -> String {
+    let mut info = info.clone();
+    info.insert("shard".into(), shard_json(report, opts, place));
+    crate::report::json(report, file, &info)
 }
 
 /// One test of the whole run, put back together.
@@ -81,6 +86,8 @@ pub fn shard_report_json(report: &Report, file: &str, opts: &Options, place: &Sh
 pub struct Merged {
     pub file: String,
     pub report: Report,
+    /// The run information the shards' objects carry ([`crate::report::run_info`]).
+    pub run_info: Map<String, Value>,
 }
 
 fn field<'v>(v: &'v Value, key: &str) -> Result<&'v Value, String> {
@@ -223,7 +230,14 @@ fn merge_test(parts: &[&Value]) -> Result<Merged, String> {
         outcomes.consistent += uint(st, "consistent")?;
         outcomes.thin_air += uint(st, "thin_air")?;
         stats.candidates += uint(st, "candidates")?;
-        stats.pruned = stats.pruned.saturating_add(uint(st, "pruned")?);
+        // Exact below 2^53, an estimate written as a double above (`report::pruned_json`).
+        let pruned = field(st, "pruned")?;
+        let pruned = pruned
+            .as_u64()
+            .map(u128::from)
+            .or_else(|| pruned.as_f64().map(|f| f as u128))
+            .ok_or("`pruned` is not a count")?;
+        stats.pruned = stats.pruned.saturating_add(pruned);
         stats.deadlocked_paths += uint(st, "deadlocked_paths")?;
         // Every shard lays out the same paths.
         stats.dropped_paths = uint(st, "dropped_paths")?;
@@ -244,9 +258,25 @@ fn merge_test(parts: &[&Value]) -> Result<Merged, String> {
         ..Options::default()
     };
     let program = program_shell(head, columns.unwrap_or_default())?;
+    let program_notes = field(&head["shard"], "program_notes")?
+        .as_array()
+        .ok_or("`program_notes` is not a list")?
+        .iter()
+        .map(|n| {
+            n.as_str()
+                .map(str::to_string)
+                .ok_or("a program note is not a string")
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    // The run information every object carries, as the shards wrote it.
+    let run_info = crate::report::run_info(&Options::default())
+        .keys()
+        .filter_map(|k| head.get(k).map(|v| (k.clone(), v.clone())))
+        .collect();
     Ok(Merged {
         file,
-        report: Report::assemble(program, outcomes, stats, &opts, seconds),
+        run_info,
+        report: Report::assemble(program, outcomes, stats, &opts, program_notes, seconds),
     })
 }
 
