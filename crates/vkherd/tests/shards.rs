@@ -229,7 +229,7 @@ fn a_directory_is_sharded_by_test_and_merges_back_in_order() {
     // The directory run ends with its summary line (tests, verdicts, time); merge prints
     // the reports only.
     let single_stdout = String::from_utf8_lossy(&single.stdout);
-    let (reports, summary) = single_stdout
+    let (reports, _summary) = single_stdout
         .rsplit_once("Summary: ")
         .expect("a directory run ends with its summary line");
     assert_eq!(String::from_utf8_lossy(&merged.stdout), reports);
