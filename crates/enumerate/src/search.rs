@@ -25,6 +25,8 @@
 //! - `asmo` may relate only mutually ordered atomic writes and must be a strict order, so
 //!   a closure that leaves `mutordatom` or has a self-loop cannot complete (as in
 //!   [`AsmoOrders`]).
+//! - Before it, a cheap filter: the coherence core (coherence.rs) must be acyclic; each
+//!   of its terms is contained in the first axiom's relation in every completion.
 //! - The model check ([`Ctx::could_be_consistent`]) uses relations monotone in rf,
 //!   RFINIT, asmo and the asmo terms (rs, hypors, release):
 //!   - `sw` = release . (rf & mutordatom) . acquire + a static term: monotone in rf and
@@ -58,6 +60,7 @@
 //! The cuts are disabled when the visitor needs inconsistent candidates.
 
 use crate::candidates::{rf_options, AsmoOrders};
+use crate::coherence::CoherenceCore;
 use crate::values::Source;
 use crate::{Asmo, Ctx, EnumError, EnumStats, Visitor};
 use rayon::prelude::*;
@@ -99,12 +102,8 @@ struct Search<'c, 'a, V> {
     /// The RMW events (`R & W`).
     rmw: EventSet,
     lower_terms: AsmoTerms,
-    /// `po & sloc & sref` and its `W -> W` part: static parts of every execution's
-    /// `locord` (for [`Search::core_viable`]).
-    po_loc: Rel,
-    po_loc_ww: Rel,
-    /// `sloc . [W] - iden`: what a read of the initial value is fr-before.
-    sloc_w: Rel,
+    /// A cheap filter run before the model check (coherence.rs).
+    core: CoherenceCore,
     /// Stage 3: the other reads, in program order, with their options.
     reads: Vec<usize>,
     options: Vec<Vec<Source>>,
@@ -184,7 +183,6 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
             Choice::Orient(..) => choice_suffix[k + 1],
         };
     }
-    let po_loc = s.po.inter(&s.sloc).inter(&s.sref);
     let search = Search {
         ctx,
         choices,
@@ -193,9 +191,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
         allowed,
         rmw,
         lower_terms: ctx.lower_asmo_terms(),
-        po_loc_ww: po_loc.restrict(&s.w, &s.w),
-        po_loc,
-        sloc_w: s.sloc.restrict_range(&s.w).minus(&s.iden),
+        core: CoherenceCore::new(s),
         reads,
         options,
         suffix,
@@ -244,7 +240,7 @@ impl<V: Visitor> Search<'_, '_, V> {
                     }
                     let ok = self.asmo_valid(&q.asmo)
                         && self.ctx.solver.partial_agrees(&q.rf_src)
-                        && self.core_viable(&q.rf, &q.rfinit, &q.asmo)
+                        && self.core.acyclic(&q.rf, &q.rfinit, &q.asmo)
                         && self.model_viable(&q)
                         && !self.ctx.skip_by_state(&q.rf_src, &q.asmo);
                     ok.then_some(q)
@@ -260,7 +256,7 @@ impl<V: Visitor> Search<'_, '_, V> {
                     }
                     add_asmo(&mut q.asmo, x, y);
                     let ok = self.asmo_valid(&q.asmo)
-                        && self.core_viable(&q.rf, &q.rfinit, &q.asmo)
+                        && self.core.acyclic(&q.rf, &q.rfinit, &q.asmo)
                         && self.model_viable(&q)
                         && !self.ctx.skip_by_state(&q.rf_src, &q.asmo);
                     ok.then_some(q)
@@ -299,24 +295,6 @@ impl<V: Visitor> Search<'_, '_, V> {
         asmo.is_irreflexive() && asmo.is_subset(&self.allowed)
     }
 
-    /// A cheap filter before the model check (both stages): the coherence core `po_loc + rf + asmo +
-    /// ~rf.asmo + ~rf.(po_loc & W->W) + [RFINIT].sloc.[W] - iden` must be acyclic. Every
-    /// term is contained in `locord + rf + fr + asmo` of every completion (`po_loc` is in
-    /// `locord` through `hb & sthd & sref`, hb containing po; the fr terms are fr's with
-    /// `locord` and `asmo` shrunk to parts of them), so a cycle here is a cycle of the
-    /// first axiom. The model check implies it: this only saves time when it fails.
-    fn core_viable(&self, rf: &Rel, rfinit: &EventSet, asmo: &Rel) -> bool {
-        let rf_inv = rf.inv();
-        let mut core = self.po_loc.union(rf);
-        core.union_with(asmo);
-        let mut fr = rf_inv.seq(asmo);
-        fr.union_with(&rf_inv.seq(&self.po_loc_ww));
-        fr.minus_with(&self.ctx.s.iden);
-        core.union_with(&fr);
-        core.union_with(&self.sloc_w.restrict_domain(rfinit));
-        core.is_acyclic()
-    }
-
     /// The model check of a stage-1 partial execution, with the asmo lower bound.
     fn model_viable(&self, p: &Partial) -> bool {
         self.ctx
@@ -349,7 +327,7 @@ impl<V: Visitor> Search<'_, '_, V> {
     /// Can the partial execution still be completed into a consistent one (asmo complete)?
     fn viable(&self, (asmo, asmo_terms): &Asmo, p: &Partial) -> bool {
         self.ctx.solver.partial_agrees(&p.rf_src)
-            && self.core_viable(&p.rf, &p.rfinit, asmo)
+            && self.core.acyclic(&p.rf, &p.rfinit, asmo)
             && self
                 .ctx
                 .could_be_consistent(&p.rf, &p.rfinit, asmo, asmo_terms)
