@@ -13,7 +13,8 @@
 //!    before; the model's asmo terms are computed once per complete asmo.
 //! 3. **The other reads**, read by read in program order, with the full model check.
 //!
-//! A straight-line test without RMWs has no stage 1: stages 2 and 3 are the former search unchanged.
+//! A straight-line test without RMWs has no stage 1: stages 2 and 3 are the former search
+//! (plus the coherence filter where a location has two writes).
 //!
 //! Why the cuts are sound. Every check is monotone: if it fails on a partial choice it
 //! fails on every completion, so no consistent candidate is lost; and the choices
