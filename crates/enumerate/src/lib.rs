@@ -4,6 +4,7 @@
 //! independent of the thread count because visitors merge commutatively.
 
 pub mod candidates;
+mod coherence;
 mod columns;
 pub mod combine;
 pub mod estimate;
@@ -428,7 +429,8 @@ pub(crate) struct Ctx<'a, V> {
 
 // The model as the search sees it: the only places the enumerator calls into the axioms
 // (`asmo_terms`, `lower_asmo_terms`, `could_be_consistent`, `visit_leaf`). Swapping the
-// model engine means changing these four functions.
+// model engine means changing these four functions, and keeping or dropping the
+// model-specific filter of coherence.rs.
 impl<V: Visitor> Ctx<'_, V> {
     /// The model terms that depend on a complete `asmo` alone (computed once per asmo).
     pub fn asmo_terms(&self, asmo: &Rel) -> AsmoTerms {
