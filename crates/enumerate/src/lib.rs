@@ -78,18 +78,20 @@ impl Shard {
     }
 }
 
-/// Work units per asmo order that a search aims for when it numbers its first-level
-/// choices: enough for shards to balance (see [`split_depth`]).
-pub(crate) const SPLIT_UNITS: u128 = 256;
+/// Work units per shard that a sharded run aims for, per path combination when it deals
+/// out whole combinations, per asmo order when it deals out parts of each search: enough
+/// for the shards to balance, few enough that the nodes above the units, which every
+/// shard visits, stay a small part of the work.
+pub(crate) const UNITS_PER_SHARD: u64 = 8;
 
 /// The number of leading reads whose sources, with the asmo order, make a search's
 /// first-level choice (a work unit for sharding): the fewest reads giving at least
-/// [`SPLIT_UNITS`] combinations of sources, or all reads. `widths` are the reads'
-/// numbers of sources in search order.
-pub(crate) fn split_depth(widths: &[usize]) -> usize {
+/// `target` combinations of sources, or all reads. `widths` are the reads' numbers of
+/// sources in search order.
+pub(crate) fn split_depth(widths: &[usize], target: u128) -> usize {
     let mut units = 1u128;
     for (d, &w) in widths.iter().enumerate() {
-        if units >= SPLIT_UNITS {
+        if units >= target {
             return d;
         }
         units = units.saturating_mul(w as u128);
@@ -188,6 +190,12 @@ pub fn enumerate<V: Visitor>(
             ),
         });
     }
+    // Sharding: with enough path combinations a shard takes whole combinations (so no
+    // set-up is repeated across shards); with few, each search deals out its own units.
+    let (combo_shard, search_shard) = match opts.shard {
+        Some(sh) if combos.total() >= UNITS_PER_SHARD.saturating_mul(sh.count) => (Some(sh), None),
+        sh => (None, sh),
+    };
     // Path combinations run in parallel; their results merge commutatively, and of several
     // errors the one of the first combination (in odometer order) is reported, so the
     // output does not depend on scheduling.
@@ -206,7 +214,11 @@ pub fn enumerate<V: Visitor>(
                 if err.is_some() || !budget.alive() {
                     return (acc, st, err);
                 }
-                match combination(program, opts, visitor, &budget, index as u64, &combo) {
+                if combo_shard.is_some_and(|sh| !sh.owns(index as u64, 0, 0)) {
+                    return (acc, st, err);
+                }
+                let unit = (index as u64, search_shard);
+                match combination(program, opts, visitor, &budget, unit, &combo) {
                     Ok(Some((a, s))) => {
                         st.add(&s);
                         (visitor.merge(acc, a), st, err)
@@ -267,7 +279,7 @@ fn combination<V: Visitor>(
     opts: &EnumOptions,
     visitor: &V,
     budget: &Budget,
-    combination: u64,
+    (combination, shard): (u64, Option<Shard>),
     combo: &[&Path],
 ) -> Result<Option<(V::Acc, EnumStats)>, EnumError> {
     let lay = layout(program, combo);
@@ -292,6 +304,7 @@ fn combination<V: Visitor>(
             visitor,
             budget,
             unit: (combination, meeting as u64),
+            shard,
         };
         let part = if opts.naive || visitor.needs_inconsistent() {
             naive::enumerate(&ctx)?
@@ -331,6 +344,8 @@ pub(crate) struct Ctx<'a, V> {
     pub budget: &'a Budget,
     /// This search's path combination and barrier-meeting choice numbers (for sharding).
     pub unit: (u64, u64),
+    /// The shard whose units this search explores (None: all of them).
+    pub shard: Option<Shard>,
 }
 
 impl<V: Visitor> Ctx<'_, V> {
@@ -339,17 +354,23 @@ impl<V: Visitor> Ctx<'_, V> {
     /// order and explores only the ones it owns; anything it counts outside those subtrees
     /// must be counted once over all shards.
     pub fn in_shard(&self, choice: u128) -> bool {
-        self.opts
-            .shard
+        self.shard
             .is_none_or(|sh| sh.owns(self.unit.0, self.unit.1, choice))
     }
 
     /// How many of the first-level choices `first..first + len` this run owns.
     pub fn owned_in(&self, first: u128, len: u128) -> u128 {
-        match self.opts.shard {
+        match self.shard {
             None => len,
             Some(sh) => sh.owned_in(self.unit.0, self.unit.1, first, len),
         }
+    }
+
+    /// How many first-level choices a search should aim for per asmo order (see
+    /// [`split_depth`]): 1 when not sharded.
+    pub fn units_wanted(&self) -> u128 {
+        self.shard
+            .map_or(1, |sh| UNITS_PER_SHARD.saturating_mul(sh.count) as u128)
     }
 
     /// Counts `n` candidates cut away without being examined.
@@ -585,10 +606,11 @@ mod shard_tests {
 
     #[test]
     fn the_split_takes_reads_until_enough_units() {
-        assert_eq!(split_depth(&[]), 0);
-        assert_eq!(split_depth(&[2; 7]), 7);
-        assert_eq!(split_depth(&[2; 10]), 8); // 2^8 = 256
-        assert_eq!(split_depth(&[300, 2]), 1);
-        assert_eq!(split_depth(&[0, 5, 5, 5, 5]), 5); // no rf at all: no unit
+        assert_eq!(split_depth(&[], 32), 0);
+        assert_eq!(split_depth(&[2; 4], 32), 4);
+        assert_eq!(split_depth(&[2; 10], 32), 5); // 2^5 = 32
+        assert_eq!(split_depth(&[300, 2], 32), 1);
+        assert_eq!(split_depth(&[2, 2], 1), 0); // not sharded: the asmo order alone
+        assert_eq!(split_depth(&[0, 5, 5, 5, 5], 32), 5); // no rf at all: no unit
     }
 }

@@ -32,7 +32,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
         })
         .collect();
     let widths: Vec<usize> = radices.iter().map(|&r| r as usize).collect();
-    let split = crate::split_depth(&widths);
+    let split = crate::split_depth(&widths, ctx.units_wanted());
     let units: u128 = radices[..split].iter().map(|&r| r as u128).product();
     let overflow = AtomicBool::new(false);
     let result = (0..total_rf)

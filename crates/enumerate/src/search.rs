@@ -69,7 +69,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
         suffix[d] = suffix[d + 1].saturating_mul(options[d].len() as u64);
     }
     let widths: Vec<usize> = options.iter().map(Vec::len).collect();
-    let split = crate::split_depth(&widths);
+    let split = crate::split_depth(&widths, ctx.units_wanted());
     let mut units_below = vec![1u128; split + 1];
     for d in (0..split).rev() {
         units_below[d] = units_below[d + 1] * widths[d] as u128;
