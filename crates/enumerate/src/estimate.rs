@@ -10,12 +10,12 @@
 //! - asmo: a valid asmo is a strict partial order whose comparable pairs are fixed
 //!   (mutordatom on atomic writes, which share a location); a linear extension of it
 //!   determines it, so there are at most (atomic writes to l)! orders per location l;
-//! - quorum choices: counted exactly per combination (`meetings`); above
+//! - quorum choices: counted exactly per combination (`meeting_count`); above
 //!   [`EXACT_COMBINATIONS`] combinations, each thread contributes its worst path
 //!   (most reads, writes, atomic writes per location, most quorum barrier executions), and
 //!   a quorum instance with m members has at most 2^m quorum sets.
 
-use crate::combine::{layout, meetings, Meeting};
+use crate::combine::{layout, meeting_count};
 use crate::paths::{Path, Step};
 use crate::{all_thread_paths, EnumError, EnumOptions, PathCombinations};
 use std::fmt;
@@ -200,11 +200,11 @@ pub fn estimate(program: &Program, opts: &EnumOptions) -> Result<Estimate, EnumE
         let mut log = f64::NEG_INFINITY;
         for combo in combos {
             let lay = layout(program, &combo);
-            let quorum = match meetings(program, &lay) {
-                Ok(Meeting::Instances(v)) => v.len(),
-                // A deadlock has no candidates; an error stops the run.
-                Ok(Meeting::Deadlock) | Err(_) => continue,
-            };
+            // A deadlock (0) has no candidates; an error stops the run.
+            let quorum = meeting_count(program, &lay).unwrap_or(0);
+            if quorum == 0 {
+                continue;
+            }
             let mut c = Counts::new(program.locations.len());
             for ev in &lay.events {
                 c.add_event(program, ev);
@@ -256,5 +256,43 @@ mod tests {
         assert!((log_add(2.0, 2.0) - 200f64.log10()).abs() < 1e-12);
         assert_eq!(log_add(f64::NEG_INFINITY, 1.0), 1.0);
         assert!((log_factorial(5) - 120f64.log10()).abs() < 1e-12);
+    }
+}
+
+#[cfg(test)]
+mod count_tests {
+    use crate::combine::{layout, meeting_count, meetings, Meeting};
+    use crate::paths::thread_paths;
+
+    /// Quorum barriers, one in a loop: `meeting_count` agrees with the relations
+    /// `meetings` builds, on every path combination.
+    #[test]
+    fn meeting_count_matches_meetings() {
+        let src = "VULKAN Q\n{ x = 0; }\n P0@sg 0, wg 0, qf 0 | P1@sg 1, wg 0, qf 0 | P2@sg 2, wg 0, qf 0 ;\n \
+            LC00: | cbar.acq_rel.wg.semsc0 1, 1, 2 | cbar.acq_rel.wg.semsc0 1, 1, 2 ;\n \
+            cbar.acq_rel.wg.semsc0 1, 1, 2 | ld.sc0 r0, x | ;\n \
+            ld.sc0 r1, x | | ;\n \
+            bne r1, 0, LC00 | | ;\n\
+            exists (P1:r0 == 0)\n";
+        let program =
+            vkherd_model::lower_litmus(&vkherd_litmus::parse_litmus(src).unwrap()).unwrap();
+        let per: Vec<_> = (0..program.threads.len())
+            .map(|t| thread_paths(&program.threads[t], t, 2, 1000).unwrap().paths)
+            .collect();
+        let mut seen = 0;
+        for p0 in &per[0] {
+            let combo = [p0, &per[1][0], &per[2][0]];
+            let lay = layout(&program, &combo);
+            let built = match meetings(&program, &lay).unwrap() {
+                Meeting::Deadlock => 0,
+                Meeting::Instances(v) => v.len(),
+            };
+            assert_eq!(meeting_count(&program, &lay).unwrap(), built);
+            seen += built;
+        }
+        assert!(
+            seen > per[0].len(),
+            "some combination has several quorum choices"
+        );
     }
 }

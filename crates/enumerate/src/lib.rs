@@ -84,6 +84,11 @@ impl Shard {
 /// shards to balance.
 pub(crate) const SPLIT_UNITS: u128 = 256;
 
+/// With at least this many path combinations per shard, shards take whole combinations
+/// (dealt by the hash of their number) and skip the others before laying them out, so
+/// that N shards together cost about one run; below it, every shard splits each search.
+pub(crate) const WHOLE_COMBINATIONS_PER_SHARD: u64 = 8;
+
 /// Where a search node stands for sharding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Unit {
@@ -244,6 +249,10 @@ pub fn enumerate<V: Visitor>(
             ),
         });
     }
+    // Sharding by whole path combinations when there are enough of them.
+    let whole = opts
+        .shard
+        .filter(|sh| combos.total() >= WHOLE_COMBINATIONS_PER_SHARD.saturating_mul(sh.count));
     // Path combinations run in parallel; their results merge commutatively, and of several
     // errors the one of the first combination (in odometer order) is reported, so the
     // output does not depend on scheduling.
@@ -265,14 +274,25 @@ pub fn enumerate<V: Visitor>(
                 if err.is_some() || !budget.alive() || visitor.done() {
                     return (acc, st, err);
                 }
-                match combination(program, opts, visitor, &budget, index as u64, &combo) {
+                if whole.is_some_and(|sh| !sh.owns(mix(0, index as u64))) {
+                    return (acc, st, err);
+                }
+                let split = opts.shard.is_some() && whole.is_none();
+                match combination(
+                    program,
+                    opts,
+                    visitor,
+                    &budget,
+                    (index as u64, split),
+                    &combo,
+                ) {
                     Ok(Some((a, s))) => {
                         st.add(&s);
                         (visitor.merge(acc, a), st, err)
                     }
                     Ok(None) => {
                         // A deadlocked combination has no work units: one shard counts it.
-                        if opts.shard.is_none_or(|sh| sh.owns(mix(0, index as u64))) {
+                        if !split || opts.shard.is_some_and(|sh| sh.owns(mix(0, index as u64))) {
                             st.deadlocked_paths += 1;
                         }
                         (acc, st, err)
@@ -361,7 +381,7 @@ fn combination<V: Visitor>(
     opts: &EnumOptions,
     visitor: &V,
     budget: &Budget,
-    combination: u64,
+    (combination, split): (u64, bool),
     combo: &[&Path],
 ) -> Result<Option<(V::Acc, EnumStats)>, EnumError> {
     let lay = layout(program, combo);
@@ -386,6 +406,7 @@ fn combination<V: Visitor>(
             visitor,
             budget,
             unit: (combination, meeting as u64),
+            split,
         };
         let part = if opts.naive || visitor.needs_inconsistent() {
             naive::enumerate(&ctx)?
@@ -425,6 +446,8 @@ pub(crate) struct Ctx<'a, V> {
     pub budget: &'a Budget,
     /// This search's path combination and barrier-meeting choice numbers (for sharding).
     pub unit: (u64, u64),
+    /// This search is split among the shards (else it is run whole, or not at all).
+    pub split: bool,
 }
 
 // The model as the search sees it: the only places the enumerator calls into the axioms
@@ -483,24 +506,24 @@ impl<V: Visitor> Ctx<'_, V> {
     /// with the hash of its path combination and barrier meeting.
     pub(crate) fn unit_root(&self) -> Unit {
         match self.opts.shard {
-            None => Unit::Owned,
-            Some(_) => Unit::Open {
+            Some(_) if self.split => Unit::Open {
                 hash: mix(mix(0, self.unit.0), self.unit.1),
                 width: 1,
             },
+            _ => Unit::Owned,
         }
     }
 
     /// The sharding position of branch `digit` of `width` below `unit`; `None` if that
     /// branch is a work unit of another shard.
     pub(crate) fn unit_child(&self, unit: Unit, digit: u64, width: u64) -> Option<Unit> {
-        unit.child(self.opts.shard, digit, width)
+        unit.child(self.opts.shard.filter(|_| self.split), digit, width)
     }
 
     /// Does this run count what happens at a node (a leaf examined, a subtree pruned)?
     /// Inside an owned unit yes; above the units, only the shard owning the node's hash.
     pub(crate) fn unit_counts(&self, unit: Unit) -> bool {
-        unit.counts(self.opts.shard)
+        unit.counts(self.opts.shard.filter(|_| self.split))
     }
 
     /// Plain enumeration's sharding: every candidate (rf number, asmo number) is a unit.
