@@ -365,6 +365,18 @@ fn every_file_gets_a_json_object_with_the_run_information() {
         e["message"].as_str().unwrap().contains("unexpected `y`"),
         "{e}"
     );
+    // `bench --json` too: one object per file, the failed one with `error`.
+    let out = vkherd(&["bench", "--json", "--runs", "1", d.to_str().unwrap()]);
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[1]["error"]["location"]
+        .as_str()
+        .unwrap()
+        .ends_with("b-bad.litmus:4:15"));
+    assert!(lines.iter().all(|o| o["vkherd"].is_string()));
 }
 
 // ---- 5. Install and shell ----
