@@ -310,6 +310,9 @@ fn herd7_log_has_herd7s_exact_state_lines_and_time_lines() {
     let tests = stdout.lines().filter(|l| l.starts_with("Test ")).count();
     let times = stdout.lines().filter(|l| l.starts_with("Time ")).count();
     assert_eq!((tests, times), (17, 17));
+    // Nothing but reports on stdout: the summary is on stderr.
+    assert!(!stdout.contains("Summary"));
+    assert!(text(&out.stderr).contains("Summary: 17 tests in 17 files"));
     let default = text(&vkherd(&["-j", "1", &corpus("mp")]).stdout);
     assert!(default.contains("; # racy\n"));
 }
