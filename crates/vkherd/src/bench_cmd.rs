@@ -4,6 +4,7 @@
 use crate::cli::{files_to_run, TestKind, EXIT_BAD_INPUT, EXIT_OK};
 use serde_json::{json, Value};
 use std::path::PathBuf;
+use vkherd::report::{json_error, JsonError};
 use vkherd::Options;
 
 pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32 {
@@ -34,7 +35,11 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
         let source = match std::fs::read(file) {
             Ok(b) => String::from_utf8_lossy(&b).into_owned(),
             Err(e) => {
-                eprintln!("error: cannot read {name}: {e}");
+                let message = format!("cannot read {name}: {e}");
+                eprintln!("error: {message}");
+                if as_json {
+                    outln!("{}", json_error(&name, &JsonError::File(message), &info));
+                }
                 status = EXIT_BAD_INPUT;
                 continue;
             }
@@ -43,6 +48,9 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
             Ok(p) => p,
             Err(d) => {
                 eprint!("{}", d.render(&name, &source));
+                if as_json {
+                    outln!("{}", json_error(&name, &JsonError::At(&d), &info));
+                }
                 status = EXIT_BAD_INPUT;
                 continue;
             }
@@ -57,6 +65,9 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
                 }
                 Err(d) => {
                     eprint!("{}", d.render(&name, &source));
+                    if as_json {
+                        outln!("{}", json_error(&name, &JsonError::At(&d), &info));
+                    }
                     status = EXIT_BAD_INPUT;
                     break;
                 }

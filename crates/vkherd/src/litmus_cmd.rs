@@ -169,7 +169,12 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
     let directory_run = files.len() > 1 || paths.iter().any(|p| p.is_dir());
     if directory_run && !output.json {
         let line = summary_line(&tally, files.len(), start.elapsed().as_secs_f64());
-        let _ = writeln!(stdout.lock(), "{line}");
+        // A herd7 log holds reports only: there the summary goes to stderr.
+        if output.herd7_log {
+            eprintln!("{line}");
+        } else {
+            let _ = writeln!(stdout.lock(), "{line}");
+        }
     }
     if tally.errors > 0 {
         EXIT_BAD_INPUT

@@ -310,6 +310,9 @@ fn herd7_log_has_herd7s_exact_state_lines_and_time_lines() {
     let tests = stdout.lines().filter(|l| l.starts_with("Test ")).count();
     let times = stdout.lines().filter(|l| l.starts_with("Time ")).count();
     assert_eq!((tests, times), (17, 17));
+    // Nothing but reports on stdout: the summary is on stderr.
+    assert!(!stdout.contains("Summary"));
+    assert!(text(&out.stderr).contains("Summary: 17 tests in 17 files"));
     let default = text(&vkherd(&["-j", "1", &corpus("mp")]).stdout);
     assert!(default.contains("; # racy\n"));
 }
@@ -365,6 +368,18 @@ fn every_file_gets_a_json_object_with_the_run_information() {
         e["message"].as_str().unwrap().contains("unexpected `y`"),
         "{e}"
     );
+    // `bench --json` too: one object per file, the failed one with `error`.
+    let out = vkherd(&["bench", "--json", "--runs", "1", d.to_str().unwrap()]);
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[1]["error"]["location"]
+        .as_str()
+        .unwrap()
+        .ends_with("b-bad.litmus:4:15"));
+    assert!(lines.iter().all(|o| o["vkherd"].is_string()));
 }
 
 // ---- 5. Install and shell ----
