@@ -137,6 +137,7 @@ impl Exec {
             location,
         };
         Program {
+            dialect: vkherd_model::Dialect::Vulkan,
             description: String::new(),
             name: "hand-made".to_string(),
             threads: self
