@@ -15,6 +15,8 @@ pub(super) fn strip(source: &str) -> Stripped {
 
 /// Like [`strip`], and also blanks C comments `// ...` (to the end of the line) and
 /// `/* ... */` (not nesting). An unclosed `/*` is reported like an unclosed `(*`.
+/// Inside braces (thread bodies and the init block) `(*` is not a comment: there C code
+/// says `while (*y != 0)`.
 pub(super) fn strip_c(source: &str) -> Stripped {
     strip_with(source, true)
 }
@@ -26,6 +28,8 @@ fn strip_with(source: &str, c_comments: bool) -> Stripped {
     let mut chars = source.char_indices().peekable();
     // Inside a `/* */` comment: its start.
     let mut c_block: Option<usize> = None;
+    // Depth of `{ }` outside comments (C mode only).
+    let mut braces = 0usize;
     while let Some((at, c)) = chars.next() {
         let next = chars.peek().map(|&(_, n)| n);
         if c_block.is_some() {
@@ -54,7 +58,7 @@ fn strip_with(source: &str, c_comments: bool) -> Stripped {
             chars.next();
             text.push_str("  ");
             c_block = Some(at);
-        } else if c == '(' && next == Some('*') {
+        } else if c == '(' && next == Some('*') && (!c_comments || braces == 0 || depth > 0) {
             if depth == 0 {
                 outer_start = at;
             }
@@ -65,6 +69,13 @@ fn strip_with(source: &str, c_comments: bool) -> Stripped {
             depth -= 1;
             chars.next();
             text.push_str("  ");
+        } else if c_comments && depth == 0 && (c == '{' || c == '}') {
+            braces = if c == '{' {
+                braces + 1
+            } else {
+                braces.saturating_sub(1)
+            };
+            text.push(c);
         } else if depth > 0 && c != '\n' {
             // Same byte length, so offsets stay valid.
             text.extend(std::iter::repeat_n(' ', c.len_utf8()));
@@ -120,6 +131,16 @@ mod tests {
             Some("a // b")
         );
         assert_eq!(strip_c("x /* y").unterminated, Some(2));
+        // In braces, `(*` is C: a parenthesised dereference.
+        let code = "(* c *) { while (*y != 0) (*x) = 1; } (* d *)";
+        assert_eq!(
+            strip_c(code).text,
+            format!(
+                "{} {{ while (*y != 0) (*x) = 1; }} {}",
+                " ".repeat(7),
+                " ".repeat(7)
+            )
+        );
     }
 
     #[test]
