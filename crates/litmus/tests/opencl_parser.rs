@@ -160,6 +160,70 @@ fn header_ids_in_any_order_and_optional() {
 }
 
 #[test]
+fn init_declarations_may_carry_c_types() {
+    let t =
+        parse("OPENCL t { global atomic_int x = 1; local int [y] = 2; unsigned z = 3; }\nP0 () {}");
+    let names: Vec<String> = t
+        .init
+        .iter()
+        .map(|d| match d {
+            InitDecl::Location { name, value, .. } => format!("{name}={value}"),
+            d => panic!("{d:?}"),
+        })
+        .collect();
+    assert_eq!(names, ["x=1", "y=2", "z=3"]);
+}
+
+#[test]
+fn scope_trees_give_the_ids() {
+    let src = "OPENCL t {}\nP0 () {}\nP1 () {}\nP2 () {}\nP3 () {}\nP4 () {}\n\
+               scopeTree (device (work_group P0 (sub_group P1 P2)) P3) (device P4)\nexists (x = 0)";
+    let t = parse(src);
+    let ids: Vec<(u64, u64, u64)> = t
+        .threads
+        .iter()
+        .map(|t| (t.dev.unwrap(), t.wg.unwrap(), t.sg.unwrap()))
+        .collect();
+    let (p0, p1, p2, p3, p4) = (ids[0], ids[1], ids[2], ids[3], ids[4]);
+    // Same device and work-group for P0, P1, P2; P1 and P2 share a sub-group, P0 not.
+    assert_eq!((p0.0, p0.1), (p1.0, p1.1));
+    assert_eq!(p1, p2);
+    assert_ne!(p0.2, p1.2);
+    // P3: same device, its own work-group; P4 on another device.
+    assert_eq!(p3.0, p0.0);
+    assert_ne!(p3.1, p0.1);
+    assert_ne!(p4.0, p0.0);
+    assert_eq!(t.condition.map(|c| c.text), Some("(x=0)".to_string()));
+    let bad = |tree: &str| {
+        err(&format!(
+            "OPENCL t {{}}\nP0 () {{}}\nP1 () {{}}\nscopeTree {tree}"
+        ))
+    };
+    assert_eq!(
+        bad("(device P0)"),
+        "4:1: P1 is not in the scope tree: expected every thread in it"
+    );
+    assert_eq!(
+        bad("(device P0 P0 P1)"),
+        "4:22: P0 is twice in the scope tree: expected each thread once"
+    );
+    assert_eq!(
+        bad("(device P0 P7)"),
+        "4:22: `P7` in the scope tree is not a thread of the test: expected P0 to P1"
+    );
+    assert_eq!(bad("(work_group (device P0 P1))"), "4:24: `device` inside a group it cannot be part of: expected device > work_group > sub_group");
+    assert_eq!(bad("(kernel P0 P1)"), "4:12: unexpected `kernel` after `(` in the scope tree: expected `device`, `work_group` or `sub_group`");
+    assert_eq!(
+        bad("P0"),
+        "4:11: unexpected `P0` after `scopeTree`: expected a tree `(device ...)`"
+    );
+    assert_eq!(
+        err("OPENCL t {}\nP0@wg 0 () {}\nscopeTree (device P0)"),
+        "3:1: `scopeTree` but P0 has `@` ids: expected the ids in one place, the thread headers or the scope tree"
+    );
+}
+
+#[test]
 fn parameters_address_spaces_types_and_qualifiers() {
     let src = "OPENCL t {}\nP0 (__global atomic_uint* a, __local unsigned int* b, volatile local atomic_long* c, const int* d, global volatile ulong* e) {}";
     let ps = &parse(src).threads[0].params;

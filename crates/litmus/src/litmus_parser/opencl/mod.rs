@@ -15,6 +15,7 @@
 //! It shares the tokens, the error type and the whole condition part (`locations`,
 //! `filter`, quantifiers) with the Vulkan parser; [`stmt`] parses thread bodies.
 
+mod scope_tree;
 mod stmt;
 
 use super::cond;
@@ -59,7 +60,14 @@ pub fn parse_opencl(source: &str) -> Result<OpenClTest, Diagnostic> {
 fn file<'a>(src: &Src<'a>) -> PResult<'a, OpenClTest> {
     let (i, (lang, name, description)) = header(src.text)?;
     let (i, init) = init_block(src, i)?;
-    let (i, threads) = threads(src, i)?;
+    let (i, mut threads) = threads(src, i)?;
+    let i = match super::lex::keyword(i, "scopeTree") {
+        Some(rest) => {
+            let kw = ws(i)?.0;
+            scope_tree::scope_tree(rest, &kw[..9], &mut threads)?.0
+        }
+        None => i,
+    };
     let (i, tail) = cond::tail(src, i)?;
     let condition = tail.condition.map(|(quantifier, cond)| FinalCond {
         quantifier,
@@ -112,7 +120,7 @@ fn header(i: &str) -> PResult<'_, (&str, &str, &str)> {
     }
 }
 
-const INIT_DECL: &str = "`[x] = V`, `x = V` or `Pn:rK = V`";
+const INIT_DECL: &str = "`[x] = V`, `x = V`, `int x = V` or `Pn:rK = V`";
 
 /// `{ [x] = 0; y = 1; P0:r0 = 2; }`: `;`-separated, the last `;` optional.
 fn init_block<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Vec<InitDecl>> {
@@ -161,6 +169,20 @@ fn init_decl<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, (InitDecl, String, &'
             span: src.span(consumed(i, j)),
         };
         return Ok((j, (decl, format!("{thread}:r{reg}"), name)));
+    }
+    // C declarations are accepted: `global atomic_int x = 0`.
+    let mut i = i;
+    while let Ok((rest, w)) = ident(i) {
+        let base = w.strip_prefix("atomic_").unwrap_or(w);
+        let is_type = INT_TYPES.contains(&base)
+            || matches!(
+                w,
+                "global" | "local" | "__global" | "__local" | "volatile" | "const"
+            );
+        if !is_type {
+            break;
+        }
+        i = ws(rest)?.0;
     }
     // `[x]` or `x`.
     let (j, bracket) = match i.strip_prefix('[') {
