@@ -581,6 +581,14 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     let deep = format!("int r0 = {}1{};", "(".repeat(5000), ")".repeat(5000));
     let e = err(&one_thread(&deep));
     assert!(e.contains("nested too deeply"), "{e}");
+    let chain = format!("int r0 = 1{};", " + 1".repeat(5000));
+    let e = err(&one_thread(&chain));
+    assert_eq!(
+        e,
+        "4:4012: expression too long: expected at most 1000 operators in a statement"
+    );
+    let ok = format!("int r0 = 1{};", " + 1".repeat(1000));
+    assert_eq!(body(&ok).len(), 1);
     let blocks = format!("{}{}", "{".repeat(5000), "}".repeat(5000));
     let e = err(&one_thread(&blocks));
     assert!(e.contains("nested too deeply"), "{e}");

@@ -224,3 +224,13 @@ fn semantic_errors() {
         "3:9: `0:r3`: thread P0 has no register r3: expected a register that P0 writes, reads or initialises, but it has none"
     );
 }
+
+#[test]
+fn the_longest_expression_lowers() {
+    // 1000 operators (the parser's limit): a left-deep tree lowered recursively.
+    let p = lower(&one_thread(&format!(
+        "int r0 = atomic_load(x){};",
+        " + 1".repeat(1000)
+    )));
+    assert_eq!(p.threads[0].code.len(), 1001);
+}

@@ -15,6 +15,9 @@ use crate::ast::{
 
 /// Bound on nesting of blocks and expressions, so recursion stays far from the stack limit.
 const MAX_NESTING: usize = 100;
+/// Bound on binary operators in one statement: a chain `1+1+...` is a left-deep tree that
+/// dropping and lowering walk recursively.
+const MAX_OPERATORS: usize = 1000;
 
 /// The words that start a declaration `int r0 = ...;`.
 const DECL_TYPES: [&str; 5] = ["int", "uint", "long", "ulong", "unsigned"];
@@ -27,6 +30,8 @@ struct Body<'s, 'a> {
     thread: usize,
     params: &'s [ClParam],
     depth: usize,
+    /// Binary operators in the current statement.
+    operators: usize,
 }
 
 /// `{ statements }` of thread `thread` whose parameters are `params`.
@@ -41,6 +46,7 @@ pub(super) fn thread_body<'a>(
         thread,
         params,
         depth: 0,
+        operators: 0,
     };
     let ctx = format!(" after the parameters of `P{thread}`");
     let (i, _) = sym(i, '{', &ctx, "the thread body `{ ... }`")?;
@@ -99,6 +105,7 @@ impl<'a> Body<'_, 'a> {
 
     /// One statement (a nested block gives several); `i` is at its first token.
     fn statement(&mut self, i: &'a str) -> PResult<'a, Stmts> {
+        self.operators = 0;
         if let Some(rest) = i.strip_prefix(';') {
             return Ok((rest, Vec::new()));
         }
@@ -358,6 +365,13 @@ impl<'a> Body<'_, 'a> {
             let Some((op, len)) = binop(k).filter(|(op, _)| op.level() == level) else {
                 return Ok((j, acc));
             };
+            self.operators += 1;
+            if self.operators > MAX_OPERATORS {
+                return fail(
+                    &k[..len],
+                    format!("expression too long: expected at most {MAX_OPERATORS} operators in a statement"),
+                );
+            }
             self.nest(k)?;
             let (rest, rhs) = self.binary(&k[len..], level + 1)?;
             self.depth -= 1;
