@@ -15,7 +15,7 @@ pub mod variant;
 
 pub use axioms::Derived;
 pub use execution::{Event, Statics};
-pub use flags::Flags;
+pub use flags::{Flags, FLAG_NAMES};
 pub use lower_khronos::lower_khronos;
 pub use lower_litmus::lower_litmus;
 pub use lower_opencl::lower_opencl;

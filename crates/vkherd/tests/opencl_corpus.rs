@@ -89,3 +89,92 @@ fn opencl_tests_are_refused_by_the_vulkan_model() {
         err.message
     );
 }
+
+/// Writes every lowered OpenCL corpus test to `$VKHERD_DUMP_OPENCL` in a line format, for
+/// cross-checking the hand-derived headers with other tools (as tests/differential.rs
+/// does for Vulkan): `cargo test --test opencl_corpus dump -- --ignored`.
+#[test]
+#[ignore = "writes the lowered corpus to $VKHERD_DUMP_OPENCL (for cross-checking with other tools)"]
+fn dump_lowered_corpus() {
+    use std::fmt::Write as _;
+    use vkherd_model::{Instruction, Observable, Operand, FLAG_NAMES};
+    let Ok(path) = std::env::var("VKHERD_DUMP_OPENCL") else {
+        return;
+    };
+    let op = |o: &Operand| match o {
+        Operand::Reg(r) => format!("r{r}"),
+        Operand::Imm(v) => v.to_string(),
+    };
+    let flags = |f: vkherd_model::Flags| {
+        let names: Vec<&str> = FLAG_NAMES
+            .iter()
+            .filter(|(g, _)| f.has(*g))
+            .map(|(_, n)| *n)
+            .collect();
+        names.join("|")
+    };
+    let mut out = String::new();
+    for (name, source) in corpus() {
+        let p = vkherd::load_litmus(&source).expect("lowers");
+        let _ = writeln!(out, "TEST {name}");
+        for l in &p.locations {
+            let _ = writeln!(out, "LOC {} {}", l.name, l.init);
+        }
+        for (t, th) in p.threads.iter().enumerate() {
+            let _ = writeln!(out, "THREAD {t} {} {} {}", th.qf, th.wg, th.sg);
+            for (r, v) in &th.init_regs {
+                let _ = writeln!(out, "REG r{r} {v}");
+            }
+            for i in &th.code {
+                let line = match i {
+                    Instruction::Access(a) => {
+                        let loc = a.reference.map_or("-".to_string(), |r| {
+                            p.locations[p.references[r].location].name.clone()
+                        });
+                        let cas = a.cas.as_ref().map_or("-".to_string(), |c| {
+                            format!(
+                                "{},{},{},{}",
+                                op(&c.expected),
+                                c.weak,
+                                flags(c.fail_flags),
+                                c.success_dst.map_or("-".to_string(), |r| format!("r{r}"))
+                            )
+                        });
+                        format!(
+                            "ACCESS {:?} {} {loc} {} {} {} {cas}",
+                            a.kind,
+                            flags(a.flags),
+                            a.dst.map_or("-".to_string(), |r| format!("r{r}")),
+                            a.value.as_ref().map_or("-".to_string(), op),
+                            a.rmw_op.map_or("-".to_string(), |o| format!("{o:?}")),
+                        )
+                    }
+                    Instruction::Arith {
+                        op: o, dst, a, b, ..
+                    } => {
+                        format!("ARITH {o:?} r{dst} {} {}", op(a), op(b))
+                    }
+                    Instruction::Jump { cond, target, .. } => match cond {
+                        None => format!("JUMP {target}"),
+                        Some((c, a, b)) => format!("JUMPIF {c:?} {} {} {target}", op(a), op(b)),
+                    },
+                };
+                let _ = writeln!(out, "{line}");
+            }
+        }
+        let cols: Vec<String> = p
+            .observed
+            .iter()
+            .map(|&o| match o {
+                Observable::Reg { .. } => p.observable_name(o),
+                Observable::Loc(l) => p.locations[l].name.clone(),
+            })
+            .collect();
+        let _ = writeln!(out, "OBSERVED {}", cols.join(" "));
+        if let Some(c) = &p.condition {
+            let _ = writeln!(out, "COND {:?} {}", c.quantifier, c.text);
+        }
+        let _ = writeln!(out, "END");
+    }
+    std::fs::write(path, out).expect("write the dump");
+}
