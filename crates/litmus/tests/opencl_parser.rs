@@ -399,6 +399,32 @@ fn fences_with_each_flag_and_barriers_with_labels() {
             },
         ]
     );
+    // OpenCL 1.x fences: work-group scope, acq_rel / acquire / release.
+    let legacy = body(
+        "mem_fence(CLK_GLOBAL_MEM_FENCE);
+         read_mem_fence(CLK_LOCAL_MEM_FENCE);
+         write_mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);",
+    );
+    assert_eq!(
+        legacy,
+        [
+            ClStmt::Fence {
+                flags: f(true, false),
+                order: MemOrder::AcqRel,
+                scope: ClScope::WorkGroup
+            },
+            ClStmt::Fence {
+                flags: f(false, true),
+                order: MemOrder::Acquire,
+                scope: ClScope::WorkGroup
+            },
+            ClStmt::Fence {
+                flags: f(true, true),
+                order: MemOrder::Release,
+                scope: ClScope::WorkGroup
+            },
+        ]
+    );
     let barrier = |label: Option<&str>, flags, scope| ClStmt::Barrier {
         label: label.map(String::from),
         flags,

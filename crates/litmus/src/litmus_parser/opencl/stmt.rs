@@ -124,6 +124,9 @@ impl<'a> Body<'_, 'a> {
             "else" => return Err(unexpected(i, "a statement (`else` without `if`)")),
             "barrier" | "work_group_barrier" => return self.barrier(i, None),
             "atomic_work_item_fence" => return self.fence(i, after),
+            "mem_fence" | "read_mem_fence" | "write_mem_fence" => {
+                return self.legacy_fence(i, after, w)
+            }
             "sub_group_barrier" => return fail(
                 w,
                 "`sub_group_barrier` is not supported: expected `barrier` or `work_group_barrier`",
@@ -306,6 +309,27 @@ impl<'a> Body<'_, 'a> {
             flags,
             order,
             scope,
+        };
+        Ok((j, vec![self.spanned(stmt, i, j)]))
+    }
+
+    /// OpenCL 1.x `mem_fence(FLAGS);`, `read_mem_fence(FLAGS);`, `write_mem_fence(FLAGS);`:
+    /// OpenCL C 2.0 defines them as `atomic_work_item_fence(FLAGS, ORDER,
+    /// memory_scope_work_group)` with ORDER acq_rel, acquire and release.
+    fn legacy_fence(&mut self, i: &'a str, after: &'a str, name: &str) -> PResult<'a, Stmts> {
+        let (j, (args, close)) = self.call_args(after, name)?;
+        arity(&args, name, 1, 1, &format!("{name}(FLAGS)"), close)?;
+        let flags = fence_flags(args[0])?;
+        let order = match name {
+            "read_mem_fence" => MemOrder::Acquire,
+            "write_mem_fence" => MemOrder::Release,
+            _ => MemOrder::AcqRel,
+        };
+        let j = end_of_statement(j)?;
+        let stmt = ClStmt::Fence {
+            flags,
+            order,
+            scope: ClScope::WorkGroup,
         };
         Ok((j, vec![self.spanned(stmt, i, j)]))
     }
