@@ -178,3 +178,44 @@ fn dump_lowered_corpus() {
     }
     std::fs::write(path, out).expect("write the dump");
 }
+
+/// Damaged OpenCL tests get an error, never a panic, from parsing or lowering: byte edits
+/// of every corpus file, the same edits on every run.
+#[test]
+fn damaged_opencl_tests_never_panic() {
+    const BYTES: &[u8] = b"(){};,*&|!=<>-+/\\[]:@ \nrxyz0129P~\"";
+    let mut seed: u64 = 42;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize
+    };
+    for (name, source) in corpus() {
+        for _ in 0..60 {
+            let mut bytes = source.as_bytes().to_vec();
+            for _ in 0..1 + next() % 3 {
+                let at = next() % bytes.len();
+                match next() % 3 {
+                    0 => bytes[at] = BYTES[next() % BYTES.len()],
+                    1 => {
+                        bytes.remove(at);
+                    }
+                    _ => bytes.insert(at, BYTES[next() % BYTES.len()]),
+                }
+            }
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            let result = std::panic::catch_unwind(|| vkherd::load_litmus(&text));
+            match result {
+                Ok(Ok(_)) => {}
+                Ok(Err(d)) => {
+                    let s = d.span;
+                    assert!(s.line >= 1 && s.column >= 1, "{name}: {d:?}");
+                    assert!(s.offset + s.len <= text.len(), "{name}: {d:?}");
+                    assert!(d.render(&name, &text).starts_with("error: "));
+                }
+                Err(_) => panic!("{name}: panic on\n{text}"),
+            }
+        }
+    }
+}
