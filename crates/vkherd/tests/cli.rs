@@ -156,3 +156,31 @@ fn opencl_tests_parse_and_are_refused_with_exit_code_2() {
         "{err}"
     );
 }
+
+/// In a directory, OpenCL tests are skipped with a note (no model runs them yet); the
+/// Vulkan tests beside them run as usual.
+#[test]
+fn opencl_tests_in_a_directory_are_skipped_with_a_note() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mixed-dialects");
+    let _ = std::fs::create_dir_all(&dir);
+    std::fs::write(
+        dir.join("a.litmus"),
+        "OPENCL a\n{ [x] = 0; }\nP0 (global atomic_int* x) { atomic_store(x, 1); }\nexists (x = 1)\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("b.litmus"),
+        "VULKAN b\n{ x = 0; }\n P0@sg 0, wg 0, qf 0 ;\n st.atom.dv.sc0 x, 1 ;\nexists (x == 1)\n",
+    )
+    .expect("write");
+    let out = vkherd(&[dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains(
+        "note: skipped 1 OpenCL test(s) found in directories: the OpenCL model is not available yet"
+    ));
+    assert!(
+        text(&out.stdout).starts_with("Test b Allowed\n"),
+        "{}",
+        text(&out.stdout)
+    );
+}
