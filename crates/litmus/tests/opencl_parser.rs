@@ -519,6 +519,60 @@ fn declarations_assignments_and_control_flow() {
 }
 
 #[test]
+fn compound_assignments_increments_and_for_loops() {
+    let b = body(
+        "int r0 = 1;
+         r0 += 2; r0 -= 1; r0 *= 3; r0 /= 2; r0 &= 7; r0 |= 8; r0 ^= 1; r0++; r0--;
+         for (int r3 = 0; r3 < 2; r3++) { *y = r3; }
+         for (r3 = 5; ; ) barrier(0);",
+    );
+    let shown: Vec<String> = b[1..10]
+        .iter()
+        .map(|s| {
+            let (r, e) = assigned(s);
+            format!("r{r}={}", show(e))
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "r0=(Add r0 2)",
+            "r0=(Sub r0 1)",
+            "r0=(Mul r0 3)",
+            "r0=(Div r0 2)",
+            "r0=(And r0 7)",
+            "r0=(Or r0 8)",
+            "r0=(Xor r0 1)",
+            "r0=(Add r0 1)",
+            "r0=(Sub r0 1)",
+        ]
+    );
+    // for (INIT; COND; STEP) BODY = INIT; while (COND) { BODY STEP }
+    assert_eq!(assigned(&b[10]), (3, &ClExpr::Const(0)));
+    match &b[11] {
+        ClStmt::While { cond, body } => {
+            assert_eq!(show(&cond.value), "(Lt r3 2)");
+            assert!(matches!(body[0].value, ClStmt::PlainStore { .. }));
+            let (r, e) = assigned(&body[1].value);
+            assert_eq!(format!("r{r}={}", show(e)), "r3=(Add r3 1)");
+        }
+        s => panic!("{s:?}"),
+    }
+    assert_eq!(assigned(&b[12]), (3, &ClExpr::Const(5)));
+    match &b[13] {
+        ClStmt::While { cond, body } => {
+            assert_eq!(show(&cond.value), "1");
+            assert_eq!(body.len(), 1);
+        }
+        s => panic!("{s:?}"),
+    }
+    assert_eq!(
+        err(&one_thread("for (r0 = 0; r0 < 2; r0 == 1) ;")),
+        "4:25: unexpected `=` after `r0`: expected `=`, `+=`, `-=`, `++` or another assignment"
+    );
+}
+
+#[test]
 fn conditions_locations_and_filter_as_herd_writes_them() {
     let src = format!(
         "{}locations [x; 0:r0;]\nfilter 0:r0 = 0\n~exists (0:r0=1 \\/ ~(x=2) /\\ P0:r0 != 3)",

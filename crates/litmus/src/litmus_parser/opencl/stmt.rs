@@ -121,6 +121,7 @@ impl<'a> Body<'_, 'a> {
         match w {
             "if" => return self.if_statement(i, after),
             "while" => return self.while_statement(i, after),
+            "for" => return self.for_statement(i, after),
             "else" => return Err(unexpected(i, "a statement (`else` without `if`)")),
             "barrier" | "work_group_barrier" => return self.barrier(i, None),
             "atomic_work_item_fence" => return self.fence(i, after),
@@ -156,18 +157,89 @@ impl<'a> Body<'_, 'a> {
                 )),
             };
         }
-        if is_register(w) && k.starts_with('=') && !k.starts_with("==") {
-            let (_, reg) = register(i)?;
-            let (rest, value) = self.expr(&k[1..])?;
+        if is_register(w) && assign_op(k).is_some() {
+            let (rest, stmt) = self.assignment(i)?;
             let rest = end_of_statement(rest)?;
-            let stmt = ClStmt::Assign {
-                reg,
-                decl: false,
-                value,
-            };
-            return Ok((rest, vec![self.spanned(stmt, i, rest)]));
+            return Ok((rest, vec![stmt]));
         }
         self.expr_statement(i)
+    }
+
+    /// `rK = E`, `rK OP= E`, `rK++`, `rK--` (without the `;`), at `i`.
+    fn assignment(&mut self, i: &'a str) -> PResult<'a, Spanned<ClStmt>> {
+        let (after, reg) = register(i)?;
+        let (k, _) = ws(after)?;
+        let Some((op, len)) = assign_op(k) else {
+            return Err(unexpected_in(
+                k,
+                &format!(" after `r{reg}`"),
+                "`=`, `+=`, `-=`, `++` or another assignment",
+            ));
+        };
+        let (rest, value) = match op {
+            Assign::Set => self.expr(&k[len..])?,
+            Assign::Op(o) => {
+                let (rest, rhs) = self.expr(&k[len..])?;
+                let lhs = self.spanned(ClExpr::Reg(reg), i, after);
+                (
+                    rest,
+                    self.spanned(ClExpr::Arith(o, Box::new(lhs), Box::new(rhs)), i, rest),
+                )
+            }
+            Assign::Step(o) => {
+                let rest = &k[len..];
+                let lhs = self.spanned(ClExpr::Reg(reg), i, after);
+                let one = self.spanned(ClExpr::Const(1), &k[..len], rest);
+                (
+                    rest,
+                    self.spanned(ClExpr::Arith(o, Box::new(lhs), Box::new(one)), i, rest),
+                )
+            }
+        };
+        let stmt = ClStmt::Assign {
+            reg,
+            decl: false,
+            value,
+        };
+        Ok((rest, self.spanned(stmt, i, rest)))
+    }
+
+    /// `for (INIT; COND; STEP) BODY`, lowered here to `INIT; while (COND) { BODY STEP }`.
+    /// INIT is a declaration or an assignment (or empty), STEP an assignment (or empty).
+    fn for_statement(&mut self, i: &'a str, after: &'a str) -> PResult<'a, Stmts> {
+        let (j, _) = sym(after, '(', " after `for`", "`(`")?;
+        let (j, _) = ws(j)?;
+        let (j, mut out) = if let Some(rest) = j.strip_prefix(';') {
+            (rest, Vec::new())
+        } else {
+            match ident(j) {
+                Ok((a, w)) if DECL_TYPES.contains(&w) => self.declaration(a, w)?,
+                _ => {
+                    let (rest, stmt) = self.assignment(j)?;
+                    (end_of_statement(rest)?, vec![stmt])
+                }
+            }
+        };
+        let (j, _) = ws(j)?;
+        let (j, cond) = if j.starts_with(';') {
+            (j, self.spanned(ClExpr::Const(1), j, j))
+        } else {
+            self.expr(j)?
+        };
+        let (j, _) = sym(j, ';', " in the `for` header", "`;` or an operator")?;
+        let (j, _) = ws(j)?;
+        let (j, step) = if j.starts_with(')') {
+            (j, None)
+        } else {
+            let (rest, stmt) = self.assignment(j)?;
+            (rest, Some(stmt))
+        };
+        let (j, _) = sym(j, ')', " in the `for` header", "`)`")?;
+        let (j, mut body) = self.body(j)?;
+        body.extend(step);
+        let stmt = ClStmt::While { cond, body };
+        out.push(self.spanned(stmt, i, j));
+        Ok((j, out))
     }
 
     fn expr_statement(&mut self, i: &'a str) -> PResult<'a, Stmts> {
@@ -640,6 +712,39 @@ impl<'a> Body<'_, 'a> {
         }
         Ok(ClExpected::Value(Box::new(self.expr_arg(arg)?)))
     }
+}
+
+/// An assignment operator.
+#[derive(Clone, Copy)]
+enum Assign {
+    /// `=`
+    Set,
+    /// `+=`, `-=`, `*=`, `/=`, `&=`, `|=`, `^=`
+    Op(ArithOp),
+    /// `++`, `--`
+    Step(ArithOp),
+}
+
+/// The assignment operator at the start of `i`, and its length.
+fn assign_op(i: &str) -> Option<(Assign, usize)> {
+    const OPS: [(&str, Assign); 10] = [
+        ("++", Assign::Step(ArithOp::Add)),
+        ("--", Assign::Step(ArithOp::Sub)),
+        ("+=", Assign::Op(ArithOp::Add)),
+        ("-=", Assign::Op(ArithOp::Sub)),
+        ("*=", Assign::Op(ArithOp::Mul)),
+        ("/=", Assign::Op(ArithOp::Div)),
+        ("&=", Assign::Op(ArithOp::And)),
+        ("|=", Assign::Op(ArithOp::Or)),
+        ("^=", Assign::Op(ArithOp::Xor)),
+        ("=", Assign::Set),
+    ];
+    if i.starts_with("==") {
+        return None;
+    }
+    OPS.iter()
+        .find(|(t, _)| i.starts_with(t))
+        .map(|&(t, op)| (op, t.len()))
 }
 
 #[derive(Clone, Copy)]
