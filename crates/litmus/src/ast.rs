@@ -502,6 +502,4 @@ pub struct OpenClTest {
     pub locations: Vec<Spanned<StateItem>>,
     pub filter: Option<Cond>,
     pub condition: Option<FinalCond>,
-    /// The span of the header's language word, for errors about the whole test.
-    pub header: Span,
 }

@@ -58,7 +58,7 @@ pub fn parse_opencl(source: &str) -> Result<OpenClTest, Diagnostic> {
 }
 
 fn file<'a>(src: &Src<'a>) -> PResult<'a, OpenClTest> {
-    let (i, (lang, name, description)) = header(src.text)?;
+    let (i, (name, description)) = header(src.text)?;
     let (i, init) = init_block(src, i)?;
     let (i, mut threads) = threads(src, i)?;
     let i = match super::lex::keyword(i, "scopeTree") {
@@ -84,13 +84,12 @@ fn file<'a>(src: &Src<'a>) -> PResult<'a, OpenClTest> {
             locations: tail.locations,
             filter: tail.filter,
             condition,
-            header: src.span(lang),
         },
     ))
 }
 
 /// `OPENCL NAME` on the first line, then the description up to the first `{`.
-fn header(i: &str) -> PResult<'_, (&str, &str, &str)> {
+fn header(i: &str) -> PResult<'_, (&str, &str)> {
     let (i, _) = ws(i)?;
     let i = i.trim_start_matches('\u{feff}');
     let expected = "the header `OPENCL NAME`";
@@ -111,7 +110,7 @@ fn header(i: &str) -> PResult<'_, (&str, &str, &str)> {
         );
     }
     match take_until::<_, _, super::lex::PErr>("{").parse(rest) {
-        Ok((rest, description)) => Ok((rest, (lang, name, description.trim()))),
+        Ok((rest, description)) => Ok((rest, (name, description.trim()))),
         Err(_) => Err(unexpected_in(
             &rest[rest.len()..],
             " after the description",
