@@ -280,6 +280,52 @@ fn atomic_functions_with_default_and_explicit_orders_and_scopes() {
 }
 
 #[test]
+fn atomic_flags_and_atomic_init() {
+    let b = body(
+        "int r0 = atomic_flag_test_and_set(x);
+         atomic_flag_test_and_set_explicit(x, memory_order_acquire, memory_scope_work_group);
+         atomic_flag_clear(x);
+         atomic_flag_clear_explicit(x, memory_order_release);
+         atomic_init(x, 3);",
+    );
+    let got: Vec<String> = b[..4]
+        .iter()
+        .map(|s| match mem(s) {
+            ClMemOp::Rmw {
+                op,
+                value,
+                order,
+                scope,
+                ..
+            } => format!("rmw {op:?} {} {order:?} {scope:?}", show(&value.value)),
+            ClMemOp::Store {
+                value,
+                order,
+                scope,
+                ..
+            } => format!("st {} {order:?} {scope:?}", show(&value.value)),
+            m => panic!("{m:?}"),
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "rmw None 1 SeqCst Device",
+            "rmw None 1 Acquire WorkGroup",
+            "st 0 SeqCst Device",
+            "st 0 Release Device",
+        ]
+    );
+    assert!(
+        matches!(&b[4], ClStmt::PlainStore { loc, value } if loc == "x" && value.value == ClExpr::Const(3))
+    );
+    assert_eq!(
+        err(&one_thread("atomic_flag_clear_explicit(x, memory_order_acquire);")),
+        "4:31: `memory_order_acquire` is not an order for a store: expected memory_order_relaxed, memory_order_release or memory_order_seq_cst"
+    );
+}
+
+#[test]
 fn every_fetch_operation() {
     let ops = ["add", "sub", "or", "xor", "and", "min", "max"];
     let src: String = ops
@@ -618,7 +664,7 @@ fn errors_name_the_offending_text_and_what_was_expected() {
         (err("OPENCL t {}\nP0 (int* x; int* y) {}"), "2:11: unexpected `;` in the parameter list: expected `,` and the next parameter, or `)`"),
         (err("OPENCL t {}\nP0 (int* r1) {}"), "2:10: parameter `r1` looks like a register: expected a location name that is not `rK`"),
         (t("int r0 = atomic_load(z);"), "4:22: `z` is not a parameter of P0: expected one of x, y"),
-        (t("int r0 = atomic_lod(x);"), "4:10: unknown atomic function `atomic_lod`: expected atomic_load, atomic_store, atomic_exchange, atomic_fetch_{add,sub,or,xor,and,min,max} or atomic_compare_exchange_{strong,weak}, each also `_explicit`"),
+        (t("int r0 = atomic_lod(x);"), "4:10: unknown atomic function `atomic_lod`: expected atomic_load, atomic_store, atomic_exchange, atomic_fetch_{add,sub,or,xor,and,min,max}, atomic_compare_exchange_{strong,weak} or atomic_flag_{test_and_set,clear}, each also `_explicit`"),
         (t("int r0 = atomic_load(x, memory_order_acquire);"), "4:25: `atomic_load` takes 1 argument, found 2: expected `atomic_load(x)`"),
         (t("int r0 = atomic_load_explicit(x);"), "4:32: `atomic_load_explicit` takes 2 or 3 arguments, found 1: expected `atomic_load_explicit(x, ORDER[, SCOPE])`"),
         (t("int r0 = atomic_load_explicit(x, memory_order_release);"), "4:34: `memory_order_release` is not an order for a load: expected memory_order_relaxed, memory_order_acquire or memory_order_seq_cst"),

@@ -125,6 +125,7 @@ impl<'a> Body<'_, 'a> {
             "else" => return Err(unexpected(i, "a statement (`else` without `if`)")),
             "barrier" | "work_group_barrier" => return self.barrier(i, None),
             "atomic_work_item_fence" => return self.fence(i, after),
+            "atomic_init" => return self.atomic_init(i, after),
             "mem_fence" | "read_mem_fence" | "write_mem_fence" => {
                 return self.legacy_fence(i, after, w)
             }
@@ -385,6 +386,19 @@ impl<'a> Body<'_, 'a> {
         Ok((j, vec![self.spanned(stmt, i, j)]))
     }
 
+    /// `atomic_init(x, V);`: OpenCL C initialises an atomic object non-atomically, so
+    /// this is a plain store.
+    fn atomic_init(&mut self, i: &'a str, after: &'a str) -> PResult<'a, Stmts> {
+        let name = "atomic_init";
+        let (j, (args, close)) = self.call_args(after, name)?;
+        arity(&args, name, 2, 2, "atomic_init(x, V)", close)?;
+        let loc = self.location_arg(args[0], name)?;
+        let value = self.expr_arg(args[1])?;
+        let j = end_of_statement(j)?;
+        let stmt = ClStmt::PlainStore { loc, value };
+        Ok((j, vec![self.spanned(stmt, i, j)]))
+    }
+
     /// OpenCL 1.x `mem_fence(FLAGS);`, `read_mem_fence(FLAGS);`, `write_mem_fence(FLAGS);`:
     /// OpenCL C 2.0 defines them as `atomic_work_item_fence(FLAGS, ORDER,
     /// memory_scope_work_group)` with ORDER acq_rel, acquire and release.
@@ -602,15 +616,20 @@ impl<'a> Body<'_, 'a> {
             "atomic_fetch_max" => Atomic::Rmw(Some(ArithOp::Max)),
             "atomic_compare_exchange_strong" => Atomic::Cas { weak: false },
             "atomic_compare_exchange_weak" => Atomic::Cas { weak: true },
+            "atomic_flag_test_and_set" => Atomic::FlagSet,
+            "atomic_flag_clear" => Atomic::FlagClear,
+            "atomic_init" => {
+                return fail(name, "`atomic_init` is a statement: expected it alone, `atomic_init(x, V);`")
+            }
             "atomic_work_item_fence" => {
                 return fail(name, "`atomic_work_item_fence` is a statement: expected it alone, `atomic_work_item_fence(FLAGS, ORDER, SCOPE);`")
             }
-            _ => return fail(name, format!("unknown atomic function `{name}`: expected atomic_load, atomic_store, atomic_exchange, atomic_fetch_{{add,sub,or,xor,and,min,max}} or atomic_compare_exchange_{{strong,weak}}, each also `_explicit`")),
+            _ => return fail(name, format!("unknown atomic function `{name}`: expected atomic_load, atomic_store, atomic_exchange, atomic_fetch_{{add,sub,or,xor,and,min,max}}, atomic_compare_exchange_{{strong,weak}} or atomic_flag_{{test_and_set,clear}}, each also `_explicit`")),
         };
         let (j, (args, close)) = self.call_args(i, name)?;
         // Value arguments before the orders: load 0, store/rmw 1, cas 2.
         let (values, orders, usage) = match op {
-            Atomic::Load => (0, 1, "(x, ORDER[, SCOPE])"),
+            Atomic::Load | Atomic::FlagSet | Atomic::FlagClear => (0, 1, "(x, ORDER[, SCOPE])"),
             Atomic::Store | Atomic::Rmw(_) => (1, 1, "(x, V, ORDER[, SCOPE])"),
             Atomic::Cas { .. } => (2, 2, "(x, EXPECTED, DESIRED, SUCCESS, FAILURE[, SCOPE])"),
         };
@@ -622,7 +641,7 @@ impl<'a> Body<'_, 'a> {
             )
         } else {
             let plain = match op {
-                Atomic::Load => "(x)",
+                Atomic::Load | Atomic::FlagSet | Atomic::FlagClear => "(x)",
                 Atomic::Store | Atomic::Rmw(_) => "(x, V)",
                 Atomic::Cas { .. } => "(x, EXPECTED, DESIRED)",
             };
@@ -648,13 +667,25 @@ impl<'a> Body<'_, 'a> {
                 }
                 ClMemOp::Load { loc, order, scope }
             }
-            Atomic::Store => {
+            // atomic_flag_test_and_set: an exchange with 1; atomic_flag_clear: a store of 0.
+            Atomic::FlagSet => ClMemOp::Rmw {
+                loc,
+                op: None,
+                value: Box::new(Spanned::new(ClExpr::Const(1), self.src.span(args[0]))),
+                order,
+                scope,
+            },
+            Atomic::FlagClear | Atomic::Store => {
                 if let Some(&(o @ (MemOrder::Acquire | MemOrder::AcqRel), at)) =
                     orders_given.first()
                 {
                     return fail(at, format!("`{}` is not an order for a store: expected memory_order_relaxed, memory_order_release or memory_order_seq_cst", order_name(o)));
                 }
-                let value = Box::new(self.expr_arg(args[1])?);
+                let value = match op {
+                    Atomic::FlagClear => Spanned::new(ClExpr::Const(0), self.src.span(args[0])),
+                    _ => self.expr_arg(args[1])?,
+                };
+                let value = Box::new(value);
                 ClMemOp::Store {
                     loc,
                     value,
@@ -750,6 +781,8 @@ fn assign_op(i: &str) -> Option<(Assign, usize)> {
 #[derive(Clone, Copy)]
 enum Atomic {
     Load,
+    FlagSet,
+    FlagClear,
     Store,
     Rmw(Option<ArithOp>),
     Cas { weak: bool },
