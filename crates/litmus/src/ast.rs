@@ -379,6 +379,8 @@ pub struct ClThread {
     pub dev: Option<u64>,
     pub params: Vec<ClParam>,
     pub body: Vec<Spanned<ClStmt>>,
+    /// Local variables not named `rK`, with the register numbers given to them.
+    pub var_names: Vec<(String, u32)>,
     /// The `Pn@...` header.
     pub span: Span,
 }
@@ -435,7 +437,7 @@ pub enum ClMemOp {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClExpr {
     Const(i64),
-    /// A local variable `rK`.
+    /// A local variable: `rK`, or a named one with its register number.
     Reg(u32),
     Arith(ArithOp, Box<Spanned<ClExpr>>, Box<Spanned<ClExpr>>),
     /// A comparison, 1 if it holds and 0 otherwise.

@@ -619,6 +619,65 @@ fn compound_assignments_increments_and_for_loops() {
 }
 
 #[test]
+fn named_local_variables() {
+    let src = format!(
+        "{}exists (0:flag = 1 /\\ P0:tmp != 0 /\\ 0:r3 = 2)",
+        one_thread(
+            "int flag = atomic_load(x);
+             int tmp, r3 = 2;
+             tmp = flag + 1;
+             tmp += 1;
+             for (int i = 0; i < 2; i++) ;
+             atomic_compare_exchange_strong(x, &tmp, 1);"
+        )
+    );
+    let t = parse(&src);
+    let th = &t.threads[0];
+    assert_eq!(
+        th.var_names,
+        [
+            ("flag".to_string(), 512),
+            ("tmp".to_string(), 513),
+            ("i".to_string(), 514)
+        ]
+    );
+    let b: Vec<&ClStmt> = th.body.iter().map(|s| &s.value).collect();
+    assert!(matches!(
+        b[0],
+        ClStmt::Assign {
+            reg: 512,
+            decl: true,
+            ..
+        }
+    ));
+    assert_eq!(b[1], &ClStmt::Declare { reg: 513 });
+    let (r, e) = assigned(b[3]);
+    assert_eq!((r, show(e)), (513, "(Add r512 1)".to_string()));
+    let (r, e) = assigned(b[4]);
+    assert_eq!((r, show(e)), (513, "(Add r513 1)".to_string()));
+    assert_eq!(assigned(b[5]), (514, &ClExpr::Const(0)));
+    assert!(matches!(b[6], ClStmt::While { .. }));
+    assert!(matches!(
+        mem(b[7]),
+        ClMemOp::Cas {
+            expected: ClExpected::Pointer(513),
+            ..
+        }
+    ));
+    let c = t.condition.expect("condition");
+    // The condition names the variables; the printed form keeps the names.
+    assert_eq!(c.text, "(0:flag=1 /\\ 0:tmp!=0 /\\ 0:r3=2)");
+    // A name the thread does not declare is not a register.
+    assert_eq!(
+        err(&format!(
+            "{}exists (0:nope = 1)",
+            one_thread("int flag = 1;")
+        )),
+        "6:11: unexpected `nope`: expected a register `rK` after `0:`"
+    );
+}
+
+#[test]
 fn conditions_locations_and_filter_as_herd_writes_them() {
     let src = format!(
         "{}locations [x; 0:r0;]\nfilter 0:r0 = 0\n~exists (0:r0=1 \\/ ~(x=2) /\\ P0:r0 != 3)",
@@ -672,7 +731,7 @@ fn errors_name_the_offending_text_and_what_was_expected() {
         (t("atomic_store_explicit(x, 1, memory_order_rlx);"), "4:29: unknown memory order `memory_order_rlx`: expected memory_order_relaxed, memory_order_acquire, memory_order_release, memory_order_acq_rel or memory_order_seq_cst"),
         (t("atomic_store_explicit(x, 1, memory_order_relaxed, memory_scope_gpu);"), "4:51: unknown memory scope `memory_scope_gpu`: expected memory_scope_work_item, memory_scope_sub_group, memory_scope_work_group, memory_scope_device or memory_scope_all_svm_devices"),
         (t("atomic_compare_exchange_strong_explicit(x, &r0, 1, memory_order_acq_rel, memory_order_release);"), "4:74: `memory_order_release` is not a failure order: expected memory_order_relaxed, memory_order_acquire or memory_order_seq_cst"),
-        (t("atomic_compare_exchange_strong(x, &y, 1);"), "4:36: unexpected `y` after `&`: expected a register `rK`"),
+        (t("atomic_compare_exchange_strong(x, &y, 1);"), "4:36: unexpected `y` after `&`: expected a declared variable"),
         (t("atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_release);"), "4:66: `atomic_work_item_fence` takes 3 arguments, found 2: expected `atomic_work_item_fence(FLAGS, ORDER, SCOPE)`"),
         (t("barrier(CLK_GLOBAL_FENCE);"), "4:9: unknown fence flag `CLK_GLOBAL_FENCE`: expected CLK_GLOBAL_MEM_FENCE, CLK_LOCAL_MEM_FENCE, both joined by `|`, or 0"),
         (t("barrier(CLK_IMAGE_MEM_FENCE);"), "4:9: `CLK_IMAGE_MEM_FENCE` is not supported (images are outside the model): expected CLK_GLOBAL_MEM_FENCE or CLK_LOCAL_MEM_FENCE"),
@@ -681,8 +740,10 @@ fn errors_name_the_offending_text_and_what_was_expected() {
         (t("sub_group_barrier(CLK_LOCAL_MEM_FENCE);"), "4:1: `sub_group_barrier` is not supported: expected `barrier` or `work_group_barrier`"),
         (t("L1: *y = 1;"), "4:5: unexpected `*` after the label `L1:`: expected `barrier(...)` or `work_group_barrier(...)` (only barriers take labels)"),
         (t("int r0 = x;"), "4:10: `x` is a pointer: expected `*x` (a plain access) or an atomic function such as `atomic_load(x)`"),
-        (t("int r0 = foo;"), "4:10: unknown name `foo`: expected a register `rK`, `*x`, an atomic function or an integer"),
-        (t("int tmp = 1;"), "4:5: unexpected `tmp` after `int`: expected a register name `rK` (local variables are r0, r1, ...)"),
+        (t("int r0 = foo;"), "4:10: unknown name `foo`: expected a declared variable, `*x`, an atomic function or an integer"),
+        (t("int x = 1;"), "4:5: `x` cannot name a local variable here: expected a new name (it is a keyword, a function or a parameter)"),
+        (t("int 5 = 1;"), "4:5: unexpected `5` after `int`: expected a variable name"),
+        (t("tmp = 1;"), "4:1: unknown name `tmp`: expected a declared variable, `*x`, an atomic function or an integer"),
         (t("int r0 = 1"), "5:1: unexpected `}`: expected `;` or an operator"),
         (t("int r0 = (1 + 2;"), "4:16: unexpected `;`: expected `)` or an operator"),
         (t("if r0 == 1 { }"), "4:4: unexpected `r0` after `if`: expected `(`"),

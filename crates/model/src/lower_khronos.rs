@@ -134,6 +134,7 @@ pub fn lower_khronos(test: &KhronosTest, name: &str) -> Result<Program, Diagnost
         filter: None,
         condition: None,
         constants: Vec::new(),
+        reg_names: Default::default(),
     })
 }
 

@@ -180,6 +180,7 @@ pub fn lower_litmus(test: &LitmusTest) -> Result<Program, Diagnostic> {
         filter: finals.filter,
         condition: finals.condition,
         constants: constants.into_iter().collect(),
+        reg_names: Default::default(),
     })
 }
 

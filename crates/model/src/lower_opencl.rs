@@ -16,7 +16,7 @@
 use crate::flags::Flags;
 use crate::lower_litmus::{lower_init, resolve_finals, Names};
 use crate::program::*;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use vkherd_litmus::ast::{
     AddrSpace, ClExpected, ClExpr, ClMemOp, ClParam, ClScope, ClStmt, ClThread, FenceFlags,
     MemOrder, OpenClTest, Spanned,
@@ -42,12 +42,15 @@ pub fn lower_opencl(test: &OpenClTest) -> Result<Program, Diagnostic> {
     let mut threads = Vec::with_capacity(nthreads);
     let mut regs_used: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); nthreads];
     let mut total = 0;
+    let mut reg_names = BTreeMap::new();
     for (t, th) in test.threads.iter().enumerate() {
         let mut user_regs = BTreeSet::new();
         for s in &th.body {
             stmt_registers(&s.value, &mut user_regs);
         }
         user_regs.extend(init_regs[t].iter().map(|&(r, _)| r));
+        check_named_registers(th, &user_regs)?;
+        reg_names.extend(th.var_names.iter().map(|(n, r)| ((t, *r), n.clone())));
         let mut l = ThreadLowering {
             thread: t,
             names: &mut names,
@@ -94,6 +97,7 @@ pub fn lower_opencl(test: &OpenClTest) -> Result<Program, Diagnostic> {
         filter: finals.filter,
         condition: finals.condition,
         constants: constants.into_iter().collect(),
+        reg_names,
     })
 }
 
@@ -130,6 +134,25 @@ fn thread_ids(test: &OpenClTest) -> Result<Vec<(u64, u64, u64)>, Diagnostic> {
             (t.dev.unwrap_or(0), t.wg.unwrap_or(own), t.sg.unwrap_or(own))
         })
         .collect())
+}
+
+/// Named variables take the registers from r512 up (the parser's FIRST_NAMED_REGISTER):
+/// a thread that has some may not also use `rK` with K >= 512 for something else.
+fn check_named_registers(th: &ClThread, user_regs: &BTreeSet<u32>) -> Result<(), Diagnostic> {
+    let Some(first) = th.var_names.iter().map(|&(_, r)| r).min() else {
+        return Ok(());
+    };
+    let named: BTreeSet<u32> = th.var_names.iter().map(|&(_, r)| r).collect();
+    match user_regs.range(first..).find(|r| !named.contains(r)) {
+        None => Ok(()),
+        Some(r) => Err(Diagnostic::new(
+            th.span,
+            format!(
+                "P{} uses r{r} and named variables, which take the registers from r{first} up: expected registers below r{first}",
+                th.id
+            ),
+        )),
+    }
 }
 
 /// The address space of every location a thread declares. A location is global or local

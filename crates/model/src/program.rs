@@ -221,13 +221,19 @@ pub struct Program {
     /// Every constant written in the test (the thin-air value universe, before adding 0
     /// and a fresh value).
     pub constants: Vec<i64>,
+    /// Names of registers that are not printed `rK`: OpenCL local variables with other
+    /// names, by (thread, register).
+    pub reg_names: std::collections::BTreeMap<(usize, u32), String>,
 }
 
 impl Program {
     /// The name of an observable as printed in a state (`1:r0`, `x`).
     pub fn observable_name(&self, o: Observable) -> String {
         match o {
-            Observable::Reg { thread, reg } => format!("{thread}:r{reg}"),
+            Observable::Reg { thread, reg } => match self.reg_names.get(&(thread, reg)) {
+                Some(name) => format!("{thread}:{name}"),
+                None => format!("{thread}:r{reg}"),
+            },
             Observable::Loc(l) => self.locations[l].name.clone(),
         }
     }

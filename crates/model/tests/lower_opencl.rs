@@ -234,3 +234,22 @@ fn the_longest_expression_lowers() {
     )));
     assert_eq!(p.threads[0].code.len(), 1001);
 }
+
+#[test]
+fn named_variables_are_registers_with_names() {
+    let p = lower(&format!(
+        "{}exists (0:flag = 1 /\\ 0:r1 = 0)",
+        one_thread("int flag = atomic_load(x);\nint r1 = flag;")
+    ));
+    assert_eq!(p.reg_names.get(&(0, 512)).map(String::as_str), Some("flag"));
+    let cols: Vec<_> = p.observed.iter().map(|&o| p.observable_name(o)).collect();
+    assert_eq!(cols, ["0:r1", "0:flag"]);
+    assert_eq!(
+        p.condition.expect("condition").text,
+        "(0:flag=1 /\\ 0:r1=0)"
+    );
+    assert_eq!(
+        lower_err(&one_thread("int flag = 1;\nint r600 = 2;")),
+        "2:1: P0 uses r600 and named variables, which take the registers from r512 up: expected registers below r512"
+    );
+}

@@ -166,6 +166,7 @@ impl Exec {
             filter: None,
             condition: None,
             constants: Vec::new(),
+            reg_names: Default::default(),
         }
     }
 

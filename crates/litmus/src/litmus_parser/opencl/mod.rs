@@ -19,7 +19,6 @@ mod scope_tree;
 mod stmt;
 
 use super::cond;
-use super::cond_to_string;
 use super::lex::{
     consumed, expect, fail, ident, integer, is_register, natural, sym, thread_number, thread_reg,
     unexpected, unexpected_in, word, ws, PResult, Src,
@@ -68,10 +67,20 @@ fn file<'a>(src: &Src<'a>) -> PResult<'a, OpenClTest> {
         }
         None => i,
     };
-    let (i, tail) = cond::tail(src, i)?;
+    // The condition may name the threads' variables: `0:flag`.
+    let mut src_named = Src::new(src.orig(), src.text);
+    src_named.reg_names = threads.iter().map(|t| t.var_names.clone()).collect();
+    let (i, tail) = cond::tail(&src_named, i)?;
+    let var_name = |t: usize, reg: u32| {
+        let names: &Vec<(String, u32)> = src_named.reg_names.get(t)?;
+        names
+            .iter()
+            .find(|(_, r)| *r == reg)
+            .map(|(n, _)| n.clone())
+    };
     let condition = tail.condition.map(|(quantifier, cond)| FinalCond {
         quantifier,
-        text: cond_to_string(&cond),
+        text: cond::cond_to_string_named(&cond, &var_name),
         cond,
     });
     Ok((
@@ -307,7 +316,7 @@ fn thread<'a>(src: &Src<'a>, i: &'a str, expected_id: usize) -> PResult<'a, ClTh
     let span = src.span(consumed(i, j).trim_end());
     let (j, params) = params(src, j, p)?;
     let [sg, wg, dev] = ids;
-    let (j, body) = stmt::thread_body(src, j, id, &params)?;
+    let (j, (body, var_names)) = stmt::thread_body(src, j, id, &params)?;
     Ok((
         j,
         ClThread {
@@ -317,6 +326,7 @@ fn thread<'a>(src: &Src<'a>, i: &'a str, expected_id: usize) -> PResult<'a, ClTh
             dev,
             params,
             body,
+            var_names,
             span,
         },
     ))

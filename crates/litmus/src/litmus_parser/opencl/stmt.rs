@@ -32,25 +32,50 @@ struct Body<'s, 'a> {
     depth: usize,
     /// Binary operators in the current statement.
     operators: usize,
+    /// Local variables not named `rK`, with their register numbers (from
+    /// [`FIRST_NAMED_REGISTER`] up, in order of first declaration).
+    vars: Vec<(String, u32)>,
 }
 
+/// Register numbers of local variables not named `rK` start here (docs/opencl.md).
+pub(super) const FIRST_NAMED_REGISTER: u32 = 512;
+
+/// Words that cannot name a local variable.
+const RESERVED: [&str; 12] = [
+    "if",
+    "else",
+    "while",
+    "for",
+    "int",
+    "uint",
+    "long",
+    "ulong",
+    "unsigned",
+    "barrier",
+    "work_group_barrier",
+    "return",
+];
+
 /// `{ statements }` of thread `thread` whose parameters are `params`.
+/// The body's statements, and its local variables not named `rK` with their registers.
 pub(super) fn thread_body<'a>(
     src: &Src<'a>,
     i: &'a str,
     thread: usize,
     params: &[ClParam],
-) -> PResult<'a, Stmts> {
+) -> PResult<'a, (Stmts, Vec<(String, u32)>)> {
     let mut b = Body {
         src,
         thread,
         params,
         depth: 0,
         operators: 0,
+        vars: Vec::new(),
     };
     let ctx = format!(" after the parameters of `P{thread}`");
     let (i, _) = sym(i, '{', &ctx, "the thread body `{ ... }`")?;
-    b.block_rest(i)
+    let (i, body) = b.block_rest(i)?;
+    Ok((i, (body, b.vars)))
 }
 
 impl<'a> Body<'_, 'a> {
@@ -97,6 +122,68 @@ impl<'a> Body<'_, 'a> {
                 Ok(r)
             }
         }
+    }
+
+    /// The register of a declared variable named `w` (`rK` or a name).
+    fn var(&self, w: &str) -> Option<u32> {
+        if is_register(w) {
+            return w[1..].parse().ok();
+        }
+        self.vars.iter().find(|(n, _)| n == w).map(|&(_, r)| r)
+    }
+
+    /// A variable at `i`: `rK`, or a declared name.
+    fn var_at(&self, i: &'a str) -> PResult<'a, u32> {
+        let (j, w) = ident(i)?;
+        if is_register(w) {
+            return register(i);
+        }
+        match self.var(w) {
+            Some(r) => Ok((j, r)),
+            None => Err(nom::Err::Error(PErr {
+                at: i,
+                msg: String::new(),
+            })),
+        }
+    }
+
+    /// Declares the variable at `i` (`rK` or a new name) and returns its register.
+    fn declare(&mut self, i: &'a str, ty: &str) -> PResult<'a, u32> {
+        let Ok((j, w)) = ident(i) else {
+            return Err(unexpected_in(
+                i,
+                &format!(" after `{ty}`"),
+                "a variable name",
+            ));
+        };
+        if is_register(w) {
+            return register(i);
+        }
+        if RESERVED.contains(&w)
+            || w.starts_with("atomic_")
+            || self.params.iter().any(|p| p.name == w)
+        {
+            return fail(
+                w,
+                format!("`{w}` cannot name a local variable here: expected a new name (it is a keyword, a function or a parameter)"),
+            );
+        }
+        if let Some(r) = self.var(w) {
+            return Ok((j, r));
+        }
+        let r = FIRST_NAMED_REGISTER + self.vars.len() as u32;
+        if r > crate::limits::MAX_REGISTER {
+            return fail(
+                w,
+                format!(
+                    "too many named local variables in P{}: expected at most {}",
+                    self.thread,
+                    crate::limits::MAX_REGISTER + 1 - FIRST_NAMED_REGISTER
+                ),
+            );
+        }
+        self.vars.push((w.to_string(), r));
+        Ok((j, r))
     }
 
     fn spanned<T>(&self, value: T, start: &'a str, rest: &'a str) -> Spanned<T> {
@@ -158,7 +245,7 @@ impl<'a> Body<'_, 'a> {
                 )),
             };
         }
-        if is_register(w) && assign_op(k).is_some() {
+        if self.var(w).is_some() && assign_op(k).is_some() {
             let (rest, stmt) = self.assignment(i)?;
             let rest = end_of_statement(rest)?;
             return Ok((rest, vec![stmt]));
@@ -168,12 +255,21 @@ impl<'a> Body<'_, 'a> {
 
     /// `rK = E`, `rK OP= E`, `rK++`, `rK--` (without the `;`), at `i`.
     fn assignment(&mut self, i: &'a str) -> PResult<'a, Spanned<ClStmt>> {
-        let (after, reg) = register(i)?;
+        let (after, reg) = match self.var_at(i) {
+            Ok(r) => r,
+            Err(nom::Err::Error(_)) => {
+                return Err(unexpected(
+                    i,
+                    "a declared variable (`rK` or a name declared with `int`)",
+                ))
+            }
+            Err(e) => return Err(e),
+        };
         let (k, _) = ws(after)?;
         let Some((op, len)) = assign_op(k) else {
             return Err(unexpected_in(
                 k,
-                &format!(" after `r{reg}`"),
+                &format!(" after `{}`", consumed(i, after)),
                 "`=`, `+=`, `-=`, `++` or another assignment",
             ));
         };
@@ -274,17 +370,7 @@ impl<'a> Body<'_, 'a> {
         loop {
             let (k, _) = ws(j)?;
             let start = k;
-            let (k, reg) = match register(k) {
-                Ok(r) => r,
-                Err(nom::Err::Error(_)) => {
-                    return Err(unexpected_in(
-                        k,
-                        &format!(" after `{ty}`"),
-                        "a register name `rK` (local variables are r0, r1, ...)",
-                    ))
-                }
-                Err(e) => return Err(e),
-            };
+            let (k, reg) = self.declare(k, ty)?;
             let (k2, _) = ws(k)?;
             let (k, stmt) = if let Some(r) = k2.strip_prefix('=') {
                 let (r, value) = self.expr(r)?;
@@ -541,6 +627,9 @@ impl<'a> Body<'_, 'a> {
             let (j, reg) = register(i)?;
             return Ok((j, self.spanned(ClExpr::Reg(reg), i, j)));
         }
+        if let Some(reg) = self.var(w) {
+            return Ok((j, self.spanned(ClExpr::Reg(reg), i, j)));
+        }
         if w.starts_with("atomic_") {
             let (j, op) = self.atomic_call(w, j)?;
             return Ok((j, self.spanned(ClExpr::Mem(op), i, j)));
@@ -553,7 +642,7 @@ impl<'a> Body<'_, 'a> {
         }
         fail(
             w,
-            format!("unknown name `{w}`: expected a register `rK`, `*x`, an atomic function or an integer"),
+            format!("unknown name `{w}`: expected a declared variable, `*x`, an atomic function or an integer"),
         )
     }
 
@@ -731,10 +820,10 @@ impl<'a> Body<'_, 'a> {
     fn expected_arg(&mut self, arg: &'a str) -> Result<ClExpected, nom::Err<PErr<'a>>> {
         if let Some(rest) = arg.strip_prefix('&') {
             let (rest, _) = ws(rest)?;
-            let (after, reg) = match register(rest) {
+            let (after, reg) = match self.var_at(rest) {
                 Ok(r) => r,
                 Err(nom::Err::Error(_)) => {
-                    return Err(unexpected_in(rest, " after `&`", "a register `rK`"))
+                    return Err(unexpected_in(rest, " after `&`", "a declared variable"))
                 }
                 Err(e) => return Err(e),
             };
