@@ -18,11 +18,16 @@ P0@sg 0, wg 0, dev 0 (volatile global atomic_int* x, local int* y) {
   work_group_barrier(0, memory_scope_work_item);
   if (r0 == 1 && !(r2 > 0x10) || r3) { *y = (r0 * 2) / 3 ^ 1; } else *y = 0;
   while (*y != 0) { *y = *y - 1; }
+  int flag = 0;
+  for (int i = 0; i < 1; i++) flag += 1;
+  atomic_flag_clear_explicit(x, memory_order_release);
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  atomic_init(x, flag);
 }
 P1@sg 1, wg 0, dev 0 (global atomic_int* x) { atomic_exchange(x, 5); }
 locations [x; 0:r0;]
 filter 0:r0 = 0
-~exists (0:r0 = 1 /\ ~(x = 2) \/ 1:r0 != 3)
+~exists (0:r0 = 1 /\ ~(x = 2) \/ 1:r0 != 3 \/ 0:flag = 1)
 "#;
 
 fn check(source: &str, d: &Diagnostic) {
