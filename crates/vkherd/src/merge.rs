@@ -304,6 +304,8 @@ fn program_shell(head: &Value, columns: Vec<String>) -> Result<Program, String> 
         other => return Err(format!("unknown condition kind `{other}`")),
     };
     Ok(Program {
+        dialect: vkherd_model::Dialect::default(),
+        reg_names: Default::default(),
         name: string(head, "name")?,
         description: string(head, "description")?,
         threads: Vec::new(),

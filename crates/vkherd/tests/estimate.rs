@@ -47,11 +47,12 @@ fn the_estimate_bounds_every_corpus_search() {
     litmus_files(&root, &mut files);
     assert!(files.len() > 50);
     for f in files {
-        check(
-            &f.display().to_string(),
-            &std::fs::read_to_string(&f).unwrap(),
-            true,
-        );
+        let source = std::fs::read_to_string(&f).unwrap();
+        // No model runs the OpenCL tests yet (docs/opencl.md).
+        if vkherd_litmus::is_opencl(&source) {
+            continue;
+        }
+        check(&f.display().to_string(), &source, true);
     }
 }
 
