@@ -85,6 +85,8 @@ pub struct MemAttrs {
     pub av: bool,
     pub vis: bool,
     pub nonpriv: bool,
+    /// The MMRA tags of a trailing `!mmra(...)` (docs/mmra.md); empty if none.
+    pub mmra: crate::mmra::MmraTags,
 }
 
 /// A source operand: a register or an integer constant.
@@ -488,6 +490,12 @@ pub enum ClStmt {
     While {
         cond: Spanned<ClExpr>,
         body: Vec<Spanned<ClStmt>>,
+    },
+    /// A statement with a trailing `!mmra(...)` (docs/mmra.md): every event it makes
+    /// carries the tags. Never wraps `If`, `While`, `Declare` or another `Tagged`.
+    Tagged {
+        tags: crate::mmra::MmraTags,
+        stmt: Box<Spanned<ClStmt>>,
     },
 }
 

@@ -11,10 +11,12 @@
 pub mod ast;
 pub mod error;
 pub mod limits;
+pub mod mmra;
 pub mod validate;
 
 pub use ast::*;
 pub use error::{span_at, span_of, Diagnostic};
+pub use mmra::{MmraTag, MmraTags};
 mod khronos_parser;
 mod litmus_parser;
 

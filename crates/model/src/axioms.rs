@@ -75,17 +75,25 @@ impl StaticTerms {
             .map(|mask| {
                 let (sc_s, semsc_s) = class_sets(s, mask);
                 let sc_or_sem = sc_s.union(&semsc_s);
+                // po_hb: po, or only its compatible pairs in the MMRA variant.
                 let stat = s
                     .ssw
-                    .union(&s.po.restrict(&sc_or_sem, &s.rel.inter(&semsc_s)))
-                    .union(&s.po.restrict(&s.acq.inter(&semsc_s), &sc_or_sem));
+                    .union(&s.po_hb.restrict(&sc_or_sem, &s.rel.inter(&semsc_s)))
+                    .union(&s.po_hb.restrict(&s.acq.inter(&semsc_s), &sc_or_sem));
                 (mask, semsc_s, stat)
             })
             .collect();
         let rw = s.r.union(&s.w);
         let r_np = s.r.minus(&s.priv_);
         let w_np = s.w.minus(&s.priv_);
-        let po_inc = s.po_opt.inter(&s.avvisinc);
+        // rc[po] & avvisinc: the program order by which a release's or acquire's
+        // semav/semvis includes an access. The MMRA variant drops incompatible pairs here
+        // too (docs/mmra.md "Availability and visibility"); otherwise po_hb is po.
+        let po_inc = if s.mmra {
+            s.po_hb.opt().inter(&s.avvisinc)
+        } else {
+            s.po_opt.inter(&s.avvisinc)
+        };
         let conflicting = Rel::cross(&s.w, &s.w)
             .union(&Rel::cross(&s.w, &s.r))
             .union(&Rel::cross(&s.r, &s.w))
@@ -272,8 +280,9 @@ impl Derived {
             .iter()
             .map(|(m, semsc, stat)| (*m, ithb(&sw, semsc, stat)))
             .collect();
-        // hb = ithbsemsc0 + ithbsemsc1 + ithbsemsc01 + po (every subset of classes)
-        let mut hb = s.po.clone();
+        // hb = ithbsemsc0 + ithbsemsc1 + ithbsemsc01 + po (every subset of classes);
+        // po_hb is po, or its compatible pairs in the MMRA variant (docs/mmra.md).
+        let mut hb = s.po_hb.clone();
         for (_, r) in &ithb {
             hb.union_with(r);
         }
@@ -409,6 +418,12 @@ fn locord(s: &Statics, t: &StaticTerms, hb: &Rel, c: &Chains<'_>) -> Rel {
 
     // (hb & sthd & sref)  -- single-thread case
     let mut all = hb.inter(&s.sthd).inter(&s.sref);
+    // The MMRA variant keeps single-location coherence within a thread (seed 003: a
+    // reordering may not break it): po on one reference stays in locord even where the
+    // tags take it out of hb. Without the variant, hb already contains po.
+    if s.mmra {
+        all.union_with(&s.po.inter(&s.sref));
+    }
     let terms = [
         // (stor[R-PRIV]) . hb . (stor[R+W-PRIV])  -- RaR, WaR (non-private)
         hb.restrict(&t.r_np, &t.rw_np),

@@ -4,7 +4,7 @@
 //! Each field is named after the Alloy set or relation it holds (lower-cased).
 
 use crate::flags::Flags;
-use crate::program::{LocId, Program, RefId};
+use crate::program::{Instruction, LocId, MmraTags, Program, RefId};
 use crate::rel::Rel;
 use crate::set::EventSet;
 use crate::variant::{ModelOptions, Variant};
@@ -82,7 +82,38 @@ pub struct Statics {
     pub posemtosc: Rel,
     /// `rc[po]`
     pub po_opt: Rel,
+    /// `mmra-compat`: the pairs of events whose MMRA tag sets are compatible (seed 003;
+    /// full when no event has tags).
+    pub mmra_compat: Rel,
+    /// The program order happens-before is built from: `po`, or `po & mmra-compat` in
+    /// the MMRA variant (seed 003: "any program order between [incompatible
+    /// instructions is] not in happens-before").
+    pub po_hb: Rel,
+    /// The MMRA variant is on ([`ModelOptions::mmra`]).
+    pub mmra: bool,
     pub iden: Rel,
+}
+
+/// The tags of the event `e` (none for an event of no access, as in unit tests).
+fn event_tags<'p>(program: &'p Program, e: &Event) -> Option<&'p MmraTags> {
+    match program.threads.get(e.thread)?.code.get(e.instr)? {
+        Instruction::Access(a) if !a.mmra.is_empty() => Some(&a.mmra),
+        _ => None,
+    }
+}
+
+/// `mmra-compat`: pairs of events whose tag sets are compatible (seed 003). The empty
+/// set is compatible with every set, so only pairs of tagged events are checked.
+fn mmra_compat(program: &Program, events: &[Event]) -> Rel {
+    let n = events.len();
+    let tags: Vec<Option<&MmraTags>> = events.iter().map(|e| event_tags(program, e)).collect();
+    if tags.iter().all(Option::is_none) {
+        return Rel::full(n);
+    }
+    rel_of(n, |a, b| match (tags[a], tags[b]) {
+        (Some(x), Some(y)) => x.compatible(y),
+        _ => true,
+    })
 }
 
 fn set_of(events: &[Event], n: usize, f: impl Fn(&Event) -> bool) -> EventSet {
@@ -215,8 +246,17 @@ impl Statics {
             &iden,
         );
         let po_opt = po.opt();
+        let mmra_compat = mmra_compat(program, &events);
+        let po_hb = if opts.mmra {
+            po.inter(&mmra_compat)
+        } else {
+            po.clone()
+        };
 
         Statics {
+            mmra_compat,
+            po_hb,
+            mmra: opts.mmra,
             n,
             ev,
             f: flag(Flags::F),

@@ -177,6 +177,8 @@ fn lower_instr(test: &KhronosTest, i: &KhronosInstr, by_name: &HashMap<String, R
         }),
         pin,
         cas: None,
+        // Khronos `.test` files have no tags.
+        mmra: MmraTags::default(),
         span: i.span,
     }
 }

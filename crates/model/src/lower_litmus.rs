@@ -326,6 +326,7 @@ fn lower_code(
             barrier: None,
             pin: None,
             cas: None,
+            mmra: attrs.mmra.clone(),
             span,
         };
         let lowered = match &i.value {

@@ -60,6 +60,7 @@ pub fn lower_opencl(test: &OpenClTest) -> Result<Program, Diagnostic> {
             labels: Vec::new(),
             next_temp: user_regs.last().map_or(0, |r| r + 1),
             total_before: total,
+            tags: MmraTags::default(),
         };
         l.stmts(&th.body)?;
         let code = l.finish();
@@ -219,6 +220,7 @@ fn stmt_registers(s: &ClStmt, out: &mut BTreeSet<u32>) {
         }
         ClStmt::PlainStore { value, .. } | ClStmt::Expr(value) => expr_registers(&value.value, out),
         ClStmt::Fence { .. } | ClStmt::Barrier { .. } => {}
+        ClStmt::Tagged { stmt, .. } => stmt_registers(&stmt.value, out),
         ClStmt::If { cond, then, els } => {
             expr_registers(&cond.value, out);
             then.iter()
@@ -337,6 +339,8 @@ struct ThreadLowering<'a> {
     next_temp: u32,
     /// Instructions of the threads lowered before this one.
     total_before: usize,
+    /// The tags of the statement being lowered (`ClStmt::Tagged`), given to its events.
+    tags: MmraTags,
 }
 
 impl ThreadLowering<'_> {
@@ -502,6 +506,13 @@ impl ThreadLowering<'_> {
                 }
                 Ok(())
             }
+            ClStmt::Tagged { tags, stmt } => {
+                // The parser never nests `Tagged`, so there are no outer tags to restore.
+                self.tags = tags.clone();
+                let r = self.stmt(stmt);
+                self.tags = MmraTags::default();
+                r
+            }
             ClStmt::While { cond, body } => {
                 let top = self.label();
                 let end = self.label();
@@ -537,6 +548,7 @@ impl ThreadLowering<'_> {
             barrier: None,
             pin: None,
             cas: None,
+            mmra: self.tags.clone(),
             span,
         };
         fill(&mut a);

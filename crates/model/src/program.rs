@@ -3,6 +3,7 @@
 
 use crate::flags::Flags;
 use vkherd_litmus::{ArithOp, CmpOp, Operand, Span};
+pub use vkherd_litmus::{MmraTag, MmraTags};
 
 /// Index of a location in [`Program::locations`].
 pub type LocId = usize;
@@ -107,6 +108,8 @@ pub struct Access {
     pub pin: Option<Pin>,
     /// An OpenCL compare-exchange.
     pub cas: Option<Cas>,
+    /// The MMRA tags of the event (docs/mmra.md); empty if the source has none.
+    pub mmra: MmraTags,
     pub span: Span,
 }
 

@@ -36,6 +36,9 @@ pub struct ModelOptions {
     /// Availability/visibility chains longer than one element are supported (Alloy
     /// `chains = EV->EV`); false is `--no-chains` (`chains = stor[EV]`).
     pub chains: bool,
+    /// The MMRA variant (`--variant mmra`, docs/mmra.md): happens-before keeps only the
+    /// program-order pairs whose MMRA tag sets are compatible.
+    pub mmra: bool,
 }
 
 impl Default for ModelOptions {
@@ -43,6 +46,7 @@ impl Default for ModelOptions {
         ModelOptions {
             variant: Variant::Vulkan,
             chains: true,
+            mmra: false,
         }
     }
 }

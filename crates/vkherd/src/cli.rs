@@ -151,6 +151,10 @@ pub struct CommonArgs {
     /// a limitation of vkherd.
     #[arg(long)]
     no_chains: bool,
+    /// Turn on a variant of the model: `mmra`, happens-before keeps only the
+    /// program-order pairs whose `!mmra(...)` tags are compatible (docs/mmra.md).
+    #[arg(long, value_name = "NAME", value_parser = ["mmra"])]
+    variant: Vec<String>,
     /// One JSON object per test (one per line) instead of herd-style text.
     #[arg(long)]
     pub json: bool,
@@ -248,6 +252,7 @@ impl CommonArgs {
         ModelOptions {
             variant: Variant::from_name(&self.model).unwrap_or_default(),
             chains: !self.no_chains,
+            mmra: self.variant.iter().any(|v| v == "mmra"),
         }
     }
 

@@ -85,8 +85,25 @@ fn run(source: &str, variant: Variant) -> vkherd::Report {
         ModelOptions {
             variant,
             chains: true,
+            mmra: false,
         },
     )
+}
+
+/// The MMRA variant (`--variant mmra`) of the default model.
+fn run_mmra(source: &str) -> vkherd::Report {
+    run_model(
+        source,
+        ModelOptions {
+            mmra: true,
+            ..ModelOptions::default()
+        },
+    )
+}
+
+/// The tests of litmus-tests/mmra/ state in their headers what `--variant mmra` gives.
+fn is_mmra_test(name: &str) -> bool {
+    name.starts_with("mmra/")
 }
 
 fn run_model(source: &str, model: ModelOptions) -> vkherd::Report {
@@ -108,7 +125,11 @@ fn every_corpus_test_gives_the_expected_verdict_race_flag_and_states() {
             failures.push(format!("{name}: no `Expected:` header"));
             continue;
         };
-        let rep = run(source, Variant::Vulkan);
+        let rep = if is_mmra_test(name) {
+            run_mmra(source)
+        } else {
+            run(source, Variant::Vulkan)
+        };
         let got = Expectation {
             verdict: match rep.verdict {
                 vkherd::Verdict::Ok => "Ok".into(),
@@ -145,10 +166,40 @@ fn corpus_reports_match_their_snapshots() {
         let no_chains = ModelOptions {
             variant: Variant::Vulkan,
             chains: false,
+            mmra: false,
         };
         let unchained = report::herd_text(&run_model(&source, no_chains));
         if unchained != text {
             insta::assert_snapshot!(format!("{key}@no-chains"), unchained);
         }
+        // And where --variant mmra differs (only tests with tags can differ).
+        let mmra = report::herd_text(&run_mmra(&source));
+        if mmra != text {
+            assert!(
+                source.contains("!mmra("),
+                "{name}: mmra differs without tags"
+            );
+            insta::assert_snapshot!(format!("{key}@mmra"), mmra);
+        }
     }
+}
+
+/// A relaxation only adds outcomes: on every corpus test, the states of the MMRA variant
+/// include the plain model's (the litmus-tests/mmra/ tests are the ones that add some).
+#[test]
+fn mmra_variant_keeps_every_state_of_the_plain_model() {
+    let mut added = 0;
+    for (name, source) in corpus() {
+        let plain = run(&source, Variant::Vulkan);
+        let mmra = run_mmra(&source);
+        for state in plain.outcomes.states.keys() {
+            assert!(
+                mmra.outcomes.states.contains_key(state),
+                "{name}: --variant mmra loses the state {state:?}"
+            );
+        }
+        added += mmra.outcomes.states.len() - plain.outcomes.states.len();
+    }
+    // MP-acquire-side, MP-cbar, MP-fence-fence, MP-semav and Examples 1 and 4 each add one.
+    assert_eq!(added, 6);
 }

@@ -32,6 +32,7 @@ fn failing_files(dir: &Path, variant: Variant) -> (BTreeSet<String>, usize) {
             ModelOptions {
                 variant,
                 chains: true,
+                mmra: false,
             },
         )
         .unwrap_or_else(|d| panic!("{}", d.render(&f.display().to_string(), &source)));

@@ -8,6 +8,7 @@ use super::lex::{
     consumed, err, expect, fail, ident, integer, is_register, is_word, natural, register, sym,
     unexpected, unexpected_in, word, ws, PErr, PResult, Src,
 };
+use super::mmra;
 use crate::ast::{ArithOp, CmpOp, Instr, Operand, Spanned};
 use crate::validate::AccessKind;
 use nom::bytes::complete::take_while1;
@@ -151,7 +152,32 @@ fn instruction<'a>(src: &Src<'a>, i: &'a str, hint: bool) -> PResult<'a, Spanned
             }
         }
     };
+    let (rest, instr) = with_tags(rest, head, instr)?;
     Ok((rest, src.spanned(instr, consumed(i, rest))))
+}
+
+/// A trailing `!mmra(...)`, allowed on the memory and synchronising instructions.
+fn with_tags<'a>(i: &'a str, head: &str, mut instr: Instr) -> PResult<'a, Instr> {
+    let (rest, tagged) = mmra::tags(i)?;
+    if let Some((tags, written)) = tagged {
+        match &mut instr {
+            Instr::Load { attrs, .. }
+            | Instr::Store { attrs, .. }
+            | Instr::Rmw { attrs, .. }
+            | Instr::Membar { attrs }
+            | Instr::Cbar { attrs, .. } => attrs.mmra = tags,
+            _ => {
+                return fail(
+                    written,
+                    format!(
+                        "`!mmra(...)` on `{head}`: expected tags only on memory and \
+synchronising instructions (`ld`, `st`, `rmw`, `membar`, `cbar`)"
+                    ),
+                )
+            }
+        }
+    }
+    Ok((rest, instr))
 }
 
 fn no_tokens<'a>(head: &str, tokens: &[&'a str]) -> Result<(), nom::Err<PErr<'a>>> {

@@ -13,6 +13,7 @@ mod cond;
 mod init;
 mod instr;
 mod lex;
+mod mmra;
 mod opencl;
 mod table;
 

@@ -198,7 +198,11 @@ impl Exec {
 }
 
 pub fn opts(variant: Variant, chains: bool) -> ModelOptions {
-    ModelOptions { variant, chains }
+    ModelOptions {
+        variant,
+        chains,
+        mmra: false,
+    }
 }
 
 /// A candidate's rf, RFINIT and asmo, owned.

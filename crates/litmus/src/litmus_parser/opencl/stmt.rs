@@ -8,10 +8,12 @@ use super::super::lex::{
     consumed, err, expect, fail, ident, integer, is_register, keyword, register, sym, token_at,
     unexpected, unexpected_in, ws, PErr, PResult, Src,
 };
+use super::super::mmra;
 use crate::ast::{
     ArithOp, ClExpected, ClExpr, ClMemOp, ClParam, ClScope, ClStmt, CmpOp, FenceFlags, MemOrder,
     Spanned,
 };
+use crate::mmra::MmraTags;
 
 /// Bound on nesting of blocks and expressions, so recursion stays far from the stack limit.
 const MAX_NESTING: usize = 100;
@@ -35,6 +37,8 @@ struct Body<'s, 'a> {
     /// Local variables not named `rK`, with their register numbers (from
     /// [`FIRST_NAMED_REGISTER`] up, in order of first declaration).
     vars: Vec<(String, u32)>,
+    /// The `!mmra(...)` before the `;` of the statement being parsed, with its text.
+    tags: Option<(MmraTags, &'a str)>,
 }
 
 /// Register numbers of local variables not named `rK` start here (docs/opencl.md).
@@ -71,6 +75,7 @@ pub(super) fn thread_body<'a>(
         depth: 0,
         operators: 0,
         vars: Vec::new(),
+        tags: None,
     };
     let ctx = format!(" after the parameters of `P{thread}`");
     let (i, _) = sym(i, '{', &ctx, "the thread body `{ ... }`")?;
@@ -190,8 +195,46 @@ impl<'a> Body<'_, 'a> {
         self.src.spanned(value, consumed(start, rest))
     }
 
-    /// One statement (a nested block gives several); `i` is at its first token.
+    /// One statement (a nested block gives several); `i` is at its first token. A
+    /// `!mmra(...)` before its `;` tags every memory operation, fence and barrier of it.
     fn statement(&mut self, i: &'a str) -> PResult<'a, Stmts> {
+        let (rest, stmts) = self.untagged_statement(i)?;
+        let Some((tags, written)) = self.tags.take() else {
+            return Ok((rest, stmts));
+        };
+        let taggable = |s: &ClStmt| !matches!(s, ClStmt::Declare { .. });
+        if !stmts.iter().any(|s| taggable(&s.value)) {
+            return fail(
+                written,
+                "`!mmra(...)` on a declaration without a value: expected tags on a statement \
+that accesses memory, a fence or a barrier",
+            );
+        }
+        let stmts = stmts
+            .into_iter()
+            .map(|s| match s.value {
+                ClStmt::Declare { .. } => s,
+                _ => Spanned::new(
+                    ClStmt::Tagged {
+                        tags: tags.clone(),
+                        stmt: Box::new(s.clone()),
+                    },
+                    s.span,
+                ),
+            })
+            .collect();
+        Ok((rest, stmts))
+    }
+
+    /// `;` after a statement, with an optional `!mmra(...)` before it (kept in
+    /// `self.tags` for [`Body::statement`]).
+    fn end_of_statement(&mut self, i: &'a str) -> Result<&'a str, nom::Err<PErr<'a>>> {
+        let (i, tags) = mmra::tags(i)?;
+        self.tags = tags;
+        end_of_statement(i)
+    }
+
+    fn untagged_statement(&mut self, i: &'a str) -> PResult<'a, Stmts> {
         self.operators = 0;
         if let Some(rest) = i.strip_prefix(';') {
             return Ok((rest, Vec::new()));
@@ -247,7 +290,7 @@ impl<'a> Body<'_, 'a> {
         }
         if self.var(w).is_some() && assign_op(k).is_some() {
             let (rest, stmt) = self.assignment(i)?;
-            let rest = end_of_statement(rest)?;
+            let rest = self.end_of_statement(rest)?;
             return Ok((rest, vec![stmt]));
         }
         self.expr_statement(i)
@@ -341,7 +384,7 @@ impl<'a> Body<'_, 'a> {
 
     fn expr_statement(&mut self, i: &'a str) -> PResult<'a, Stmts> {
         let (rest, e) = self.expr(i)?;
-        let rest = end_of_statement(rest)?;
+        let rest = self.end_of_statement(rest)?;
         Ok((rest, vec![self.spanned(ClStmt::Expr(e), i, rest)]))
     }
 
@@ -355,7 +398,7 @@ impl<'a> Body<'_, 'a> {
             "`=` (a plain store `*x = V;`)",
         )?;
         let (j, value) = self.expr(j)?;
-        let j = end_of_statement(j)?;
+        let j = self.end_of_statement(j)?;
         let stmt = ClStmt::PlainStore { loc, value };
         Ok((j, vec![self.spanned(stmt, i, j)]))
     }
@@ -390,7 +433,7 @@ impl<'a> Body<'_, 'a> {
             match k.strip_prefix(',') {
                 Some(r) => j = r,
                 None => {
-                    let rest = end_of_statement(k)?;
+                    let rest = self.end_of_statement(k)?;
                     return Ok((rest, out));
                 }
             }
@@ -445,7 +488,7 @@ impl<'a> Body<'_, 'a> {
             Some(a) => scope_arg(a)?,
             None => ClScope::WorkGroup,
         };
-        let j = end_of_statement(j)?;
+        let j = self.end_of_statement(j)?;
         let stmt = ClStmt::Barrier {
             label: label.map(str::to_string),
             flags,
@@ -463,7 +506,7 @@ impl<'a> Body<'_, 'a> {
         let flags = fence_flags(args[0])?;
         let order = order_arg(args[1])?;
         let scope = scope_arg(args[2])?;
-        let j = end_of_statement(j)?;
+        let j = self.end_of_statement(j)?;
         let stmt = ClStmt::Fence {
             flags,
             order,
@@ -480,7 +523,7 @@ impl<'a> Body<'_, 'a> {
         arity(&args, name, 2, 2, "atomic_init(x, V)", close)?;
         let loc = self.location_arg(args[0], name)?;
         let value = self.expr_arg(args[1])?;
-        let j = end_of_statement(j)?;
+        let j = self.end_of_statement(j)?;
         let stmt = ClStmt::PlainStore { loc, value };
         Ok((j, vec![self.spanned(stmt, i, j)]))
     }
@@ -497,7 +540,7 @@ impl<'a> Body<'_, 'a> {
             "write_mem_fence" => MemOrder::Release,
             _ => MemOrder::AcqRel,
         };
-        let j = end_of_statement(j)?;
+        let j = self.end_of_statement(j)?;
         let stmt = ClStmt::Fence {
             flags,
             order,
