@@ -182,6 +182,9 @@ pub fn run_info(opts: &Options) -> Map<String, Value> {
     if !opts.model.chains {
         variants.push("no-chains");
     }
+    if opts.model.mmra {
+        variants.push("mmra");
+    }
     let mut m = Map::new();
     m.insert("vkherd".into(), json!(crate::VERSION));
     m.insert("model".into(), json!(opts.model.variant.name()));
