@@ -128,3 +128,38 @@ fn bad_opencl_tags_are_located_errors() {
         "{e}"
     );
 }
+
+fn vkherd(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_vkherd"))
+        .args(args)
+        .output()
+        .expect("run vkherd")
+}
+
+fn corpus(name: &str) -> String {
+    format!(
+        "{}/../../litmus-tests/mmra/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// The command line: `--variant mmra` turns the tags on (the JSON run info says so), the
+/// plain model ignores them, an unknown variant is bad input (exit code 2).
+#[test]
+fn variant_mmra_on_the_command_line() {
+    let file = corpus("MMRA-seed-example1.litmus");
+    let plain = vkherd(&[&file]);
+    let mmra = vkherd(&["--variant", "mmra", &file]);
+    assert_eq!(plain.status.code(), Some(0));
+    assert_eq!(mmra.status.code(), Some(0));
+    let (plain, mmra) = (
+        String::from_utf8_lossy(&plain.stdout),
+        String::from_utf8_lossy(&mmra.stdout),
+    );
+    assert!(plain.contains("States 3") && !plain.contains("1:r0=1; 1:r1=0;"));
+    assert!(mmra.contains("States 4") && mmra.contains("1:r0=1; 1:r1=0; # racy"));
+    let json = vkherd(&["--json", "--variant", "mmra", &file]);
+    assert!(String::from_utf8_lossy(&json.stdout).contains(r#""variants":["mmra"]"#));
+    let bad = vkherd(&["--variant", "mmr", &file]);
+    assert_eq!(bad.status.code(), Some(2));
+}
