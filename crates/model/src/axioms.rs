@@ -59,6 +59,8 @@ pub struct StaticTerms {
     pub r_na: EventSet,
     /// Chains are supported (`chains = EV->EV`), so `chains & r` is `r`.
     pub full_chains: bool,
+    /// `po & sref`, kept in locord by the MMRA variant (None without it).
+    pub mmra_po_sref: Option<Rel>,
 }
 
 impl StaticTerms {
@@ -120,6 +122,7 @@ impl StaticTerms {
             r_np,
             w_np,
             full_chains: s.chains == Rel::full(s.n),
+            mmra_po_sref: s.mmra.then(|| s.po.inter(&s.sref)),
         }
     }
 
@@ -421,8 +424,8 @@ fn locord(s: &Statics, t: &StaticTerms, hb: &Rel, c: &Chains<'_>) -> Rel {
     // The MMRA variant keeps single-location coherence within a thread (seed 003: a
     // reordering may not break it): po on one reference stays in locord even where the
     // tags take it out of hb. Without the variant, hb already contains po.
-    if s.mmra {
-        all.union_with(&s.po.inter(&s.sref));
+    if let Some(po_sref) = &t.mmra_po_sref {
+        all.union_with(po_sref);
     }
     let terms = [
         // (stor[R-PRIV]) . hb . (stor[R+W-PRIV])  -- RaR, WaR (non-private)

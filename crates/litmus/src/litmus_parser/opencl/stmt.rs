@@ -212,15 +212,16 @@ that accesses memory, a fence or a barrier",
         }
         let stmts = stmts
             .into_iter()
-            .map(|s| match s.value {
-                ClStmt::Declare { .. } => s,
-                _ => Spanned::new(
-                    ClStmt::Tagged {
-                        tags: tags.clone(),
-                        stmt: Box::new(s.clone()),
-                    },
-                    s.span,
-                ),
+            .map(|s| {
+                if matches!(s.value, ClStmt::Declare { .. }) {
+                    return s;
+                }
+                let span = s.span;
+                let tagged = ClStmt::Tagged {
+                    tags: tags.clone(),
+                    stmt: Box::new(s),
+                };
+                Spanned::new(tagged, span)
             })
             .collect();
         Ok((rest, stmts))
