@@ -1,0 +1,694 @@
+//! Staged evaluation of a compiled model over the bit-matrix relations of one execution.
+//!
+//! [`Prepared::new`] runs once per path combination: it computes every static node and
+//! specialises the rest against those values (a union with an empty operand loses it, an
+//! intersection with an empty one is empty, a `;` chain through an empty factor is empty,
+//! known operands of `|`/`&` are folded into one constant; a node whose operands all
+//! become known is computed on the spot). So `ithb` for a set of storage classes that no
+//! access uses costs nothing per candidate, and `chains & r` is `r` when chains are
+//! supported. What is left is ordered into a per-asmo program and per-candidate programs.
+
+use crate::ast::CheckKind;
+use crate::base::{static_value, Kind, Stage, Value, BASES};
+use crate::ir::{Op, N};
+use crate::Model;
+use vkherd_model::{EventSet, Rel, Statics};
+
+/// A `;` factor: a relation, or `[S]` applied as a restriction.
+#[derive(Debug, Clone)]
+enum Factor {
+    Rel(N),
+    Restrict(N),
+}
+
+/// A node's operation after specialisation (operands resolved through aliases).
+#[derive(Debug, Clone)]
+enum Step {
+    Raw(Op),
+    Union(Option<Value>, Vec<N>),
+    Inter(Option<Value>, Vec<N>),
+    Seq(Vec<Factor>),
+}
+
+/// Where a node's value lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Loc {
+    /// Computed by `Prepared::new` (in `known`).
+    Known(N),
+    Asmo(u32),
+    Cand(u32),
+    /// Inside a fixpoint: computed by the fixpoint's evaluation only.
+    InRec,
+}
+
+/// A model specialised to one path combination.
+pub struct Prepared<'m> {
+    model: &'m Model,
+    n: usize,
+    known: Vec<Option<Value>>,
+    loc: Vec<Loc>,
+    /// The node whose value a node has (itself, unless simplified to another).
+    alias: Vec<N>,
+    steps: Vec<Option<Step>>,
+    asmo_program: Vec<N>,
+    /// Per-candidate programs: the nodes the cutting checks need, and everything needed.
+    cut_program: Vec<N>,
+    full_program: Vec<N>,
+    cand_slots: usize,
+    cut_checks: Vec<usize>,
+    /// The named relations asked for at preparation, by name.
+    wanted: Vec<(String, N)>,
+}
+
+/// The per-asmo values.
+pub struct AsmoValues {
+    vals: Vec<Option<Value>>,
+}
+
+/// The values of one candidate.
+pub struct Evaluation<'p, 'm> {
+    prep: &'p Prepared<'m>,
+    asmo: &'p AsmoValues,
+    cand: Vec<Option<Value>>,
+}
+
+fn empty_value(kind: Kind, n: usize) -> Value {
+    match kind {
+        Kind::Set => Value::Set(EventSet::new(n)),
+        Kind::Rel => Value::Rel(Rel::empty(n)),
+    }
+}
+
+fn full_value(kind: Kind, n: usize) -> Value {
+    match kind {
+        Kind::Set => Value::Set(EventSet::full(n)),
+        Kind::Rel => Value::Rel(Rel::full(n)),
+    }
+}
+
+fn is_full(v: &Value, n: usize) -> bool {
+    match v {
+        Value::Set(s) => s.count() == n,
+        Value::Rel(r) => r.count() == n * n,
+    }
+}
+
+/// Computes one step, reading operands through `get`.
+fn exec<'a>(step: &Step, kind: Kind, n: usize, get: &dyn Fn(N) -> &'a Value) -> Value {
+    match step {
+        Step::Union(konst, ops) => {
+            let mut acc = konst.clone().unwrap_or_else(|| get(ops[0]).clone());
+            let skip = usize::from(konst.is_none());
+            for &o in &ops[skip..] {
+                match (&mut acc, get(o)) {
+                    (Value::Rel(a), Value::Rel(b)) => a.union_with(b),
+                    (Value::Set(a), Value::Set(b)) => a.union_with(b),
+                    _ => unreachable!("type-checked"),
+                }
+            }
+            acc
+        }
+        Step::Inter(konst, ops) => {
+            let mut acc = konst.clone().unwrap_or_else(|| get(ops[0]).clone());
+            let skip = usize::from(konst.is_none());
+            for &o in &ops[skip..] {
+                match (&mut acc, get(o)) {
+                    (Value::Rel(a), Value::Rel(b)) => a.inter_with(b),
+                    (Value::Set(a), Value::Set(b)) => a.inter_with(b),
+                    _ => unreachable!("type-checked"),
+                }
+            }
+            acc
+        }
+        Step::Seq(factors) => {
+            let mut acc: Option<Rel> = None;
+            let mut dom: Option<EventSet> = None;
+            for f in factors {
+                match *f {
+                    Factor::Restrict(s) => {
+                        let s = get(s).set();
+                        match &mut acc {
+                            Some(r) => *r = r.restrict_range(s),
+                            None => match &mut dom {
+                                Some(d) => d.inter_with(s),
+                                None => dom = Some(s.clone()),
+                            },
+                        }
+                    }
+                    Factor::Rel(r) => {
+                        let r = get(r).rel();
+                        acc = Some(match (acc.take(), dom.take()) {
+                            (Some(a), _) => a.seq(r),
+                            (None, Some(d)) => r.restrict_domain(&d),
+                            (None, None) => r.clone(),
+                        });
+                    }
+                }
+            }
+            Value::Rel(match (acc, dom) {
+                (Some(a), _) => a,
+                (None, Some(d)) => Rel::stor(&d),
+                (None, None) => Rel::identity(n),
+            })
+        }
+        Step::Raw(op) => exec_raw(op, kind, n, get),
+    }
+}
+
+fn exec_raw<'a>(op: &Op, kind: Kind, n: usize, get: &dyn Fn(N) -> &'a Value) -> Value {
+    match op {
+        Op::Empty => empty_value(kind, n),
+        Op::Full => full_value(kind, n),
+        Op::Union(v) => exec(&Step::Union(None, v.clone()), kind, n, get),
+        Op::Inter(v) => exec(&Step::Inter(None, v.clone()), kind, n, get),
+        Op::Seq(v) => {
+            let mut acc = get(v[0]).rel().clone();
+            for &f in &v[1..] {
+                acc = acc.seq(get(f).rel());
+            }
+            Value::Rel(acc)
+        }
+        Op::Diff(a, b) => match (get(*a), get(*b)) {
+            (Value::Rel(x), Value::Rel(y)) => Value::Rel(x.minus(y)),
+            (Value::Set(x), Value::Set(y)) => Value::Set(x.minus(y)),
+            _ => unreachable!("type-checked"),
+        },
+        Op::Compl(a) => match get(*a) {
+            Value::Rel(x) => Value::Rel(Rel::full(n).minus(x)),
+            Value::Set(x) => Value::Set(x.complement()),
+        },
+        Op::Cross(a, b) => Value::Rel(Rel::cross(get(*a).set(), get(*b).set())),
+        Op::Inv(a) => Value::Rel(get(*a).rel().inv()),
+        Op::Plus(a) => Value::Rel(get(*a).rel().plus()),
+        Op::Star(a) => Value::Rel(get(*a).rel().star()),
+        Op::Opt(a) => Value::Rel(get(*a).rel().opt()),
+        Op::Stor(a) => Value::Rel(Rel::stor(get(*a).set())),
+        Op::Domain(a) => Value::Set(get(*a).rel().domain()),
+        Op::Range(a) => Value::Set(get(*a).rel().range()),
+        Op::Base(_) | Op::RecVar { .. } | Op::Fix { .. } => {
+            unreachable!("read by the evaluator, not computed")
+        }
+    }
+}
+
+impl<'m> Prepared<'m> {
+    /// Specialises `model` to the execution `s`. `wanted` names the relations the caller
+    /// will read from each [`Evaluation`] (an unknown name is ignored).
+    pub fn new(model: &'m Model, s: &Statics, wanted: &[&str]) -> Prepared<'m> {
+        let g = &model.graph;
+        let n = s.n;
+        let count = g.nodes.len();
+        let mut p = Prepared {
+            model,
+            n,
+            known: vec![None; count],
+            loc: vec![Loc::InRec; count],
+            alias: (0..count as N).collect(),
+            steps: vec![None; count],
+            asmo_program: Vec::new(),
+            cut_program: Vec::new(),
+            full_program: Vec::new(),
+            cand_slots: 0,
+            cut_checks: Vec::new(),
+            wanted: Vec::new(),
+        };
+        let mut stage = vec![Stage::Static; count];
+        for i in 0..count {
+            let node = &g.nodes[i];
+            if node.in_rec {
+                continue;
+            }
+            let me = i as N;
+            let (step, st) = match &node.op {
+                Op::Base(b) if BASES[*b].stage == Stage::Static => {
+                    p.known[i] = Some(static_value(*b, s));
+                    p.loc[i] = Loc::Known(me);
+                    continue;
+                }
+                Op::Base(b) => (Step::Raw(node.op.clone()), BASES[*b].stage),
+                op => {
+                    let ops = op.operands();
+                    let res: Vec<N> = ops.iter().map(|&o| p.resolve(o)).collect();
+                    let op = remap(op, &res);
+                    let all_known = res.iter().all(|&o| p.known_value(o).is_some());
+                    if all_known && !matches!(op, Op::Fix { .. }) {
+                        let v = exec_raw(&op, node.kind, n, &|m| p.known_value(m).expect("known"));
+                        p.known[i] = Some(v);
+                        p.loc[i] = Loc::Known(me);
+                        continue;
+                    }
+                    match p.simplify(&op, node.kind) {
+                        Simplified::Known(v) => {
+                            p.known[i] = Some(v);
+                            p.loc[i] = Loc::Known(me);
+                            continue;
+                        }
+                        Simplified::Alias(a) => {
+                            p.alias[i] = p.alias[a as usize];
+                            p.loc[i] = p.loc[a as usize];
+                            stage[i] = stage[a as usize];
+                            continue;
+                        }
+                        Simplified::Step(step) => {
+                            let st = res
+                                .iter()
+                                .map(|&o| stage[o as usize])
+                                .max()
+                                .unwrap_or(Stage::Static);
+                            let st = if matches!(op, Op::Fix { .. }) {
+                                st.max(Stage::Asmo)
+                            } else {
+                                st
+                            };
+                            (step, st)
+                        }
+                    }
+                }
+            };
+            stage[i] = st;
+            p.steps[i] = Some(step);
+            // Slots are given below, once the needed nodes are known.
+            p.loc[i] = if st == Stage::Asmo {
+                Loc::Asmo(u32::MAX)
+            } else {
+                Loc::Cand(u32::MAX)
+            };
+        }
+        // The programs: the nodes each output needs, in index (= topological) order.
+        let checks = &model.checks;
+        p.cut_checks = (0..checks.len()).filter(|&c| checks[c].may_cut).collect();
+        let cut_roots: Vec<N> = p.cut_checks.iter().map(|&c| checks[c].node).collect();
+        let mut full_roots: Vec<N> = checks.iter().map(|c| c.node).collect();
+        for w in wanted {
+            if let Some(node) = model.named(w) {
+                p.wanted.push((w.to_string(), node));
+                full_roots.push(node);
+            }
+        }
+        let cut = p.needed(&cut_roots);
+        let full = p.needed(&full_roots);
+        let mut asmo_slots = 0u32;
+        let mut cand_slots = 0u32;
+        for i in 0..count {
+            if !full[i] {
+                continue;
+            }
+            match p.loc[i] {
+                Loc::Asmo(_) if p.steps[i].is_some() => {
+                    p.loc[i] = Loc::Asmo(asmo_slots);
+                    asmo_slots += 1;
+                    p.asmo_program.push(i as N);
+                }
+                Loc::Cand(_) if p.steps[i].is_some() => {
+                    p.loc[i] = Loc::Cand(cand_slots);
+                    cand_slots += 1;
+                    p.full_program.push(i as N);
+                    if cut[i] {
+                        p.cut_program.push(i as N);
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Aliases copy the location of their target, whose slot is now known.
+        for i in 0..count {
+            let target = p.alias[i] as usize;
+            if target != i {
+                p.loc[i] = p.loc[target];
+            }
+        }
+        p.cand_slots = cand_slots as usize;
+        p
+    }
+
+    /// The node whose value `n` has (following aliases).
+    fn resolve(&self, n: N) -> N {
+        self.alias[n as usize]
+    }
+
+    fn known_value(&self, n: N) -> Option<&Value> {
+        match self.loc[n as usize] {
+            Loc::Known(k) => self.known[k as usize].as_ref(),
+            _ => None,
+        }
+    }
+
+    fn simplify(&self, op: &Op, kind: Kind) -> Simplified {
+        let n = self.n;
+        let known_empty = |o: &N| self.known_value(*o).is_some_and(Value::is_empty);
+        match op {
+            Op::Union(v) => {
+                let mut konst: Option<Value> = None;
+                let mut dynamic = Vec::new();
+                for &o in v {
+                    match self.known_value(o) {
+                        Some(x) if x.is_empty() => {}
+                        Some(x) => {
+                            konst = Some(match konst {
+                                None => x.clone(),
+                                Some(Value::Rel(r)) => Value::Rel(r.union(x.rel())),
+                                Some(Value::Set(s)) => Value::Set(s.union(x.set())),
+                            })
+                        }
+                        None => dynamic.push(o),
+                    }
+                }
+                if konst.is_none() && dynamic.len() == 1 {
+                    return Simplified::Alias(dynamic[0]);
+                }
+                Simplified::Step(Step::Union(konst, dynamic))
+            }
+            Op::Inter(v) => {
+                if v.iter().any(known_empty) {
+                    return Simplified::Known(empty_value(kind, n));
+                }
+                let mut konst: Option<Value> = None;
+                let mut dynamic = Vec::new();
+                for &o in v {
+                    match self.known_value(o) {
+                        Some(x) if is_full(x, n) => {}
+                        Some(x) => {
+                            konst = Some(match konst {
+                                None => x.clone(),
+                                Some(Value::Rel(r)) => Value::Rel(r.inter(x.rel())),
+                                Some(Value::Set(s)) => Value::Set(s.inter(x.set())),
+                            })
+                        }
+                        None => dynamic.push(o),
+                    }
+                }
+                if konst.is_none() && dynamic.len() == 1 {
+                    return Simplified::Alias(dynamic[0]);
+                }
+                Simplified::Step(Step::Inter(konst, dynamic))
+            }
+            Op::Seq(v) => {
+                if v.iter().any(known_empty) {
+                    return Simplified::Known(empty_value(Kind::Rel, n));
+                }
+                let g = &self.model.graph;
+                let factors = v
+                    .iter()
+                    .map(|&f| match &g.node(f).op {
+                        Op::Stor(s) => Factor::Restrict(self.resolve(*s)),
+                        _ => Factor::Rel(f),
+                    })
+                    .collect();
+                Simplified::Step(Step::Seq(factors))
+            }
+            Op::Diff(a, b) => {
+                if known_empty(a) {
+                    Simplified::Known(empty_value(kind, n))
+                } else if known_empty(b) {
+                    Simplified::Alias(*a)
+                } else {
+                    Simplified::Step(Step::Raw(op.clone()))
+                }
+            }
+            Op::Cross(a, b) if known_empty(a) || known_empty(b) => {
+                Simplified::Known(empty_value(Kind::Rel, n))
+            }
+            Op::Inv(a) | Op::Plus(a) | Op::Stor(a) | Op::Domain(a) | Op::Range(a)
+                if known_empty(a) =>
+            {
+                Simplified::Known(empty_value(kind, n))
+            }
+            _ => Simplified::Step(Step::Raw(op.clone())),
+        }
+    }
+
+    /// Marks the non-known nodes that `roots` need.
+    fn needed(&self, roots: &[N]) -> Vec<bool> {
+        let mut need = vec![false; self.loc.len()];
+        let mut stack: Vec<N> = roots.to_vec();
+        while let Some(n) = stack.pop() {
+            let n = self.resolve(n);
+            if need[n as usize] {
+                continue;
+            }
+            need[n as usize] = true;
+            if let Some(step) = &self.steps[n as usize] {
+                match step {
+                    Step::Union(_, v) | Step::Inter(_, v) => stack.extend(v),
+                    Step::Seq(f) => stack.extend(f.iter().map(|f| match *f {
+                        Factor::Rel(x) | Factor::Restrict(x) => x,
+                    })),
+                    Step::Raw(op) => stack.extend(op.operands()),
+                }
+            }
+        }
+        need
+    }
+
+    fn value<'a>(
+        &'a self,
+        n: N,
+        asmo: &'a [Option<Value>],
+        cand: &'a [Option<Value>],
+    ) -> &'a Value {
+        match self.loc[n as usize] {
+            Loc::Known(k) => self.known[k as usize].as_ref().expect("known"),
+            Loc::Asmo(slot) => asmo[slot as usize].as_ref().expect("computed per asmo"),
+            Loc::Cand(slot) => cand[slot as usize]
+                .as_ref()
+                .expect("computed per candidate"),
+            Loc::InRec => unreachable!("inside a fixpoint"),
+        }
+    }
+
+    fn compute(
+        &self,
+        i: N,
+        rf: &Rel,
+        rfinit: &EventSet,
+        asmo_rel: &Rel,
+        asmo: &[Option<Value>],
+        cand: &[Option<Value>],
+    ) -> Value {
+        let node = self.model.graph.node(i);
+        let step = self.steps[i as usize].as_ref().expect("a step");
+        match step {
+            Step::Raw(Op::Base(b)) => match BASES[*b].name {
+                "rf" => Value::Rel(rf.clone()),
+                "RFINIT" => Value::Set(rfinit.clone()),
+                "asmo" => Value::Rel(asmo_rel.clone()),
+                other => unreachable!("static base `{other}` is known"),
+            },
+            Step::Raw(Op::Fix { group, index, .. }) => {
+                self.fixpoint(*group, *index, &|m| self.value(m, asmo, cand))
+            }
+            step => exec(step, node.kind, self.n, &|m| self.value(m, asmo, cand)),
+        }
+    }
+
+    /// The least fixpoint of a `let rec` group (Kleene iteration from the empty relations;
+    /// the bodies are monotone, so it converges in at most n² rounds).
+    fn fixpoint<'a>(&self, group: u32, index: u32, get: &dyn Fn(N) -> &'a Value) -> Value {
+        let g = &self.model.graph;
+        let grp = &g.groups[group as usize];
+        let mut vars: Vec<Value> = grp
+            .vars
+            .iter()
+            .map(|_| Value::Rel(Rel::empty(self.n)))
+            .collect();
+        loop {
+            let mut local: Vec<Option<Value>> = vec![None; g.nodes.len()];
+            for (k, &v) in grp.vars.iter().enumerate() {
+                local[v as usize] = Some(vars[k].clone());
+            }
+            let mut next = Vec::new();
+            for &b in &grp.bodies {
+                next.push(self.eval_rec(b, &mut local, get));
+            }
+            if next == vars {
+                return vars.swap_remove(index as usize);
+            }
+            vars = next;
+        }
+    }
+
+    fn eval_rec<'a>(
+        &self,
+        n: N,
+        local: &mut Vec<Option<Value>>,
+        get: &dyn Fn(N) -> &'a Value,
+    ) -> Value {
+        let g = &self.model.graph;
+        let node = g.node(n);
+        if !node.in_rec {
+            return get(n).clone();
+        }
+        if let Some(v) = &local[n as usize] {
+            return v.clone();
+        }
+        let ops = node.op.operands();
+        for &o in &ops {
+            if g.node(o).in_rec && local[o as usize].is_none() {
+                let v = self.eval_rec(o, local, get);
+                local[o as usize] = Some(v);
+            }
+        }
+        let v = {
+            let local_ref: &Vec<Option<Value>> = local;
+            exec_raw(
+                &node.op,
+                node.kind,
+                self.n,
+                &|m| match &local_ref[m as usize] {
+                    Some(v) => v,
+                    None => get(m),
+                },
+            )
+        };
+        local[n as usize] = Some(v.clone());
+        v
+    }
+
+    /// Computes the values that depend on asmo alone.
+    pub fn for_asmo(&self, asmo: &Rel) -> AsmoValues {
+        let mut vals: Vec<Option<Value>> = vec![None; self.asmo_program.len()];
+        let no_rf = Rel::empty(self.n);
+        let no_init = EventSet::new(self.n);
+        for &i in &self.asmo_program {
+            let v = self.compute(i, &no_rf, &no_init, asmo, &vals, &[]);
+            let Loc::Asmo(slot) = self.loc[i as usize] else {
+                unreachable!("asmo node")
+            };
+            vals[slot as usize] = Some(v);
+        }
+        AsmoValues { vals }
+    }
+
+    fn run<'p>(
+        &'p self,
+        program: &[N],
+        asmo: &'p AsmoValues,
+        asmo_rel: &Rel,
+        rf: &Rel,
+        rfinit: &EventSet,
+    ) -> Evaluation<'p, 'm> {
+        let mut cand: Vec<Option<Value>> = vec![None; self.cand_slots];
+        for &i in program {
+            let v = self.compute(i, rf, rfinit, asmo_rel, &asmo.vals, &cand);
+            let Loc::Cand(slot) = self.loc[i as usize] else {
+                unreachable!("candidate node")
+            };
+            cand[slot as usize] = Some(v);
+        }
+        Evaluation {
+            prep: self,
+            asmo,
+            cand,
+        }
+    }
+
+    /// Do the checks that may cut the search hold for this (possibly partial) candidate?
+    /// If not, no completion of it is consistent (see [`crate::mono`]).
+    pub fn may_complete(
+        &self,
+        asmo: &AsmoValues,
+        asmo_rel: &Rel,
+        rf: &Rel,
+        rfinit: &EventSet,
+    ) -> bool {
+        let e = self.run(&self.cut_program, asmo, asmo_rel, rf, rfinit);
+        self.cut_checks.iter().all(|&c| e.check(c))
+    }
+
+    /// Evaluates every check and the wanted relations of a complete candidate.
+    pub fn evaluate<'p>(
+        &'p self,
+        asmo: &'p AsmoValues,
+        asmo_rel: &Rel,
+        rf: &Rel,
+        rfinit: &EventSet,
+    ) -> Evaluation<'p, 'm> {
+        self.run(&self.full_program, asmo, asmo_rel, rf, rfinit)
+    }
+}
+
+enum Simplified {
+    Known(Value),
+    Alias(N),
+    Step(Step),
+}
+
+/// `op` with its operands replaced by `res` (same order as [`Op::operands`]).
+fn remap(op: &Op, res: &[N]) -> Op {
+    match op {
+        Op::Union(_) => Op::Union(res.to_vec()),
+        Op::Inter(_) => Op::Inter(res.to_vec()),
+        Op::Seq(_) => Op::Seq(res.to_vec()),
+        Op::Fix { group, index, .. } => Op::Fix {
+            group: *group,
+            index: *index,
+            inputs: res.to_vec(),
+        },
+        Op::Diff(_, _) => Op::Diff(res[0], res[1]),
+        Op::Cross(_, _) => Op::Cross(res[0], res[1]),
+        Op::Compl(_) => Op::Compl(res[0]),
+        Op::Inv(_) => Op::Inv(res[0]),
+        Op::Plus(_) => Op::Plus(res[0]),
+        Op::Star(_) => Op::Star(res[0]),
+        Op::Opt(_) => Op::Opt(res[0]),
+        Op::Stor(_) => Op::Stor(res[0]),
+        Op::Domain(_) => Op::Domain(res[0]),
+        Op::Range(_) => Op::Range(res[0]),
+        other => other.clone(),
+    }
+}
+
+impl Evaluation<'_, '_> {
+    fn get(&self, n: N) -> &Value {
+        self.prep.value(n, &self.asmo.vals, &self.cand)
+    }
+
+    /// Whether check `c` of the model holds (for a flag: whether it is raised).
+    pub fn check(&self, c: usize) -> bool {
+        let ch = &self.prep.model.checks[c];
+        let v = self.get(ch.node);
+        let holds = match (ch.kind, v) {
+            (CheckKind::Acyclic, Value::Rel(r)) => r.is_acyclic(),
+            (CheckKind::Irreflexive, Value::Rel(r)) => r.is_irreflexive(),
+            (CheckKind::Empty, v) => v.is_empty(),
+            _ => unreachable!("type-checked"),
+        };
+        holds != ch.negated
+    }
+
+    /// Every non-flag check holds.
+    pub fn consistent(&self) -> bool {
+        let checks = &self.prep.model.checks;
+        (0..checks.len()).all(|c| checks[c].flag || self.check(c))
+    }
+
+    /// The names of the raised flags.
+    pub fn flags(&self) -> Vec<&str> {
+        let checks = &self.prep.model.checks;
+        (0..checks.len())
+            .filter(|&c| checks[c].flag && self.check(c))
+            .map(|c| checks[c].name.as_str())
+            .collect()
+    }
+
+    /// Some flag is raised.
+    pub fn any_flag(&self) -> bool {
+        let checks = &self.prep.model.checks;
+        (0..checks.len()).any(|c| checks[c].flag && self.check(c))
+    }
+
+    /// A relation asked for when the model was prepared.
+    pub fn rel(&self, name: &str) -> Option<&Rel> {
+        let (_, n) = self.prep.wanted.iter().find(|(w, _)| w == name)?;
+        match self.get(*n) {
+            Value::Rel(r) => Some(r),
+            Value::Set(_) => None,
+        }
+    }
+
+    /// A wanted set or relation, as a value.
+    pub fn value(&self, name: &str) -> Option<&Value> {
+        let (_, n) = self.prep.wanted.iter().find(|(w, _)| w == name)?;
+        Some(self.get(*n))
+    }
+}
