@@ -93,33 +93,29 @@ fn is_full(v: &Value, n: usize) -> bool {
     }
 }
 
+/// The union (or intersection) of `konst` and the values of `ops`.
+fn fold<'a>(konst: Option<&Value>, ops: &[N], union: bool, get: &dyn Fn(N) -> &'a Value) -> Value {
+    let (mut acc, rest) = match konst {
+        Some(k) => (k.clone(), ops),
+        None => (get(ops[0]).clone(), &ops[1..]),
+    };
+    for &o in rest {
+        match (&mut acc, get(o)) {
+            (Value::Rel(a), Value::Rel(b)) if union => a.union_with(b),
+            (Value::Rel(a), Value::Rel(b)) => a.inter_with(b),
+            (Value::Set(a), Value::Set(b)) if union => a.union_with(b),
+            (Value::Set(a), Value::Set(b)) => a.inter_with(b),
+            _ => unreachable!("type-checked"),
+        }
+    }
+    acc
+}
+
 /// Computes one step, reading operands through `get`.
 fn exec<'a>(step: &Step, kind: Kind, n: usize, get: &dyn Fn(N) -> &'a Value) -> Value {
     match step {
-        Step::Union(konst, ops) => {
-            let mut acc = konst.clone().unwrap_or_else(|| get(ops[0]).clone());
-            let skip = usize::from(konst.is_none());
-            for &o in &ops[skip..] {
-                match (&mut acc, get(o)) {
-                    (Value::Rel(a), Value::Rel(b)) => a.union_with(b),
-                    (Value::Set(a), Value::Set(b)) => a.union_with(b),
-                    _ => unreachable!("type-checked"),
-                }
-            }
-            acc
-        }
-        Step::Inter(konst, ops) => {
-            let mut acc = konst.clone().unwrap_or_else(|| get(ops[0]).clone());
-            let skip = usize::from(konst.is_none());
-            for &o in &ops[skip..] {
-                match (&mut acc, get(o)) {
-                    (Value::Rel(a), Value::Rel(b)) => a.inter_with(b),
-                    (Value::Set(a), Value::Set(b)) => a.inter_with(b),
-                    _ => unreachable!("type-checked"),
-                }
-            }
-            acc
-        }
+        Step::Union(konst, ops) => fold(konst.as_ref(), ops, true, get),
+        Step::Inter(konst, ops) => fold(konst.as_ref(), ops, false, get),
         Step::Seq(factors) => {
             let mut acc: Option<Rel> = None;
             let mut dom: Option<EventSet> = None;
@@ -159,8 +155,8 @@ fn exec_raw<'a>(op: &Op, kind: Kind, n: usize, get: &dyn Fn(N) -> &'a Value) -> 
     match op {
         Op::Empty => empty_value(kind, n),
         Op::Full => full_value(kind, n),
-        Op::Union(v) => exec(&Step::Union(None, v.clone()), kind, n, get),
-        Op::Inter(v) => exec(&Step::Inter(None, v.clone()), kind, n, get),
+        Op::Union(v) => fold(None, v, true, get),
+        Op::Inter(v) => fold(None, v, false, get),
         Op::Seq(v) => {
             let mut acc = get(v[0]).rel().clone();
             for &f in &v[1..] {
@@ -212,10 +208,27 @@ impl<'m> Prepared<'m> {
             cut_checks: Vec::new(),
             wanted: Vec::new(),
         };
+        // Only what the checks and the wanted relations read is computed.
+        let checks = &model.checks;
+        let mut full_roots: Vec<N> = checks.iter().map(|c| c.node).collect();
+        for w in wanted {
+            if let Some(node) = model.named(w) {
+                p.wanted.push((w.to_string(), node));
+                full_roots.push(node);
+            }
+        }
+        let mut reach = vec![false; count];
+        let mut stack = full_roots.clone();
+        while let Some(m) = stack.pop() {
+            if std::mem::replace(&mut reach[m as usize], true) {
+                continue;
+            }
+            g.nodes[m as usize].op.each_operand(|o| stack.push(o));
+        }
         let mut stage = vec![Stage::Static; count];
         for i in 0..count {
             let node = &g.nodes[i];
-            if node.in_rec {
+            if node.in_rec || !reach[i] {
                 continue;
             }
             let me = i as N;
@@ -227,6 +240,15 @@ impl<'m> Prepared<'m> {
                 }
                 Op::Base(b) => (Step::Raw(node.op.clone()), BASES[*b].stage),
                 op => {
+                    // The common case: every operand is known, the node is computed now.
+                    let mut all_known = !matches!(op, Op::Fix { .. });
+                    op.each_operand(|o| all_known &= p.known_value(o).is_some());
+                    if all_known {
+                        let v = exec_raw(op, node.kind, n, &|m| p.known_value(m).expect("known"));
+                        p.known[i] = Some(v);
+                        p.loc[i] = Loc::Known(me);
+                        continue;
+                    }
                     let ops = op.operands();
                     let res: Vec<N> = ops.iter().map(|&o| p.resolve(o)).collect();
                     let op = remap(op, &res);
@@ -275,16 +297,8 @@ impl<'m> Prepared<'m> {
             };
         }
         // The programs: the nodes each output needs, in index (= topological) order.
-        let checks = &model.checks;
         p.cut_checks = (0..checks.len()).filter(|&c| checks[c].may_cut).collect();
         let cut_roots: Vec<N> = p.cut_checks.iter().map(|&c| checks[c].node).collect();
-        let mut full_roots: Vec<N> = checks.iter().map(|c| c.node).collect();
-        for w in wanted {
-            if let Some(node) = model.named(w) {
-                p.wanted.push((w.to_string(), node));
-                full_roots.push(node);
-            }
-        }
         let cut = p.needed(&cut_roots);
         let full = p.needed(&full_roots);
         let mut asmo_slots = 0u32;
@@ -433,7 +447,7 @@ impl<'m> Prepared<'m> {
                     Step::Seq(f) => stack.extend(f.iter().map(|f| match *f {
                         Factor::Rel(x) | Factor::Restrict(x) => x,
                     })),
-                    Step::Raw(op) => stack.extend(op.operands()),
+                    Step::Raw(op) => op.each_operand(|o| stack.push(o)),
                 }
             }
         }

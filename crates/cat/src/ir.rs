@@ -76,6 +76,28 @@ pub struct Graph {
 }
 
 impl Op {
+    /// Calls `f` on every node this operation reads, in [`Op::operands`] order.
+    #[inline]
+    pub fn each_operand(&self, mut f: impl FnMut(N)) {
+        match self {
+            Op::Base(_) | Op::Empty | Op::Full | Op::RecVar { .. } => {}
+            Op::Union(v) | Op::Inter(v) | Op::Seq(v) => v.iter().for_each(|&x| f(x)),
+            Op::Fix { inputs, .. } => inputs.iter().for_each(|&x| f(x)),
+            Op::Diff(a, b) | Op::Cross(a, b) => {
+                f(*a);
+                f(*b)
+            }
+            Op::Compl(a)
+            | Op::Inv(a)
+            | Op::Plus(a)
+            | Op::Star(a)
+            | Op::Opt(a)
+            | Op::Stor(a)
+            | Op::Domain(a)
+            | Op::Range(a) => f(*a),
+        }
+    }
+
     /// The nodes this operation reads.
     pub fn operands(&self) -> Vec<N> {
         match self {

@@ -130,6 +130,9 @@ pub struct Model {
     pub checks: Vec<Check>,
     /// The variant names the model tests.
     pub variants: BTreeSet<String>,
+    /// The variants it was compiled with, and its source (to recompile with more).
+    pub active: BTreeSet<String>,
+    pub source: Source,
 }
 
 impl Model {
@@ -152,13 +155,15 @@ impl Model {
             })
         };
         let name = src.name.clone();
-        let out = compile::Compiler::new(variants, &resolve).compile(src)?;
+        let out = compile::Compiler::new(variants, &resolve).compile(src.clone())?;
         Ok(Model {
             name,
             graph: out.graph,
             named: out.named,
             checks: out.checks,
             variants: out.variants,
+            active: variants.clone(),
+            source: src,
         })
     }
 
@@ -186,6 +191,18 @@ impl Model {
         )?;
         m.name = name.to_string();
         Ok(m)
+    }
+
+    /// The same model with `variant` on too (`no-chains` for Khronos `NOCHAINS` checks).
+    pub fn with_variant(&self, variant: &str) -> Model {
+        if self.active.contains(variant) {
+            return self.clone();
+        }
+        let mut v = self.active.clone();
+        v.insert(variant.to_string());
+        let mut m = Model::compile(self.source.clone(), &v).expect("compiled once already");
+        m.name = self.name.clone();
+        m
     }
 
     /// The node of the last top-level definition called `name`.

@@ -5,6 +5,7 @@
 
 pub mod candidates;
 pub mod combine;
+mod model;
 mod naive;
 pub mod outcomes;
 pub mod paths;
@@ -17,16 +18,23 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 use values::{ValueSolver, Values};
+use vkherd_cat::{Evaluation, Prepared};
 use vkherd_litmus::Span;
-use vkherd_model::axioms::{AsmoTerms, Candidate, StaticTerms};
-use vkherd_model::{Derived, EventSet, Instruction, ModelOptions, Program, Rel, Statics};
+use vkherd_model::{EventSet, Instruction, ModelOptions, Program, Rel, Statics};
 
+pub use model::bundled_model;
 pub use outcomes::{collect_outcomes, Outcomes, StateInfo};
+pub use vkherd_cat::Model;
+
+pub(crate) use model::Asmo;
 
 /// How to enumerate.
 #[derive(Debug, Clone)]
 pub struct EnumOptions {
+    /// The options of the bundled Vulkan model (and of the hand-written reference).
     pub model: ModelOptions,
+    /// The model to run; `None` is the bundled Vulkan model for `model`.
+    pub cat: Option<std::sync::Arc<Model>>,
     /// A backward jump may be taken at most this many times on a path.
     pub unroll: u32,
     /// Stop after this many candidates (rf × asmo choices) have been examined.
@@ -49,6 +57,7 @@ impl Default for EnumOptions {
     fn default() -> Self {
         EnumOptions {
             model: ModelOptions::default(),
+            cat: None,
             unroll: 2,
             max_candidates: None,
             max_paths: 100_000,
@@ -80,15 +89,16 @@ pub struct EnumStats {
     pub stopped: Option<StopReason>,
 }
 
-/// One candidate execution, with its values and derived relations.
+/// One candidate execution, with its values and the model's verdict and relations.
 pub struct CandidateView<'a> {
     pub statics: &'a Statics,
     pub rf: &'a Rel,
     pub rfinit: &'a EventSet,
     pub asmo: &'a Rel,
     pub values: &'a Values,
-    pub derived: &'a Derived,
-    /// `pred consistent` holds.
+    /// The model evaluated on it (flags, and the relations the visitor asked for).
+    pub eval: &'a Evaluation<'a, 'a>,
+    /// Every non-flag check of the model holds.
     pub consistent: bool,
 }
 
@@ -102,6 +112,10 @@ pub trait Visitor: Sync {
     /// pruned for inconsistency and the plain enumeration runs).
     fn needs_inconsistent(&self) -> bool {
         false
+    }
+    /// The model's named relations the visitor reads ([`Evaluation::rel`]).
+    fn wanted(&self) -> Vec<&'static str> {
+        Vec::new()
     }
 }
 
@@ -211,17 +225,22 @@ fn combination<V: Visitor>(
         Meeting::Instances(v) => v,
     };
     let solver = ValueSolver::new(program, combo.to_vec(), &lay);
+    let model = opts
+        .cat
+        .clone()
+        .unwrap_or_else(|| bundled_model(&opts.model));
+    let wanted = visitor.wanted();
     let mut acc = V::Acc::default();
     let mut stats = EnumStats::default();
     for scbarinst in scbarinsts {
         let statics = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
         check_instances(&statics.scbarinst, &statics.po, &statics.events)
             .map_err(|e| barrier_error(program, &lay, e))?;
-        let terms = StaticTerms::new(&statics);
+        let prepared = Prepared::new(&model, &statics, &wanted);
         let ctx = Ctx {
             program,
             s: &statics,
-            terms: &terms,
+            model: &prepared,
             solver: &solver,
             opts,
             visitor,
@@ -251,14 +270,11 @@ impl EnumStats {
     }
 }
 
-/// An asmo with the model terms that depend on it alone.
-pub(crate) type Asmo = (Rel, AsmoTerms);
-
 /// What the rf × asmo enumeration of one path combination needs.
 pub(crate) struct Ctx<'a, V> {
     pub program: &'a Program,
     pub s: &'a Statics,
-    pub terms: &'a StaticTerms,
+    pub model: &'a Prepared<'a>,
     pub solver: &'a ValueSolver<'a>,
     pub opts: &'a EnumOptions,
     pub visitor: &'a V,
@@ -273,7 +289,7 @@ impl<V: Visitor> Ctx<'_, V> {
         st: &mut EnumStats,
         rf: &Rel,
         rfinit: &EventSet,
-        (asmo, asmo_terms): &Asmo,
+        (asmo, asmo_values): &Asmo,
         solutions: &[Values],
     ) {
         st.candidates += 1;
@@ -284,9 +300,8 @@ impl<V: Visitor> Ctx<'_, V> {
             st.value_mismatch += 1;
             return;
         }
-        let cand = Candidate { rf, rfinit, asmo };
-        let derived = Derived::compute_with(self.s, self.terms, asmo_terms, cand);
-        let consistent = derived.consistent(self.s, cand);
+        let eval = self.model.evaluate(asmo_values, asmo, rf, rfinit);
+        let consistent = eval.consistent();
         if !consistent && !self.visitor.needs_inconsistent() {
             return;
         }
@@ -303,7 +318,7 @@ impl<V: Visitor> Ctx<'_, V> {
                 rfinit,
                 asmo,
                 values,
-                derived: &derived,
+                eval: &eval,
                 consistent,
             };
             self.visitor.visit(acc, &view);

@@ -28,8 +28,7 @@ use crate::values::Source;
 use crate::{Ctx, EnumError, EnumStats, Visitor};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-use vkherd_model::axioms::{AsmoTerms, Candidate};
-use vkherd_model::{Derived, EventSet, Rel};
+use vkherd_model::{EventSet, Rel};
 
 /// Depth down to which subtrees are handed to rayon as separate tasks.
 const PARALLEL_DEPTH: usize = 3;
@@ -82,7 +81,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
         .take_while(|_| budget.alive())
         .par_bridge()
         .map(|a| {
-            let asmo: Asmo = (a.clone(), AsmoTerms::new(s, ctx.terms, &a));
+            let asmo: Asmo = ctx.asmo(a);
             let mut p = root.clone();
             search.node(&asmo, 0, &mut p)
         })
@@ -109,17 +108,11 @@ impl<V: Visitor> Search<'_, '_, V> {
     }
 
     /// Can the partial execution still be completed into a consistent one?
-    fn viable(&self, (asmo, asmo_terms): &Asmo, p: &Partial) -> bool {
+    fn viable(&self, asmo: &Asmo, p: &Partial) -> bool {
         if !self.ctx.solver.partial_agrees(&p.rf_src) {
             return false;
         }
-        let cand = Candidate {
-            rf: &p.rf,
-            rfinit: &p.rfinit,
-            asmo,
-        };
-        Derived::compute_with(self.ctx.s, self.ctx.terms, asmo_terms, cand)
-            .consistent(self.ctx.s, cand)
+        self.ctx.may_complete(asmo, &p.rf, &p.rfinit)
     }
 
     /// Explores the subtree where reads `0..depth` are assigned as in `p` (restored on

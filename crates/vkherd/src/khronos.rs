@@ -81,13 +81,13 @@ impl Visitor for PredicateVisitor<'_> {
         if *acc {
             return;
         }
-        let d = c.derived;
+        let count = |name: &str| c.eval.rel(name).map_or(0, |r| r.count());
         *acc = self.check.preds.iter().all(|p| match *p {
             KhronosPred::Consistent => c.consistent,
             // dr is symmetric: each racing pair counts twice, as in Alloy's #dr.
-            KhronosPred::DataRaces { greater, n } => compare_count(d.dr.count(), greater, n),
+            KhronosPred::DataRaces { greater, n } => compare_count(count("dr"), greater, n),
             // rs includes (w, w) for every atomic release write.
-            KhronosPred::ReleaseSeq { greater, n } => compare_count(d.rs.count(), greater, n),
+            KhronosPred::ReleaseSeq { greater, n } => compare_count(count("rs"), greater, n),
         });
     }
 
@@ -98,5 +98,9 @@ impl Visitor for PredicateVisitor<'_> {
     /// A predicate without `consistent[X]` ranges over all candidates.
     fn needs_inconsistent(&self) -> bool {
         !self.check.preds.contains(&KhronosPred::Consistent)
+    }
+
+    fn wanted(&self) -> Vec<&'static str> {
+        vec!["dr", "rs"]
     }
 }

@@ -11,7 +11,8 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use vkherd_cat::{Model, Prepared};
 use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Visitor};
-use vkherd_model::{ModelOptions, Program, Rel, Variant};
+use vkherd_model::axioms::Candidate;
+use vkherd_model::{Derived, ModelOptions, Program, Rel, Variant};
 
 /// The relations compared, by their names in both implementations.
 const RELATIONS: [&str; 16] = [
@@ -93,17 +94,23 @@ impl<'m> Visitor for Compare<'m> {
         let asmo = prep.for_asmo(c.asmo);
         let e = prep.evaluate(&asmo, c.asmo, c.rf, c.rfinit);
         acc.candidates += 1;
-        let d = c.derived;
+        let cand = Candidate {
+            rf: c.rf,
+            rfinit: c.rfinit,
+            asmo: c.asmo,
+        };
+        let derived = Derived::compute(s, cand);
+        let d = &derived;
+        let hand_consistent = d.consistent(s, cand);
         let mut err = |what: String| {
             if acc.errors.len() < 5 {
                 acc.errors.push(format!("{}: {what}", self.name));
             }
         };
-        if e.consistent() != c.consistent {
+        if e.consistent() != hand_consistent || c.consistent != hand_consistent {
             err(format!(
-                "consistent: cat {} hand {}",
-                e.consistent(),
-                c.consistent
+                "consistent: cat {} hand {hand_consistent}",
+                e.consistent()
             ));
         }
         if e.any_flag() != d.racy() {
@@ -189,6 +196,7 @@ fn compare(program: &Program, name: &str, models: &[(ModelOptions, Model)]) -> u
         };
         let eo = EnumOptions {
             model: *opts,
+            cat: Some(std::sync::Arc::new(model.clone())),
             max_candidates: Some(BUDGET),
             ..EnumOptions::default()
         };
