@@ -12,6 +12,7 @@ use crate::ast::CheckKind;
 use crate::base::{static_value, Kind, Stage, Value, BASES};
 use crate::ir::{Op, N};
 use crate::Model;
+use std::collections::HashMap;
 use vkherd_model::{EventSet, Rel, Statics};
 
 /// A `;` factor: a relation, or `[S]` applied as a restriction.
@@ -24,10 +25,19 @@ enum Factor {
 /// A node's operation after specialisation (operands resolved through aliases).
 #[derive(Debug, Clone)]
 enum Step {
+    /// The candidate's rf, RFINIT or asmo.
+    Input(Input),
     Raw(Op),
     Union(Option<Value>, Vec<N>),
     Inter(Option<Value>, Vec<N>),
     Seq(Vec<Factor>),
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Input {
+    Rf,
+    RfInit,
+    Asmo,
 }
 
 /// Where a node's value lives.
@@ -117,37 +127,49 @@ fn exec<'a>(step: &Step, kind: Kind, n: usize, get: &dyn Fn(N) -> &'a Value) -> 
         Step::Union(konst, ops) => fold(konst.as_ref(), ops, true, get),
         Step::Inter(konst, ops) => fold(konst.as_ref(), ops, false, get),
         Step::Seq(factors) => {
-            let mut acc: Option<Rel> = None;
-            let mut dom: Option<EventSet> = None;
+            // The first relation is borrowed, not copied; restrictions after it apply in
+            // place once the chain owns its value.
+            let mut owned: Option<Rel> = None;
+            let mut first: Option<&Rel> = None;
+            // Consecutive `[S]`s were merged when the chain was built.
+            let mut dom: Option<&EventSet> = None;
             for f in factors {
                 match *f {
                     Factor::Restrict(s) => {
                         let s = get(s).set();
-                        match &mut acc {
-                            Some(r) => *r = r.restrict_range(s),
-                            None => match &mut dom {
-                                Some(d) => d.inter_with(s),
-                                None => dom = Some(s.clone()),
-                            },
+                        if let Some(r) = first.take() {
+                            owned = Some(r.restrict_range(s));
+                        } else if let Some(r) = &mut owned {
+                            r.restrict_range_with(s);
+                        } else if let Some(d) = dom {
+                            owned = Some(Rel::stor(&d.inter(s)));
+                        } else {
+                            dom = Some(s);
                         }
                     }
                     Factor::Rel(r) => {
                         let r = get(r).rel();
-                        acc = Some(match (acc.take(), dom.take()) {
-                            (Some(a), _) => a.seq(r),
-                            (None, Some(d)) => r.restrict_domain(&d),
-                            (None, None) => r.clone(),
-                        });
+                        if let Some(a) = first.take() {
+                            owned = Some(a.seq(r));
+                        } else if let Some(a) = owned.take() {
+                            owned = Some(a.seq(r));
+                        } else if let Some(d) = dom.take() {
+                            owned = Some(r.restrict_domain(d));
+                        } else {
+                            first = Some(r);
+                        }
                     }
                 }
             }
-            Value::Rel(match (acc, dom) {
-                (Some(a), _) => a,
-                (None, Some(d)) => Rel::stor(&d),
-                (None, None) => Rel::identity(n),
+            Value::Rel(match (owned, first, dom) {
+                (Some(a), _, _) => a,
+                (None, Some(r), _) => r.clone(),
+                (None, None, Some(d)) => Rel::stor(d),
+                (None, None, None) => Rel::identity(n),
             })
         }
         Step::Raw(op) => exec_raw(op, kind, n, get),
+        Step::Input(_) => unreachable!("read by the evaluator"),
     }
 }
 
@@ -226,6 +248,9 @@ impl<'m> Prepared<'m> {
             g.nodes[m as usize].op.each_operand(|o| stack.push(o));
         }
         let mut stage = vec![Stage::Static; count];
+        // Closures of known relations, by the node holding their operand's value: the
+        // ithb of every storage-class subset that no access uses is the same `^ssw`.
+        let mut closures: HashMap<(bool, N), N> = HashMap::new();
         for i in 0..count {
             let node = &g.nodes[i];
             if node.in_rec || !reach[i] {
@@ -238,15 +263,20 @@ impl<'m> Prepared<'m> {
                     p.loc[i] = Loc::Known(me);
                     continue;
                 }
-                Op::Base(b) => (Step::Raw(node.op.clone()), BASES[*b].stage),
+                Op::Base(b) => {
+                    let input = match BASES[*b].name {
+                        "rf" => Input::Rf,
+                        "RFINIT" => Input::RfInit,
+                        _ => Input::Asmo,
+                    };
+                    (Step::Input(input), BASES[*b].stage)
+                }
                 op => {
                     // The common case: every operand is known, the node is computed now.
                     let mut all_known = !matches!(op, Op::Fix { .. });
                     op.each_operand(|o| all_known &= p.known_value(o).is_some());
                     if all_known {
-                        let v = exec_raw(op, node.kind, n, &|m| p.known_value(m).expect("known"));
-                        p.known[i] = Some(v);
-                        p.loc[i] = Loc::Known(me);
+                        p.loc[i] = Loc::Known(p.fold_known(op, node.kind, me, &mut closures));
                         continue;
                     }
                     let ops = op.operands();
@@ -333,6 +363,65 @@ impl<'m> Prepared<'m> {
         }
         p.cand_slots = cand_slots as usize;
         p
+    }
+
+    /// The node holding a known node's value.
+    fn holder(&self, n: N) -> N {
+        match self.loc[n as usize] {
+            Loc::Known(k) => k,
+            _ => n,
+        }
+    }
+
+    /// Computes node `me`, whose operands are all known, or finds an equal value already
+    /// held: a union or intersection that keeps one operand's value is that operand, and
+    /// a closure of a value already closed is that closure. Returns the holder.
+    fn fold_known(
+        &mut self,
+        op: &Op,
+        kind: Kind,
+        me: N,
+        closures: &mut HashMap<(bool, N), N>,
+    ) -> N {
+        let n = self.n;
+        match op {
+            Op::Union(v) | Op::Inter(v) => {
+                let union = matches!(op, Op::Union(_));
+                let mut keep: Option<N> = None;
+                let mut several = false;
+                for &o in v {
+                    let val = self.known_value(o).expect("known");
+                    let neutral = if union {
+                        val.is_empty()
+                    } else {
+                        is_full(val, n)
+                    };
+                    if !neutral {
+                        let h = self.holder(o);
+                        match keep {
+                            Some(k) if k != h => several = true,
+                            _ => keep = Some(h),
+                        }
+                    }
+                }
+                if !several {
+                    if let Some(k) = keep {
+                        return k;
+                    }
+                }
+            }
+            Op::Plus(a) | Op::Star(a) => {
+                let key = (matches!(op, Op::Plus(_)), self.holder(*a));
+                if let Some(&k) = closures.get(&key) {
+                    return k;
+                }
+                closures.insert(key, me);
+            }
+            _ => {}
+        }
+        let v = exec_raw(op, kind, n, &|m| self.known_value(m).expect("known"));
+        self.known[me as usize] = Some(v);
+        me
     }
 
     /// The node whose value `n` has (following aliases).
@@ -448,6 +537,7 @@ impl<'m> Prepared<'m> {
                         Factor::Rel(x) | Factor::Restrict(x) => x,
                     })),
                     Step::Raw(op) => op.each_operand(|o| stack.push(o)),
+                    Step::Input(_) => {}
                 }
             }
         }
@@ -482,12 +572,9 @@ impl<'m> Prepared<'m> {
         let node = self.model.graph.node(i);
         let step = self.steps[i as usize].as_ref().expect("a step");
         match step {
-            Step::Raw(Op::Base(b)) => match BASES[*b].name {
-                "rf" => Value::Rel(rf.clone()),
-                "RFINIT" => Value::Set(rfinit.clone()),
-                "asmo" => Value::Rel(asmo_rel.clone()),
-                other => unreachable!("static base `{other}` is known"),
-            },
+            Step::Input(Input::Rf) => Value::Rel(rf.clone()),
+            Step::Input(Input::RfInit) => Value::Set(rfinit.clone()),
+            Step::Input(Input::Asmo) => Value::Rel(asmo_rel.clone()),
             Step::Raw(Op::Fix { group, index, .. }) => {
                 self.fixpoint(*group, *index, &|m| self.value(m, asmo, cand))
             }

@@ -330,10 +330,8 @@ impl Graph {
             if self.is_empty(f) {
                 return f;
             }
-            let fs = match self.op(f) {
-                Op::Seq(v) => v.clone(),
-                _ => vec![f],
-            };
+            let mut fs = Vec::new();
+            self.flatten_seq(f, &mut fs);
             for g in fs {
                 // [S1] ; [S2] = [S1 & S2]
                 if let (Some(s2), Some(&last)) = (self.stor_of(g), flat.last()) {
@@ -385,10 +383,41 @@ impl Graph {
         if !run.is_empty() {
             grouped.push(self.seq_run(run));
         }
-        if grouped.len() == 1 {
-            return grouped[0];
+        // Left-nested pairs, so that chains with a common prefix share it (locord's WaW
+        // and RaW terms through one domain).
+        let mut acc = grouped[0];
+        for &g in &grouped[1..] {
+            acc = self.intern(Op::Seq(vec![acc, g]), Kind::Rel);
         }
-        self.intern(Op::Seq(grouped), Kind::Rel)
+        acc
+    }
+
+    /// The factors of a `;` chain, nested chains included, in order.
+    fn flatten_seq(&self, n: N, out: &mut Vec<N>) {
+        match self.op(n) {
+            Op::Seq(v) => {
+                for &f in v {
+                    self.flatten_seq(f, out);
+                }
+            }
+            _ => out.push(n),
+        }
+    }
+
+    /// The top-level groups of a chain built by [`Graph::seq`]: its left spine (the pairs
+    /// of the chain's own stage) unrolled.
+    fn chain_groups(&self, n: N) -> Vec<N> {
+        match self.op(n) {
+            Op::Seq(v)
+                if self.stage(v[0]) == self.stage(n) && matches!(self.op(v[0]), Op::Seq(_)) =>
+            {
+                let mut g = self.chain_groups(v[0]);
+                g.extend_from_slice(&v[1..]);
+                g
+            }
+            Op::Seq(v) => v.clone(),
+            _ => vec![n],
+        }
     }
 
     fn seq_run(&mut self, run: Vec<N>) -> N {
@@ -407,10 +436,7 @@ impl Graph {
         }
         let ev = self.full(Kind::Set);
         let id = self.intern(Op::Stor(ev), Kind::Rel);
-        let factors = match self.op(t) {
-            Op::Seq(v) => v.clone(),
-            _ => return Some((id, t, id)),
-        };
+        let factors = self.chain_groups(t);
         let tops: Vec<usize> = (0..factors.len())
             .filter(|&i| self.stage(factors[i]) == Stage::Candidate)
             .collect();

@@ -184,10 +184,17 @@ fn sw_is_factored_around_rf_and_shared_subterms_are_one_node() {
         .filter(|&&t| g.stage(t) == Stage::Candidate)
         .collect();
     assert_eq!(rf_terms.len(), 1);
-    let Op::Seq(factors) = &g.node(*rf_terms[0]).op else {
+    // Chains are left-nested pairs: ((release ; rf & mutordatom) ; acquire).
+    let Op::Seq(outer) = &g.node(*rf_terms[0]).op else {
         panic!("a chain")
     };
-    let stages: Vec<Stage> = factors.iter().map(|&f| g.stage(f)).collect();
+    let Op::Seq(inner) = &g.node(outer[0]).op else {
+        panic!("a chain")
+    };
+    let stages: Vec<Stage> = [inner[0], inner[1], outer[1]]
+        .iter()
+        .map(|&f| g.stage(f))
+        .collect();
     assert_eq!(stages, [Stage::Asmo, Stage::Candidate, Stage::Static]);
     // The same text twice is one node.
     let m2 = compile("let a = po ; (rf & sloc)\nlet b = po ; (sloc & rf)").unwrap();

@@ -18,11 +18,11 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 use values::{ValueSolver, Values};
-use vkherd_cat::{Evaluation, Prepared};
 use vkherd_litmus::Span;
 use vkherd_model::{EventSet, Instruction, ModelOptions, Program, Rel, Statics};
 
-pub use model::bundled_model;
+use model::ModelState;
+pub use model::{bundled_model, Judgement};
 pub use outcomes::{collect_outcomes, Outcomes, StateInfo};
 pub use vkherd_cat::Model;
 
@@ -33,7 +33,7 @@ pub(crate) use model::Asmo;
 pub struct EnumOptions {
     /// The options of the bundled Vulkan model (and of the hand-written reference).
     pub model: ModelOptions,
-    /// The model to run; `None` is the bundled Vulkan model for `model`.
+    /// A cat model to run; `None` runs the hand-written Vulkan model for `model`.
     pub cat: Option<std::sync::Arc<Model>>,
     /// A backward jump may be taken at most this many times on a path.
     pub unroll: u32,
@@ -96,8 +96,8 @@ pub struct CandidateView<'a> {
     pub rfinit: &'a EventSet,
     pub asmo: &'a Rel,
     pub values: &'a Values,
-    /// The model evaluated on it (flags, and the relations the visitor asked for).
-    pub eval: &'a Evaluation<'a, 'a>,
+    /// The model's judgement (race flag, and the relations the visitor asked for).
+    pub eval: &'a Judgement<'a>,
     /// Every non-flag check of the model holds.
     pub consistent: bool,
 }
@@ -225,10 +225,6 @@ fn combination<V: Visitor>(
         Meeting::Instances(v) => v,
     };
     let solver = ValueSolver::new(program, combo.to_vec(), &lay);
-    let model = opts
-        .cat
-        .clone()
-        .unwrap_or_else(|| bundled_model(&opts.model));
     let wanted = visitor.wanted();
     let mut acc = V::Acc::default();
     let mut stats = EnumStats::default();
@@ -236,11 +232,12 @@ fn combination<V: Visitor>(
         let statics = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
         check_instances(&statics.scbarinst, &statics.po, &statics.events)
             .map_err(|e| barrier_error(program, &lay, e))?;
-        let prepared = Prepared::new(&model, &statics, &wanted);
+        let prepared = ModelState::new(opts.cat.as_deref(), &statics, &wanted);
         let ctx = Ctx {
             program,
             s: &statics,
             model: &prepared,
+            wanted: &wanted,
             solver: &solver,
             opts,
             visitor,
@@ -274,7 +271,9 @@ impl EnumStats {
 pub(crate) struct Ctx<'a, V> {
     pub program: &'a Program,
     pub s: &'a Statics,
-    pub model: &'a Prepared<'a>,
+    pub model: &'a ModelState<'a>,
+    /// The relations the visitor reads.
+    pub wanted: &'a [&'static str],
     pub solver: &'a ValueSolver<'a>,
     pub opts: &'a EnumOptions,
     pub visitor: &'a V,
@@ -289,7 +288,7 @@ impl<V: Visitor> Ctx<'_, V> {
         st: &mut EnumStats,
         rf: &Rel,
         rfinit: &EventSet,
-        (asmo, asmo_values): &Asmo,
+        asmo: &Asmo,
         solutions: &[Values],
     ) {
         st.candidates += 1;
@@ -300,8 +299,7 @@ impl<V: Visitor> Ctx<'_, V> {
             st.value_mismatch += 1;
             return;
         }
-        let eval = self.model.evaluate(asmo_values, asmo, rf, rfinit);
-        let consistent = eval.consistent();
+        let (eval, consistent) = self.judge(asmo, rf, rfinit, self.wanted);
         if !consistent && !self.visitor.needs_inconsistent() {
             return;
         }
@@ -316,7 +314,7 @@ impl<V: Visitor> Ctx<'_, V> {
                 statics: self.s,
                 rf,
                 rfinit,
-                asmo,
+                asmo: &asmo.0,
                 values,
                 eval: &eval,
                 consistent,

@@ -1,21 +1,93 @@
-//! The one interface between the enumerator and the memory model: a compiled cat model
-//! ([`vkherd_cat::Model`]), prepared once per path combination, evaluated once per asmo
-//! for what depends on asmo alone, and once per candidate. The search asks
-//! [`Ctx::may_complete`] (only the checks the model analysis lets cut, see
-//! `vkherd_cat::mono`); leaves get a full [`vkherd_cat::Evaluation`]: consistency, flags,
-//! and the named relations visitors ask for (`co` for final values, `dr`/`rs` for Khronos
-//! predicates).
+//! The one interface between the enumerator and the memory model. A model is prepared once
+//! per path combination, evaluated once per asmo for what depends on asmo alone, and once
+//! per candidate. The search asks [`Ctx::may_complete`]; leaves get a [`Judgement`]:
+//! consistency, the race flag, and the named relations visitors ask for
+//! ([`Visitor::wanted`]: `co` for final values, `dr`/`rs` for Khronos predicates).
+//!
+//! Two engines sit behind it:
+//! - the hand-written Rust transcription of the Vulkan model (`vkherd_model::axioms`),
+//!   the default, for `--model vulkan` and `vulkan-2024`;
+//! - a compiled cat model ([`vkherd_cat`]), for `--model FILE.cat` and the bundled cat
+//!   files; which checks may cut the search is decided by `vkherd_cat::mono`.
+//!
+//! The two agree candidate by candidate on the bundled Vulkan model (tests/cat_model.rs).
 
 use crate::{Ctx, Visitor};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
-use vkherd_cat::{AsmoValues, Model};
-use vkherd_model::{EventSet, ModelOptions, Rel, Variant};
+use vkherd_cat::{AsmoValues, Evaluation, Model, Prepared};
+use vkherd_model::axioms::{AsmoTerms, Candidate, StaticTerms};
+use vkherd_model::{Derived, EventSet, ModelOptions, Rel, Statics, Variant};
+
+/// A model specialised to one path combination.
+#[allow(clippy::large_enum_variant)] // one per path combination
+pub(crate) enum ModelState<'a> {
+    Hand(StaticTerms),
+    Cat(Prepared<'a>),
+}
+
+/// The per-asmo part of a model.
+pub(crate) enum AsmoState {
+    Hand(AsmoTerms),
+    Cat(AsmoValues),
+}
 
 /// An asmo with the model values that depend on it alone.
-pub(crate) type Asmo = (Rel, AsmoValues);
+pub(crate) type Asmo = (Rel, AsmoState);
 
-/// The bundled Vulkan model for the given options (compiled once per process).
+/// What the model says about one complete candidate.
+pub enum Judgement<'a> {
+    Hand {
+        derived: Box<Derived>,
+        /// `(locord + asmo)+`, when asked for.
+        co: Option<Rel>,
+    },
+    Cat(Evaluation<'a, 'a>),
+}
+
+impl Judgement<'_> {
+    /// Some flag is raised (the Vulkan model's only flag: a data race).
+    pub fn racy(&self) -> bool {
+        match self {
+            Judgement::Hand { derived, .. } => derived.racy(),
+            Judgement::Cat(e) => e.any_flag(),
+        }
+    }
+
+    /// A named relation of the model, if the visitor asked for it ([`Visitor::wanted`])
+    /// and the model defines it.
+    pub fn rel(&self, name: &str) -> Option<&Rel> {
+        match self {
+            Judgement::Cat(e) => e.rel(name),
+            Judgement::Hand { derived: d, co } => Some(match name {
+                "co" => co.as_ref()?,
+                "dr" => &d.dr,
+                "rs" => &d.rs,
+                "hypors" => &d.hypors,
+                "sw" => &d.sw,
+                "hb" => &d.hb,
+                "locord" => &d.locord,
+                "fr" => &d.fr,
+                _ => return None,
+            }),
+        }
+    }
+}
+
+impl ModelState<'_> {
+    pub(crate) fn new<'a>(
+        model: Option<&'a Model>,
+        s: &Statics,
+        wanted: &[&str],
+    ) -> ModelState<'a> {
+        match model {
+            None => ModelState::Hand(StaticTerms::new(s)),
+            Some(m) => ModelState::Cat(Prepared::new(m, s, wanted)),
+        }
+    }
+}
+
+/// The bundled Vulkan cat model for the given options (compiled once per process).
 pub fn bundled_model(opts: &ModelOptions) -> Arc<Model> {
     static CACHE: OnceLock<Mutex<HashMap<ModelOptions, Arc<Model>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
@@ -39,13 +111,58 @@ pub fn bundled_model(opts: &ModelOptions) -> Arc<Model> {
 impl<V: Visitor> Ctx<'_, V> {
     /// The per-asmo part of the model for `asmo`.
     pub(crate) fn asmo(&self, asmo: Rel) -> Asmo {
-        let v = self.model.for_asmo(&asmo);
-        (asmo, v)
+        let state = match self.model {
+            ModelState::Hand(t) => AsmoState::Hand(AsmoTerms::new(self.s, t, &asmo)),
+            ModelState::Cat(p) => AsmoState::Cat(p.for_asmo(&asmo)),
+        };
+        (asmo, state)
     }
 
     /// False if no completion of this partial candidate (rf and RFINIT can only gain
-    /// pairs, asmo is fixed) can be consistent.
-    pub(crate) fn may_complete(&self, (asmo, values): &Asmo, rf: &Rel, rfinit: &EventSet) -> bool {
-        self.model.may_complete(values, asmo, rf, rfinit)
+    /// pairs, asmo is fixed) can be consistent. Hand-written model: every relation of
+    /// `consistent` is monotone in rf and RFINIT (the argument is in search.rs); cat
+    /// models: only the checks `vkherd_cat::mono` proves monotone are used.
+    pub(crate) fn may_complete(&self, (asmo, state): &Asmo, rf: &Rel, rfinit: &EventSet) -> bool {
+        match (self.model, state) {
+            (ModelState::Hand(t), AsmoState::Hand(a)) => {
+                let cand = Candidate { rf, rfinit, asmo };
+                Derived::compute_with(self.s, t, a, cand).consistent(self.s, cand)
+            }
+            (ModelState::Cat(p), AsmoState::Cat(v)) => p.may_complete(v, asmo, rf, rfinit),
+            _ => unreachable!("one engine per run"),
+        }
+    }
+
+    /// The model's judgement of a complete candidate, and whether it is consistent.
+    pub(crate) fn judge<'x>(
+        &'x self,
+        (asmo, state): &'x Asmo,
+        rf: &Rel,
+        rfinit: &EventSet,
+        wanted: &[&str],
+    ) -> (Judgement<'x>, bool) {
+        match (self.model, state) {
+            (ModelState::Hand(t), AsmoState::Hand(a)) => {
+                let cand = Candidate { rf, rfinit, asmo };
+                let derived = Derived::compute_with(self.s, t, a, cand);
+                let consistent = derived.consistent(self.s, cand);
+                let co = wanted
+                    .contains(&"co")
+                    .then(|| derived.locord.union(asmo).plus());
+                (
+                    Judgement::Hand {
+                        derived: Box::new(derived),
+                        co,
+                    },
+                    consistent,
+                )
+            }
+            (ModelState::Cat(p), AsmoState::Cat(v)) => {
+                let e = p.evaluate(v, asmo, rf, rfinit);
+                let consistent = e.consistent();
+                (Judgement::Cat(e), consistent)
+            }
+            _ => unreachable!("one engine per run"),
+        }
     }
 }

@@ -122,7 +122,7 @@ impl Visitor for OutcomeCollector<'_> {
             return;
         }
         acc.consistent += 1;
-        let racy = c.eval.any_flag();
+        let racy = c.eval.racy();
         let program = self.program;
         let columns = final_values(program, s, c);
         let mut counted_any = false;

@@ -3,22 +3,21 @@
 //! consistent completion.
 //!
 //! Why the cuts are sound. Along a branch of the search, `asmo` is fixed and `rf`/`RFINIT`
-//! only gain pairs. Every relation the cuts use is monotone in (rf, RFINIT) for a fixed
-//! asmo and fixed statics:
-//! - `rs`, `hypors` depend on asmo only (fixed);
-//! - `sw` = release . (rf & mutordatom) . acquire + a static term: monotone in rf;
-//! - `ithb` (a closure of unions and sequences of monotone terms), `hb`, every av/vis
-//!   chain (built from hb with `.`, `&` with static relations, `rc`, `+`), and `locord`
-//!   (sloc & a union of such terms) are monotone;
-//! - `fr` = ~rf.((W->W)&locord) + ~rf.asmo + [RFINIT].sloc.[W] - iden is monotone;
-//! - so `locord + rf + fr + asmo` only grows: once it has a cycle, every completion has
-//!   it (first axiom of `consistent`);
-//! - `(rf . [R-A]) & twoplus([W] . locord)` only grows: once non-empty, every completion
-//!   violates the second axiom.
+//! only gain pairs; `Ctx::may_complete` (model.rs) answers false only when no completion
+//! can be consistent. For a cat model, only the checks that `vkherd_cat::mono` proves
+//! monotone in rf (antitone for `~empty`) are asked; for the hand-written Vulkan model,
+//! every relation of `consistent` is monotone:
+//! - `rs`, `hypors` depend on asmo only; `sw` = release . (rf & mutordatom) . acquire + a
+//!   static term; `ithb`, `hb`, the av/vis chains and `locord` are built from those with
+//!   `.`, `&` with static relations, `rc`, `+` and closures; `fr` = ~rf.((W->W)&locord) +
+//!   ~rf.asmo + [RFINIT].sloc.[W] - iden; no relation uses a complement or difference of
+//!   something that grows (`- iden`, `- mutordatom` subtract static relations);
+//! - so `locord + rf + fr + asmo` only grows (a cycle stays), and so does
+//!   `(rf . [R-A]) & twoplus([W] . locord)` (once non-empty, it stays).
 //!
-//! No relation uses a complement or difference of something that grows (`- iden` and
-//! `- mutordatom` subtract static relations). Values: a branch decision whose operands
-//! are determined by the reads assigned so far stays determined the same way (see
+//! The same analysis, run by `vkherd_cat::mono` on vulkan.cat, lets both checks cut
+//! (crates/cat/tests/language.rs). Values: a branch decision whose operands are
+//! determined by the reads assigned so far stays determined the same way (see
 //! `ValueSolver::partial_agrees`), so a disagreeing branch cuts the subtree too.
 //!
 //! The cuts are disabled when the visitor needs inconsistent candidates.

@@ -482,6 +482,17 @@ impl Rel {
         r
     }
 
+    /// Range restriction in place (`r := r.[s]`).
+    pub fn restrict_range_with(&mut self, s: &EventSet) {
+        debug_assert_eq!(self.n, s.len_universe());
+        let sw = s.as_blocks();
+        for a in 0..self.n {
+            for (x, y) in self.row_words_mut(a).iter_mut().zip(sw) {
+                *x &= *y;
+            }
+        }
+    }
+
     /// Removes the diagonal (Alloy `r - iden`).
     pub fn minus_identity(&self) -> Rel {
         let mut r = self.clone();

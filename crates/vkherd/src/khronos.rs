@@ -29,6 +29,7 @@ pub fn run_khronos(
     source: &str,
     name: &str,
     model: ModelOptions,
+    cat: Option<&std::sync::Arc<vkherd_cat::Model>>,
 ) -> Result<Vec<CheckResult>, Diagnostic> {
     let test = vkherd_litmus::parse_khronos(source)?;
     let program = lower_khronos(&test, name)?;
@@ -40,6 +41,14 @@ pub fn run_khronos(
                     chains: model.chains && !check.nochains,
                     ..model
                 },
+                // A `NOCHAINS` check runs the cat model with its `no-chains` variant.
+                cat: cat.map(|m| {
+                    if check.nochains {
+                        std::sync::Arc::new(m.with_variant("no-chains"))
+                    } else {
+                        m.clone()
+                    }
+                }),
                 ..EnumOptions::default()
             };
             let visitor = PredicateVisitor { check };

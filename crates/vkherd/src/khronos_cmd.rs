@@ -5,9 +5,9 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
 use vkherd::khronos::run_khronos;
-use vkherd_model::ModelOptions;
+use vkherd::models::ModelChoice;
 
-pub fn run(paths: &[PathBuf], model: ModelOptions, as_json: bool) -> i32 {
+pub fn run(paths: &[PathBuf], model: &ModelChoice, as_json: bool) -> i32 {
     let files = match collect_files(paths, "test") {
         Ok(f) => f,
         Err(e) => {
@@ -31,7 +31,7 @@ pub fn run(paths: &[PathBuf], model: ModelOptions, as_json: bool) -> i32 {
                 continue;
             }
         };
-        match run_khronos(&source, &name, model) {
+        match run_khronos(&source, &name, model.options, model.cat.as_ref()) {
             Ok(results) => {
                 for r in results {
                     let word = |s: bool| if s { "SATISFIABLE" } else { "NOSOLUTION" };
@@ -70,6 +70,18 @@ pub fn run(paths: &[PathBuf], model: ModelOptions, as_json: bool) -> i32 {
         }
     }
     let secs = start.elapsed().as_secs_f64();
+    let label = match &model.cat {
+        None => format!(
+            "{}{}",
+            model.options.variant.name(),
+            if model.options.chains {
+                ""
+            } else {
+                ", no chains"
+            }
+        ),
+        Some(_) => model.name.clone(),
+    };
     if as_json {
         outln!(
             "{}",
@@ -77,7 +89,7 @@ pub fn run(paths: &[PathBuf], model: ModelOptions, as_json: bool) -> i32 {
         );
     } else {
         outln!(
-            "{} checks in {} files: {passed} passed, {failed} failed{} ({secs:.3} s, model {}{})",
+            "{} checks in {} files: {passed} passed, {failed} failed{} ({secs:.3} s, model {})",
             passed + failed,
             files.len(),
             if bad > 0 {
@@ -85,8 +97,7 @@ pub fn run(paths: &[PathBuf], model: ModelOptions, as_json: bool) -> i32 {
             } else {
                 String::new()
             },
-            model.variant.name(),
-            if model.chains { "" } else { ", no chains" },
+            label,
         );
     }
     if bad > 0 {

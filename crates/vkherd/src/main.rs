@@ -10,6 +10,7 @@ macro_rules! outln {
 
 mod bench_cmd;
 mod cli;
+mod diff_cmd;
 mod khronos_cmd;
 mod progress;
 
