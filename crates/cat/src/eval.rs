@@ -104,7 +104,7 @@ fn is_full(v: &Value, n: usize) -> bool {
 }
 
 /// The union (or intersection) of `konst` and the values of `ops`.
-fn fold<'a>(konst: Option<&Value>, ops: &[N], union: bool, get: &dyn Fn(N) -> &'a Value) -> Value {
+fn fold<'a>(konst: Option<&Value>, ops: &[N], union: bool, get: &impl Fn(N) -> &'a Value) -> Value {
     let (mut acc, rest) = match konst {
         Some(k) => (k.clone(), ops),
         None => (get(ops[0]).clone(), &ops[1..]),
@@ -122,7 +122,7 @@ fn fold<'a>(konst: Option<&Value>, ops: &[N], union: bool, get: &dyn Fn(N) -> &'
 }
 
 /// Computes one step, reading operands through `get`.
-fn exec<'a>(step: &Step, kind: Kind, n: usize, get: &dyn Fn(N) -> &'a Value) -> Value {
+fn exec<'a>(step: &Step, kind: Kind, n: usize, get: &impl Fn(N) -> &'a Value) -> Value {
     match step {
         Step::Union(konst, ops) => fold(konst.as_ref(), ops, true, get),
         Step::Inter(konst, ops) => fold(konst.as_ref(), ops, false, get),
@@ -173,7 +173,7 @@ fn exec<'a>(step: &Step, kind: Kind, n: usize, get: &dyn Fn(N) -> &'a Value) -> 
     }
 }
 
-fn exec_raw<'a>(op: &Op, kind: Kind, n: usize, get: &dyn Fn(N) -> &'a Value) -> Value {
+fn exec_raw<'a>(op: &Op, kind: Kind, n: usize, get: &impl Fn(N) -> &'a Value) -> Value {
     match op {
         Op::Empty => empty_value(kind, n),
         Op::Full => full_value(kind, n),
@@ -692,8 +692,39 @@ impl<'m> Prepared<'m> {
         rf: &Rel,
         rfinit: &EventSet,
     ) -> bool {
-        let e = self.run(&self.cut_program, asmo, asmo_rel, rf, rfinit);
-        self.cut_checks.iter().all(|&c| e.check(c))
+        thread_local! {
+            /// The search asks this at every node: its value slots are reused.
+            static SCRATCH: std::cell::RefCell<Vec<Option<Value>>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let mut cand = SCRATCH.with(|c| c.take());
+        cand.clear();
+        cand.resize_with(self.cand_slots, || None);
+        for &i in &self.cut_program {
+            let v = self.compute(i, rf, rfinit, asmo_rel, &asmo.vals, &cand);
+            let Loc::Cand(slot) = self.loc[i as usize] else {
+                unreachable!("candidate node")
+            };
+            cand[slot as usize] = Some(v);
+        }
+        let ok = self
+            .cut_checks
+            .iter()
+            .all(|&c| self.check(c, &asmo.vals, &cand));
+        cand.clear();
+        SCRATCH.with(|c| c.replace(cand));
+        ok
+    }
+
+    /// Whether check `c` holds (for a flag: whether it is raised) on these values.
+    fn check(&self, c: usize, asmo: &[Option<Value>], cand: &[Option<Value>]) -> bool {
+        let ch = &self.model.checks[c];
+        let holds = match (ch.kind, self.value(ch.node, asmo, cand)) {
+            (CheckKind::Acyclic, Value::Rel(r)) => r.is_acyclic(),
+            (CheckKind::Irreflexive, Value::Rel(r)) => r.is_irreflexive(),
+            (CheckKind::Empty, v) => v.is_empty(),
+            _ => unreachable!("type-checked"),
+        };
+        holds != ch.negated
     }
 
     /// Evaluates every check and the wanted relations of a complete candidate.
@@ -746,15 +777,7 @@ impl Evaluation<'_, '_> {
 
     /// Whether check `c` of the model holds (for a flag: whether it is raised).
     pub fn check(&self, c: usize) -> bool {
-        let ch = &self.prep.model.checks[c];
-        let v = self.get(ch.node);
-        let holds = match (ch.kind, v) {
-            (CheckKind::Acyclic, Value::Rel(r)) => r.is_acyclic(),
-            (CheckKind::Irreflexive, Value::Rel(r)) => r.is_irreflexive(),
-            (CheckKind::Empty, v) => v.is_empty(),
-            _ => unreachable!("type-checked"),
-        };
-        holds != ch.negated
+        self.prep.check(c, &self.asmo.vals, &self.cand)
     }
 
     /// Every non-flag check holds.

@@ -238,3 +238,33 @@ fn checks_under_a_complement_or_difference_of_rf_do_not_cut() {
         ]
     );
 }
+
+#[test]
+fn every_prefix_of_the_vulkan_model_compiles_or_fails_at_a_real_place() {
+    let text = vkherd_cat::bundled_file("vulkan.cat").unwrap();
+    let mut errors = 0;
+    for end in (0..text.len())
+        .step_by(23)
+        .filter(|&e| text.is_char_boundary(e))
+    {
+        let prefix = &text[..end];
+        match Model::compile(
+            Source {
+                name: "p.cat".into(),
+                text: Arc::from(prefix),
+            },
+            &BTreeSet::new(),
+        ) {
+            Ok(_) => {}
+            Err(e) => {
+                errors += 1;
+                let s = e.diagnostic.span;
+                assert!(s.line >= 1 && s.column >= 1, "{e:?}");
+                assert!(s.offset + s.len <= prefix.len(), "{e:?}");
+                assert_eq!(vkherd_litmus::span_at(prefix, s.offset, s.len), s);
+                assert!(e.render().starts_with("error: "));
+            }
+        }
+    }
+    assert!(errors > 100, "{errors}");
+}
