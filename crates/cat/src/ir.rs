@@ -383,11 +383,37 @@ impl Graph {
         if !run.is_empty() {
             grouped.push(self.seq_run(run));
         }
-        // Left-nested pairs, so that chains with a common prefix share it (locord's WaW
-        // and RaW terms through one domain).
-        let mut acc = grouped[0];
-        for &g in &grouped[1..] {
-            acc = self.intern(Op::Seq(vec![acc, g]), Kind::Rel);
+        // Left-nested steps, so that chains with a common prefix share it (locord's WaW
+        // and RaW terms through one domain). A step is one relation with the `[S]`s
+        // around it (applied in place by the evaluator, not as nodes of their own).
+        let mut units: Vec<Vec<N>> = Vec::new();
+        let mut leading: Vec<N> = Vec::new();
+        for g in grouped {
+            if self.stor_of(g).is_some() {
+                match units.last_mut() {
+                    Some(u) => u.push(g),
+                    None => leading.push(g),
+                }
+            } else {
+                let mut u = std::mem::take(&mut leading);
+                u.push(g);
+                units.push(u);
+            }
+        }
+        if units.is_empty() {
+            return self.intern(Op::Seq(leading), Kind::Rel);
+        }
+        let mut units = units.into_iter();
+        let first = units.next().expect("non-empty");
+        let mut acc = if first.len() == 1 {
+            first[0]
+        } else {
+            self.intern(Op::Seq(first), Kind::Rel)
+        };
+        for u in units {
+            let mut v = vec![acc];
+            v.extend(u);
+            acc = self.intern(Op::Seq(v), Kind::Rel);
         }
         acc
     }
