@@ -155,7 +155,20 @@ impl Model {
             })
         };
         let name = src.name.clone();
-        let out = compile::Compiler::new(variants, &resolve).compile(src.clone())?;
+        let mut out = compile::Compiler::new(variants, &resolve).compile(src.clone())?;
+        // A model that defines `locord` but no `co` gets the Vulkan order of final values,
+        // `co = (locord | asmo)+` (docs/models.md).
+        let defines = |n: &str| out.named.iter().any(|(m, _)| m == n);
+        if !defines("co") {
+            if let Some(&(_, locord)) = out.named.iter().rev().find(|(m, _)| m == "locord") {
+                if out.graph.kind(locord) == Kind::Rel {
+                    let asmo = out.graph.base(base::lookup("asmo").expect("a base name"));
+                    let u = out.graph.union(Kind::Rel, vec![locord, asmo]);
+                    let co = out.graph.unary(ir::Op::Plus, u);
+                    out.named.push(("co".to_string(), co));
+                }
+            }
+        }
         Ok(Model {
             name,
             graph: out.graph,

@@ -130,7 +130,7 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
     }
     if model.named("co").is_none() {
         return Err(format!(
-            "error: model {name} does not define `co`, the order of writes that decides final values (see docs/models.md)"
+            "error: model {name} defines neither `co` (the order of writes that decides final values) nor `locord` (see docs/models.md)"
         ));
     }
     Ok(ModelChoice {

@@ -20,6 +20,12 @@ fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// vulkan.cat without its `co` definition.
+fn without_co(text: &str) -> String {
+    let at = text.find("let co = ").expect("vulkan.cat defines co");
+    text[..at].to_string()
+}
+
 fn temp_model(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("vkherd-models-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -128,7 +134,14 @@ fn bad_models_and_variants_are_errors_with_exit_code_2() {
         "litmus-tests/sb/SB.litmus",
     ]);
     assert_eq!(code, 2);
-    assert!(err.contains("does not define `co`"), "{err}");
+    assert!(err.contains("defines neither `co`"), "{err}");
+    // With `locord` and no `co`, final values follow (locord | asmo)+.
+    let text = without_co(vkherd_cat::bundled_file("vulkan.cat").unwrap());
+    let no_co = temp_model("locord-only.cat", &text);
+    let (code, out, err) = run(&["--model", no_co.to_str().unwrap(), "litmus-tests/coherence"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, default, _) = run(&["litmus-tests/coherence"]);
+    assert_eq!(out, default);
     let (code, _, err) = run(&["--model", "nope", "litmus-tests/sb/SB.litmus"]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read model nope"), "{err}");
