@@ -419,7 +419,15 @@ impl<'m> Prepared<'m> {
                     if let Some(k) = keep {
                         return k;
                     }
+                    // Every operand is neutral: the union of empties is the first one.
+                    if union {
+                        return self.holder(v[0]);
+                    }
                 }
+            }
+            // The closure of an empty relation is itself.
+            Op::Plus(a) if self.known_value(*a).is_some_and(Value::is_empty) => {
+                return self.holder(*a);
             }
             Op::Plus(a) | Op::Star(a) => {
                 let key = (matches!(op, Op::Plus(_)), self.holder(*a));
@@ -430,7 +438,22 @@ impl<'m> Prepared<'m> {
             }
             _ => {}
         }
-        let v = exec_raw(op, kind, n, &|m| self.known_value(m).expect("known"));
+        let get = |m| self.known_value(m).expect("known");
+        let v = match op {
+            // `[S]` factors as restrictions, not products with identity matrices.
+            Op::Seq(v) => {
+                let g = &self.model.graph;
+                let factors = v
+                    .iter()
+                    .map(|&f| match &g.node(f).op {
+                        Op::Stor(s) => Factor::Restrict(*s),
+                        _ => Factor::Rel(f),
+                    })
+                    .collect();
+                exec(&Step::Seq(factors), kind, n, &get)
+            }
+            _ => exec_raw(op, kind, n, &get),
+        };
         self.known[me as usize] = Some(v);
         me
     }
