@@ -101,7 +101,7 @@ fn full_value(kind: Kind, n: usize) -> Value {
 fn is_full(v: &Value, n: usize) -> bool {
     match v {
         Value::Set(s) => s.count() == n,
-        Value::Rel(r) => r.count() == n * n,
+        Value::Rel(r) => n > 0 && r.is_full() || n == 0,
     }
 }
 
