@@ -3,8 +3,8 @@
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use vkherd::{Options, Variant};
-use vkherd_model::ModelOptions;
+use vkherd::models::ModelChoice;
+use vkherd::Options;
 
 /// Exit codes (documented in docs/cli.md).
 pub const EXIT_OK: i32 = 0;
@@ -143,12 +143,16 @@ impl LimitArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
-    /// Model variant.
-    #[arg(long, value_name = "NAME", default_value = "vulkan", value_parser = ["vulkan", "vulkan-2024"])]
+    /// The model: vulkan, vulkan-2024, cat:NAME (a bundled cat model) or a .cat file
+    /// (`vkherd models` lists them).
+    #[arg(long, value_name = "NAME|FILE", default_value = "vulkan")]
     model: String,
+    /// Turn on a variant of a cat model (`if "NAME"`); repeatable.
+    #[arg(long = "variant", value_name = "NAME")]
+    variants: Vec<String>,
     /// Model variant "no chains": availability/visibility chains of one element only
     /// (Alloy `chains = stor[EV]`), as in the Khronos NOCHAINS checks. A weaker model, not
-    /// a limitation of vkherd.
+    /// a limitation of vkherd (the same as `--variant no-chains`).
     #[arg(long)]
     no_chains: bool,
     /// One JSON object per test (one per line) instead of herd-style text.
@@ -179,6 +183,27 @@ enum Command {
         family: String,
         /// Its size parameter.
         n: usize,
+    },
+    /// List the bundled models, one line each.
+    Models,
+    /// Run tests under two models and report the states one allows and the other forbids,
+    /// and the tests whose verdict changes.
+    Diff {
+        /// The first model (NAME|FILE; `+VARIANT` suffixes add variants, e.g. `vulkan+no-chains`).
+        model_a: String,
+        /// The second model.
+        model_b: String,
+        /// `.litmus` files or directories.
+        #[arg(required = true, value_name = "FILE|DIR")]
+        paths: Vec<PathBuf>,
+        /// One JSON object per test that differs, and a summary object.
+        #[arg(long)]
+        json: bool,
+        /// Worker threads (default: all cores).
+        #[arg(short = 'j', long = "threads", value_name = "N")]
+        threads: Option<usize>,
+        #[command(flatten)]
+        run: RunArgs,
     },
     /// Benchmark enumeration: median time over repeated runs, candidates, candidates/s.
     Bench {
@@ -223,9 +248,10 @@ enum Command {
 }
 
 impl RunArgs {
-    pub fn options(&self, model: ModelOptions) -> Options {
+    pub fn options(&self, model: &ModelChoice) -> Options {
         Options {
-            model,
+            model: model.options,
+            cat: model.cat.clone(),
             unroll: self.unroll,
             no_thin_air: self.no_thin_air,
             max_candidates: self.limits.max_candidates(),
@@ -244,11 +270,8 @@ impl RunArgs {
 }
 
 impl CommonArgs {
-    pub fn model(&self) -> ModelOptions {
-        ModelOptions {
-            variant: Variant::from_name(&self.model).unwrap_or_default(),
-            chains: !self.no_chains,
-        }
+    pub fn model(&self) -> Result<ModelChoice, String> {
+        vkherd::models::resolve(&self.model, &self.variants, self.no_chains)
     }
 
     pub fn init_threads(&self) {
@@ -432,7 +455,31 @@ pub fn main() -> i32 {
             limits,
         }) => {
             common.init_threads();
-            crate::khronos_cmd::run(paths, common, limits)
+            match common.model() {
+                Ok(m) => crate::khronos_cmd::run(paths, &m, common, limits),
+                Err(e) => bad_model(&e),
+            }
+        }
+        Some(Command::Models) => {
+            for (name, doc) in vkherd::models::list() {
+                outln!("{name:<20} {doc}");
+            }
+            EXIT_OK
+        }
+        Some(Command::Diff {
+            model_a,
+            model_b,
+            paths,
+            json,
+            threads,
+            run,
+        }) => {
+            if let Some(n) = threads {
+                let _ = rayon::ThreadPoolBuilder::new()
+                    .num_threads((*n).max(1))
+                    .build_global();
+            }
+            crate::diff_cmd::run(model_a, model_b, paths, run, *json)
         }
         Some(Command::Gen { family, n }) => match vkherd::families::generate(family, *n) {
             Ok(text) => {
@@ -451,7 +498,10 @@ pub fn main() -> i32 {
             run,
         }) => {
             common.init_threads();
-            crate::bench_cmd::run(paths, *runs, &run.options(common.model()), common.json)
+            match common.model() {
+                Ok(m) => crate::bench_cmd::run(paths, *runs, &run.options(&m), common.json),
+                Err(e) => bad_model(&e),
+            }
         }
         Some(Command::Compare { old, new, json }) => crate::compare_cmd::run(old, new, *json),
         Some(Command::Completions { shell }) => {
@@ -476,7 +526,11 @@ pub fn main() -> i32 {
         Some(Command::Merge { files, json }) => crate::merge_cmd::run(files, *json),
         None => {
             cli.common.init_threads();
-            let opts = cli.run.options(cli.common.model());
+            let model = match cli.common.model() {
+                Ok(m) => m,
+                Err(e) => return bad_model(&e),
+            };
+            let opts = cli.run.options(&model);
             let output = crate::litmus_cmd::Output {
                 json: cli.common.json,
                 time: cli.time,
@@ -487,4 +541,12 @@ pub fn main() -> i32 {
             crate::litmus_cmd::run(&cli.paths, opts, output)
         }
     }
+}
+
+fn bad_model(e: &str) -> i32 {
+    eprint!("{e}");
+    if !e.ends_with('\n') {
+        eprintln!();
+    }
+    EXIT_BAD_INPUT
 }

@@ -14,6 +14,7 @@ pub mod khronos;
 pub mod locate;
 pub mod logs;
 pub mod merge;
+pub mod models;
 pub mod report;
 
 use std::time::Instant;
@@ -37,6 +38,8 @@ pub use vkherd_model::{Program as LoweredProgram, Variant};
 #[derive(Debug, Clone)]
 pub struct Options {
     pub model: ModelOptions,
+    /// A cat model to run instead of the hand-written one ([`models::resolve`]).
+    pub cat: Option<std::sync::Arc<vkherd_cat::Model>>,
     /// A backward jump may be taken at most this many times on a path.
     pub unroll: u32,
     /// Leave out thin-air executions.
@@ -62,6 +65,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             model: ModelOptions::default(),
+            cat: None,
             unroll: 2,
             no_thin_air: false,
             max_candidates: None,
@@ -79,6 +83,7 @@ impl Options {
     fn enum_options(&self) -> EnumOptions {
         EnumOptions {
             model: self.model,
+            cat: self.cat.clone(),
             unroll: self.unroll,
             max_candidates: self.max_candidates,
             timeout: self.timeout,
