@@ -3,6 +3,8 @@
 //! - [`parse_litmus`]: the herd-style `.litmus` dialect (docs/litmus-format.md).
 //! - [`parse_khronos`]: the Khronos reference suite's `.test` format
 //!   (docs/khronos.md).
+//! - [`parse_opencl`]: herd's C-like OpenCL dialect (`OPENCL NAME`, docs/opencl.md);
+//!   [`is_opencl`] tells the two `.litmus` dialects apart by the header.
 //!
 //! Both return syntax trees ([`ast`]) whose nodes carry [`Span`]s, or a [`Diagnostic`].
 
@@ -17,4 +19,4 @@ mod khronos_parser;
 mod litmus_parser;
 
 pub use khronos_parser::parse_khronos;
-pub use litmus_parser::{cond_to_string, parse_litmus};
+pub use litmus_parser::{cond_to_string, is_opencl, parse_litmus, parse_opencl};

@@ -19,6 +19,9 @@ flag_consts! {
     SCOPESG = 14; SCOPEWG = 15; SCOPEQF = 16; SCOPEDEV = 17;
     CBAR = 18; AV = 19; VIS = 20; SEMAV = 21; SEMVIS = 22;
     AVDEVICE = 23; VISDEVICE = 24; NONPRIV = 25;
+    // OpenCL (docs/opencl.md): seq_cst operations (cat base set `SC`) and
+    // memory_scope_work_item. The Vulkan lowerings never set them.
+    SEQCST = 26; SCOPEWI = 27;
 }
 
 impl Flags {

@@ -122,6 +122,7 @@ pub fn lower_khronos(test: &KhronosTest, name: &str) -> Result<Program, Diagnost
     }
 
     Ok(Program {
+        dialect: Dialect::Vulkan,
         name: name.to_string(),
         description: String::new(),
         threads,
@@ -133,6 +134,7 @@ pub fn lower_khronos(test: &KhronosTest, name: &str) -> Result<Program, Diagnost
         filter: None,
         condition: None,
         constants: Vec::new(),
+        reg_names: Default::default(),
     })
 }
 
@@ -174,6 +176,7 @@ fn lower_instr(test: &KhronosTest, i: &KhronosInstr, by_name: &HashMap<String, R
             quorum: None,
         }),
         pin,
+        cas: None,
         span: i.span,
     }
 }

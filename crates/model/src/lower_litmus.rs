@@ -74,16 +74,16 @@ pub fn flags_of(kind: AccessKind, a: &MemAttrs) -> Flags {
 
 /// Names of locations and references, built from the init block and every use.
 #[derive(Default)]
-struct Names {
-    locations: Vec<Location>,
-    references: Vec<Reference>,
+pub(crate) struct Names {
+    pub(crate) locations: Vec<Location>,
+    pub(crate) references: Vec<Reference>,
     by_name: HashMap<String, RefId>,
 }
 
 impl Names {
     /// The reference named `name`, creating a location of that name (init 0) if new;
     /// `span` is blamed if that passes the limit on names.
-    fn reference(&mut self, name: &str, span: Span) -> Result<RefId, Diagnostic> {
+    pub(crate) fn reference(&mut self, name: &str, span: Span) -> Result<RefId, Diagnostic> {
         if let Some(&r) = self.by_name.get(name) {
             return Ok(r);
         }
@@ -124,7 +124,7 @@ pub fn lower_litmus(test: &LitmusTest) -> Result<Program, Diagnostic> {
     let mut names = Names::default();
     let mut init_regs: Vec<Vec<(u32, i64)>> = vec![Vec::new(); nthreads];
     let mut constants = BTreeSet::new();
-    lower_init(test, &mut names, &mut init_regs, &mut constants)?;
+    lower_init(&test.init, &mut names, &mut init_regs, &mut constants)?;
 
     let mut threads = Vec::with_capacity(nthreads);
     let mut regs_used: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); nthreads];
@@ -156,40 +156,19 @@ pub fn lower_litmus(test: &LitmusTest) -> Result<Program, Diagnostic> {
         }
     }
 
-    // Final-state columns: every register and location the condition, filter or
-    // `locations` mention.
-    let mut observed = BTreeSet::new();
-    let mut resolver = CondResolver {
-        names: &mut names,
-        regs_used: &regs_used,
-        observed: &mut observed,
-        constants: &mut constants,
-    };
-    for item in &test.locations {
-        resolver.item(item)?;
-    }
-    let filter = test.filter.as_ref().map(|c| resolver.cond(c)).transpose()?;
-    let condition = match &test.condition {
-        Some(fc) => Some(FinalCondition {
-            quantifier: fc.quantifier,
-            cond: resolver.cond(&fc.cond)?,
-            text: fc.text.clone(),
-        }),
-        None => None,
-    };
-
-    let mut observed: Vec<Observable> = observed.into_iter().collect();
-    // Registers by thread then number (Ord on Observable::Reg does that), then locations by name.
-    observed.sort_by(|a, b| match (a, b) {
-        (Observable::Loc(x), Observable::Loc(y)) => {
-            names.locations[*x].name.cmp(&names.locations[*y].name)
-        }
-        _ => a.cmp(b),
-    });
+    let finals = resolve_finals(
+        &test.locations,
+        test.filter.as_ref(),
+        test.condition.as_ref(),
+        &mut names,
+        &regs_used,
+        &mut constants,
+    )?;
 
     check_barriers(&threads)?;
 
     Ok(Program {
+        dialect: Dialect::Vulkan,
         name: test.name.clone(),
         description: test.description.clone(),
         threads,
@@ -197,22 +176,24 @@ pub fn lower_litmus(test: &LitmusTest) -> Result<Program, Diagnostic> {
         references: names.references,
         ssw,
         cbar_rule: CbarRule::Workgroup,
-        observed,
-        filter,
-        condition,
+        observed: finals.observed,
+        filter: finals.filter,
+        condition: finals.condition,
         constants: constants.into_iter().collect(),
+        reg_names: Default::default(),
     })
 }
 
-fn lower_init(
-    test: &LitmusTest,
+/// The init block: location values, register values, then aliases.
+pub(crate) fn lower_init(
+    init: &[InitDecl],
     names: &mut Names,
     init_regs: &mut [Vec<(u32, i64)>],
     constants: &mut BTreeSet<i64>,
 ) -> Result<(), Diagnostic> {
     let mut loc_seen: HashMap<&str, Span> = HashMap::new();
     // Locations first, so that aliases may name a location declared after them.
-    for d in &test.init {
+    for d in init {
         match d {
             InitDecl::Location { name, value, span } => {
                 if let Some(first) = loc_seen.insert(name, *span) {
@@ -252,7 +233,7 @@ fn lower_init(
         }
     }
     let mut aliases: BTreeMap<&str, (&str, Span)> = BTreeMap::new();
-    for d in &test.init {
+    for d in init {
         if let InitDecl::Alias {
             alias,
             target,
@@ -344,6 +325,7 @@ fn lower_code(
             rmw_op: None,
             barrier: None,
             pin: None,
+            cas: None,
             span,
         };
         let lowered = match &i.value {
@@ -444,6 +426,58 @@ fn lower_code(
         out.push(lowered);
     }
     Ok(out)
+}
+
+/// The final-state questions of a test, names resolved.
+pub(crate) struct Finals {
+    pub observed: Vec<Observable>,
+    pub filter: Option<Condition>,
+    pub condition: Option<FinalCondition>,
+}
+
+/// Resolves `locations`, the filter and the condition. The final-state columns are every
+/// register and location they mention: registers by thread then number, then locations
+/// by name (semantics.md "Output").
+pub(crate) fn resolve_finals(
+    locations: &[ast::Spanned<StateItem>],
+    filter: Option<&Cond>,
+    condition: Option<&ast::FinalCond>,
+    names: &mut Names,
+    regs_used: &[BTreeSet<u32>],
+    constants: &mut BTreeSet<i64>,
+) -> Result<Finals, Diagnostic> {
+    let mut observed = BTreeSet::new();
+    let mut resolver = CondResolver {
+        names,
+        regs_used,
+        observed: &mut observed,
+        constants,
+    };
+    for item in locations {
+        resolver.item(item)?;
+    }
+    let filter = filter.map(|c| resolver.cond(c)).transpose()?;
+    let condition = match condition {
+        Some(fc) => Some(FinalCondition {
+            quantifier: fc.quantifier,
+            cond: resolver.cond(&fc.cond)?,
+            text: fc.text.clone(),
+        }),
+        None => None,
+    };
+    let mut observed: Vec<Observable> = observed.into_iter().collect();
+    // Ord on Observable::Reg orders registers by thread then number.
+    observed.sort_by(|a, b| match (a, b) {
+        (Observable::Loc(x), Observable::Loc(y)) => {
+            names.locations[*x].name.cmp(&names.locations[*y].name)
+        }
+        _ => a.cmp(b),
+    });
+    Ok(Finals {
+        observed,
+        filter,
+        condition,
+    })
 }
 
 /// Resolves names in conditions and `locations`, collecting the observed columns.

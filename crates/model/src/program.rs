@@ -69,6 +69,23 @@ pub enum Pin {
     Impossible,
 }
 
+/// The extra facts of an OpenCL compare-exchange (an [`Access`] of kind `Rmw` whose
+/// `value` is the desired value and `dst` receives the value read). When the value read
+/// equals `expected` it is a read-modify-write with the access's flags; otherwise (or
+/// spuriously, if `weak`) it is only a read, with `fail_flags`.
+///
+/// Only the OpenCL dialect makes these; the Vulkan enumeration never sees one (an OpenCL
+/// program is refused before enumeration until the OpenCL model runs, docs/opencl.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cas {
+    pub expected: Operand,
+    pub weak: bool,
+    /// The sets of the event when the exchange fails (a read: `R | A | ...`).
+    pub fail_flags: Flags,
+    /// Receives 1 on success and 0 on failure.
+    pub success_dst: Option<u32>,
+}
+
 /// An instruction that makes one event when executed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Access {
@@ -88,6 +105,8 @@ pub struct Access {
     pub barrier: Option<BarrierName>,
     /// Khronos pinned reads-from.
     pub pin: Option<Pin>,
+    /// An OpenCL compare-exchange.
+    pub cas: Option<Cas>,
     pub span: Span,
 }
 
@@ -171,9 +190,20 @@ pub struct FinalCondition {
     pub text: String,
 }
 
+/// The dialect a test was written in, which decides the model that judges it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Dialect {
+    /// `VULKAN` `.litmus` files and Khronos `.test` files: the Vulkan model.
+    #[default]
+    Vulkan,
+    /// `OPENCL` `.litmus` files: the OpenCL model of seed 004 (docs/opencl.md).
+    OpenCl,
+}
+
 /// A lowered test, ready for enumeration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Program {
+    pub dialect: Dialect,
     pub name: String,
     /// The description between the header and the init block (empty for `.test` files).
     pub description: String,
@@ -191,13 +221,19 @@ pub struct Program {
     /// Every constant written in the test (the thin-air value universe, before adding 0
     /// and a fresh value).
     pub constants: Vec<i64>,
+    /// Names of registers that are not printed `rK`: OpenCL local variables with other
+    /// names, by (thread, register).
+    pub reg_names: std::collections::BTreeMap<(usize, u32), String>,
 }
 
 impl Program {
     /// The name of an observable as printed in a state (`1:r0`, `x`).
     pub fn observable_name(&self, o: Observable) -> String {
         match o {
-            Observable::Reg { thread, reg } => format!("{thread}:r{reg}"),
+            Observable::Reg { thread, reg } => match self.reg_names.get(&(thread, reg)) {
+                Some(name) => format!("{thread}:{name}"),
+                None => format!("{thread}:r{reg}"),
+            },
             Observable::Loc(l) => self.locations[l].name.clone(),
         }
     }
@@ -227,6 +263,8 @@ pub fn arith(op: ArithOp, a: i64, b: i64) -> i64 {
         ArithOp::And => a & b,
         ArithOp::Or => a | b,
         ArithOp::Xor => a ^ b,
+        ArithOp::Min => a.min(b),
+        ArithOp::Max => a.max(b),
     }
 }
 

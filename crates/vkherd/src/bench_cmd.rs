@@ -1,13 +1,13 @@
 //! `vkherd bench PATH...`: per test, the median time over repeated runs, candidates
 //! explored, consistent executions and candidates per second; a table or JSON lines.
 
-use crate::cli::{collect_files, EXIT_BAD_INPUT, EXIT_OK};
+use crate::cli::{collect_litmus_files, EXIT_BAD_INPUT, EXIT_OK};
 use serde_json::json;
 use std::path::PathBuf;
 use vkherd::Options;
 
 pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32 {
-    let files = match collect_files(paths, "litmus") {
+    let files = match collect_litmus_files(paths) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("{e}");

@@ -119,3 +119,68 @@ fn a_partial_result_does_not_hide_bad_input() {
     assert!(text(&out.stdout).contains("Partial big"));
     assert!(text(&out.stderr).contains("cli-bad.litmus:4:"));
 }
+
+/// OpenCL tests are read in their dialect (docs/opencl.md); until the OpenCL model runs,
+/// vkherd refuses to judge them (exit code 2) instead of using the Vulkan axioms, and a
+/// malformed one gets a located error like any input.
+#[test]
+fn opencl_tests_parse_and_are_refused_with_exit_code_2() {
+    let ok = write(
+        "opencl-ok.litmus",
+        "OPENCL ok\n{ [x] = 0; }\nP0@wg 0, dev 0 (global atomic_int* x) {\n  atomic_store(x, 1);\n}\nexists (x = 1)\n",
+    );
+    let out = vkherd(&[ok.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("error: `ok` is an OpenCL test: it parses and lowers, but the OpenCL model is not available yet"),
+        "{err}"
+    );
+    assert!(err.contains("opencl-ok.litmus:1:1"), "{err}");
+    assert!(text(&out.stdout).is_empty());
+
+    let bad = write(
+        "opencl-bad.litmus",
+        "OPENCL bad\n{ [x] = 0; }\nP0 (global atomic_int* x) {\n  atomic_store(y, 1);\n}\n",
+    );
+    let out = vkherd(&[bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("error: `y` is not a parameter of P0: expected one of x\n"),
+        "{err}"
+    );
+    assert!(err.contains("opencl-bad.litmus:4:16"), "{err}");
+    assert!(
+        err.contains("4 |   atomic_store(y, 1);\n  |                ^\n"),
+        "{err}"
+    );
+}
+
+/// In a directory, OpenCL tests are skipped with a note (no model runs them yet); the
+/// Vulkan tests beside them run as usual.
+#[test]
+fn opencl_tests_in_a_directory_are_skipped_with_a_note() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mixed-dialects");
+    let _ = std::fs::create_dir_all(&dir);
+    std::fs::write(
+        dir.join("a.litmus"),
+        "OPENCL a\n{ [x] = 0; }\nP0 (global atomic_int* x) { atomic_store(x, 1); }\nexists (x = 1)\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("b.litmus"),
+        "VULKAN b\n{ x = 0; }\n P0@sg 0, wg 0, qf 0 ;\n st.atom.dv.sc0 x, 1 ;\nexists (x == 1)\n",
+    )
+    .expect("write");
+    let out = vkherd(&[dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains(
+        "note: skipped 1 OpenCL test(s) found in directories: the OpenCL model is not available yet"
+    ));
+    assert!(
+        text(&out.stdout).starts_with("Test b Allowed\n"),
+        "{}",
+        text(&out.stdout)
+    );
+}

@@ -117,6 +117,10 @@ fn locations<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Vec<Spanned<StateItem
 /// error: it needs its thread.
 fn state_item<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Option<Spanned<StateItem>>> {
     let (i, _) = ws(i)?;
+    if let Some((j, thread, reg)) = named_thread_reg(src, i) {
+        let item = StateItem::Reg { thread, reg };
+        return Ok((j, Some(src.spanned(item, consumed(i, j)))));
+    }
     if let (j, Some((thread, reg))) = opt(thread_reg).parse(i)? {
         let item = StateItem::Reg { thread, reg };
         return Ok((j, Some(src.spanned(item, consumed(i, j)))));
@@ -129,6 +133,21 @@ fn state_item<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Option<Spanned<State
         Ok((j, name)) => Ok((j, Some(src.spanned(StateItem::Loc(name.to_string()), name)))),
         Err(_) => Ok((i, None)),
     }
+}
+
+/// `Pn:name` / `n:name` for a named OpenCL variable of thread n (`src.reg_names`).
+fn named_thread_reg<'a>(src: &Src<'a>, i: &'a str) -> Option<(&'a str, usize, u32)> {
+    if src.reg_names.is_empty() {
+        return None;
+    }
+    let (j, w) = super::lex::word(i).ok()?;
+    let digits = w.strip_prefix('P').unwrap_or(w);
+    let thread = digits.parse::<usize>().ok()?;
+    let (j, _) = ws(j).ok()?;
+    let j = j.strip_prefix(':')?;
+    let (j, _) = ws(j).ok()?;
+    let (j, name) = ident(j).ok()?;
+    Some((j, thread, src.named_reg(thread, name)?))
 }
 
 /// Limits on the size of one condition.
@@ -264,8 +283,17 @@ fn operand<'a>(src: &Src<'a>, i: &'a str, expected: &str) -> PResult<'a, CondAto
 /// Prints a condition as herd7 does: `(1:r0=1 /\ 1:r1=0)`. The whole is parenthesised,
 /// equality is `=`, and inner parentheses appear only where precedence needs them.
 pub fn cond_to_string(c: &Cond) -> String {
+    cond_to_string_named(c, &|_, _| None)
+}
+
+/// Like [`cond_to_string`], printing register `reg` of thread `t` as `t:NAME` where
+/// `name(t, reg)` gives a name (OpenCL named variables).
+pub(super) fn cond_to_string_named(
+    c: &Cond,
+    name: &dyn Fn(usize, u32) -> Option<String>,
+) -> String {
     let mut out = String::from("(");
-    write_cond(&mut out, c, 0);
+    write_cond(&mut out, c, 0, name);
     out.push(')');
     out
 }
@@ -280,7 +308,7 @@ fn precedence(c: &Cond) -> u8 {
 }
 
 /// Writes `c`, in parentheses if it binds less tightly than `min`.
-fn write_cond(out: &mut String, c: &Cond, min: u8) {
+fn write_cond(out: &mut String, c: &Cond, min: u8, name: &dyn Fn(usize, u32) -> Option<String>) {
     let paren = precedence(c) < min;
     if paren {
         out.push('(');
@@ -288,7 +316,7 @@ fn write_cond(out: &mut String, c: &Cond, min: u8) {
     match c {
         Cond::True => out.push_str("true"),
         Cond::Cmp { op, a, b } => {
-            write_atom(out, a);
+            write_atom(out, a, name);
             out.push_str(match op {
                 CmpOp::Eq => "=",
                 CmpOp::Ne => "!=",
@@ -297,22 +325,22 @@ fn write_cond(out: &mut String, c: &Cond, min: u8) {
                 CmpOp::Gt => ">",
                 CmpOp::Ge => ">=",
             });
-            write_atom(out, b);
+            write_atom(out, b, name);
         }
         Cond::Not(x) => {
             out.push('~');
-            write_cond(out, x, 3);
+            write_cond(out, x, 3, name);
         }
         // Left-associative: the right operand needs parentheses at equal precedence.
         Cond::And(x, y) => {
-            write_cond(out, x, 2);
+            write_cond(out, x, 2, name);
             out.push_str(" /\\ ");
-            write_cond(out, y, 3);
+            write_cond(out, y, 3, name);
         }
         Cond::Or(x, y) => {
-            write_cond(out, x, 1);
+            write_cond(out, x, 1, name);
             out.push_str(" \\/ ");
-            write_cond(out, y, 2);
+            write_cond(out, y, 2, name);
         }
     }
     if paren {
@@ -320,11 +348,14 @@ fn write_cond(out: &mut String, c: &Cond, min: u8) {
     }
 }
 
-fn write_atom(out: &mut String, a: &CondAtom) {
+fn write_atom(out: &mut String, a: &CondAtom, name: &dyn Fn(usize, u32) -> Option<String>) {
     match a {
         CondAtom::Const(v) => out.push_str(&v.to_string()),
         CondAtom::Item(item) => match &item.value {
-            StateItem::Reg { thread, reg } => out.push_str(&format!("{thread}:r{reg}")),
+            StateItem::Reg { thread, reg } => match name(*thread, *reg) {
+                Some(n) => out.push_str(&format!("{thread}:{n}")),
+                None => out.push_str(&format!("{thread}:r{reg}")),
+            },
             StateItem::Loc(name) => out.push_str(name),
         },
     }

@@ -47,6 +47,9 @@ pub(super) struct Src<'a> {
     /// Byte offset of the start of each line, so that a span costs a binary search and
     /// not a scan from the start of the file.
     line_starts: Vec<usize>,
+    /// OpenCL local variables not named `rK`, per thread: (name, register number). Empty
+    /// for the Vulkan dialect, where a condition names registers only as `rK`.
+    pub reg_names: Vec<Vec<(String, u32)>>,
 }
 
 impl<'a> Src<'a> {
@@ -56,7 +59,19 @@ impl<'a> Src<'a> {
             orig,
             text,
             line_starts: std::iter::once(0).chain(breaks).collect(),
+            reg_names: Vec::new(),
         }
+    }
+
+    /// The original text (comments not blanked).
+    pub fn orig(&self) -> &'a str {
+        self.orig
+    }
+
+    /// The register of thread `thread`'s variable `name` (OpenCL named variables).
+    pub fn named_reg(&self, thread: usize, name: &str) -> Option<u32> {
+        let names = self.reg_names.get(thread)?;
+        names.iter().find(|(n, _)| n == name).map(|&(_, r)| r)
     }
 
     /// The span of `s`, a subslice of `self.text`; the same as `span_at` on the original.

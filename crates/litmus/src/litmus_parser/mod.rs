@@ -13,9 +13,11 @@ mod cond;
 mod init;
 mod instr;
 mod lex;
+mod opencl;
 mod table;
 
 pub use cond::cond_to_string;
+pub use opencl::parse_opencl;
 
 use crate::ast::{FinalCond, LitmusTest};
 use crate::error::span_at;
@@ -23,6 +25,15 @@ use crate::Diagnostic;
 use lex::{fail, ws, PResult, Src};
 use nom::bytes::complete::{take_until, take_while, take_while1};
 use nom::Parser;
+
+/// True if the header's language word is `OPENCL` (also `OpenCL`, `opencl`): the file is
+/// in the OpenCL dialect ([`parse_opencl`]), not the Vulkan one ([`parse_litmus`]).
+pub fn is_opencl(source: &str) -> bool {
+    let stripped = comments::strip_c(source);
+    let text = stripped.text.trim_start().trim_start_matches('\u{feff}');
+    let word = text.split(char::is_whitespace).next().unwrap_or("");
+    opencl::LANGUAGE_WORDS.contains(&word)
+}
 
 /// Parses a whole `.litmus` file.
 pub fn parse_litmus(source: &str) -> Result<LitmusTest, Diagnostic> {

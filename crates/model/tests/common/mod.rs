@@ -137,6 +137,7 @@ impl Exec {
             location,
         };
         Program {
+            dialect: vkherd_model::Dialect::Vulkan,
             description: String::new(),
             name: "hand-made".to_string(),
             threads: self
@@ -165,6 +166,7 @@ impl Exec {
             filter: None,
             condition: None,
             constants: Vec::new(),
+            reg_names: Default::default(),
         }
     }
 

@@ -1,0 +1,221 @@
+//! The OpenCL corpus in litmus-tests/opencl/: every test parses and lowers, and its
+//! header states the expected verdict, the race flag and the rule of seed 004 that
+//! decides it (derived by hand, docs/opencl.md "Corpus"). No OpenCL model runs yet, so
+//! the verdicts are not checked here; `vkherd` refuses to judge these tests rather than
+//! judge them with the Vulkan axioms.
+
+use std::path::{Path, PathBuf};
+use vkherd_model::Dialect;
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../litmus-tests/opencl")
+}
+
+fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).expect("OpenCL corpus directory") {
+        let p = e.expect("entry").path();
+        if p.is_dir() {
+            litmus_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "litmus") {
+            out.push(p);
+        }
+    }
+}
+
+fn corpus() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    litmus_files(&corpus_dir(), &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let name = p.display().to_string();
+            (name, std::fs::read_to_string(&p).expect("readable"))
+        })
+        .collect()
+}
+
+#[test]
+fn every_opencl_corpus_test_parses_lowers_and_states_its_expectation() {
+    let tests = corpus();
+    assert!(
+        tests.len() >= 60,
+        "OpenCL corpus too small: {}",
+        tests.len()
+    );
+    let mut failures = Vec::new();
+    for (name, source) in &tests {
+        match vkherd::load_litmus(source) {
+            Ok(p) => {
+                if p.dialect != Dialect::OpenCl {
+                    failures.push(format!("{name}: not lowered as OpenCL"));
+                }
+                let stem = Path::new(name).file_stem().unwrap().to_string_lossy();
+                if p.name != stem {
+                    failures.push(format!(
+                        "{name}: test name {} differs from the file name",
+                        p.name
+                    ));
+                }
+            }
+            Err(e) => failures.push(e.render(name, source)),
+        }
+        let header_ok = source.lines().any(|l| {
+            let l = l.trim_start_matches("(* ");
+            l.starts_with("Expected: Ok (Allowed condition holds), data race: ")
+                || l.starts_with("Expected: No (Allowed condition fails), data race: ")
+        });
+        if !header_ok {
+            failures.push(format!(
+                "{name}: no `Expected: Ok|No (...), data race: yes|no` line"
+            ));
+        }
+        if !source.contains("Rule: ") || !source.contains("Why: ") {
+            failures.push(format!("{name}: no `Rule:` or `Why:` in the header"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn opencl_tests_are_refused_by_the_vulkan_model() {
+    let (name, source) = &corpus()[0];
+    let program = vkherd::load_litmus(source).expect("parses");
+    let err = vkherd::run(&program, &vkherd::Options::default()).expect_err("refused");
+    assert!(
+        err.message
+            .contains("the OpenCL model is not available yet"),
+        "{name}: {}",
+        err.message
+    );
+}
+
+/// Writes every lowered OpenCL corpus test to `$VKHERD_DUMP_OPENCL` in a line format, for
+/// cross-checking the hand-derived headers with other tools (as tests/differential.rs
+/// does for Vulkan): `cargo test --test opencl_corpus dump -- --ignored`.
+#[test]
+#[ignore = "writes the lowered corpus to $VKHERD_DUMP_OPENCL (for cross-checking with other tools)"]
+fn dump_lowered_corpus() {
+    use std::fmt::Write as _;
+    use vkherd_model::{Instruction, Observable, Operand, FLAG_NAMES};
+    let Ok(path) = std::env::var("VKHERD_DUMP_OPENCL") else {
+        return;
+    };
+    let op = |o: &Operand| match o {
+        Operand::Reg(r) => format!("r{r}"),
+        Operand::Imm(v) => v.to_string(),
+    };
+    let flags = |f: vkherd_model::Flags| {
+        let names: Vec<&str> = FLAG_NAMES
+            .iter()
+            .filter(|(g, _)| f.has(*g))
+            .map(|(_, n)| *n)
+            .collect();
+        names.join("|")
+    };
+    let mut out = String::new();
+    for (name, source) in corpus() {
+        let p = vkherd::load_litmus(&source).expect("lowers");
+        let _ = writeln!(out, "TEST {name}");
+        for l in &p.locations {
+            let _ = writeln!(out, "LOC {} {}", l.name, l.init);
+        }
+        for (t, th) in p.threads.iter().enumerate() {
+            let _ = writeln!(out, "THREAD {t} {} {} {}", th.qf, th.wg, th.sg);
+            for (r, v) in &th.init_regs {
+                let _ = writeln!(out, "REG r{r} {v}");
+            }
+            for i in &th.code {
+                let line = match i {
+                    Instruction::Access(a) => {
+                        let loc = a.reference.map_or("-".to_string(), |r| {
+                            p.locations[p.references[r].location].name.clone()
+                        });
+                        let cas = a.cas.as_ref().map_or("-".to_string(), |c| {
+                            format!(
+                                "{},{},{},{}",
+                                op(&c.expected),
+                                c.weak,
+                                flags(c.fail_flags),
+                                c.success_dst.map_or("-".to_string(), |r| format!("r{r}"))
+                            )
+                        });
+                        format!(
+                            "ACCESS {:?} {} {loc} {} {} {} {cas}",
+                            a.kind,
+                            flags(a.flags),
+                            a.dst.map_or("-".to_string(), |r| format!("r{r}")),
+                            a.value.as_ref().map_or("-".to_string(), op),
+                            a.rmw_op.map_or("-".to_string(), |o| format!("{o:?}")),
+                        )
+                    }
+                    Instruction::Arith {
+                        op: o, dst, a, b, ..
+                    } => {
+                        format!("ARITH {o:?} r{dst} {} {}", op(a), op(b))
+                    }
+                    Instruction::Jump { cond, target, .. } => match cond {
+                        None => format!("JUMP {target}"),
+                        Some((c, a, b)) => format!("JUMPIF {c:?} {} {} {target}", op(a), op(b)),
+                    },
+                };
+                let _ = writeln!(out, "{line}");
+            }
+        }
+        let cols: Vec<String> = p
+            .observed
+            .iter()
+            .map(|&o| match o {
+                Observable::Reg { .. } => p.observable_name(o),
+                Observable::Loc(l) => p.locations[l].name.clone(),
+            })
+            .collect();
+        let _ = writeln!(out, "OBSERVED {}", cols.join(" "));
+        if let Some(c) = &p.condition {
+            let _ = writeln!(out, "COND {:?} {}", c.quantifier, c.text);
+        }
+        let _ = writeln!(out, "END");
+    }
+    std::fs::write(path, out).expect("write the dump");
+}
+
+/// Damaged OpenCL tests get an error, never a panic, from parsing or lowering: byte edits
+/// of every corpus file, the same edits on every run.
+#[test]
+fn damaged_opencl_tests_never_panic() {
+    const BYTES: &[u8] = b"(){};,*&|!=<>-+/\\[]:@ \nrxyz0129P~\"";
+    let mut seed: u64 = 42;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize
+    };
+    for (name, source) in corpus() {
+        for _ in 0..60 {
+            let mut bytes = source.as_bytes().to_vec();
+            for _ in 0..1 + next() % 3 {
+                let at = next() % bytes.len();
+                match next() % 3 {
+                    0 => bytes[at] = BYTES[next() % BYTES.len()],
+                    1 => {
+                        bytes.remove(at);
+                    }
+                    _ => bytes.insert(at, BYTES[next() % BYTES.len()]),
+                }
+            }
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            let result = std::panic::catch_unwind(|| vkherd::load_litmus(&text));
+            match result {
+                Ok(Ok(_)) => {}
+                Ok(Err(d)) => {
+                    let s = d.span;
+                    assert!(s.line >= 1 && s.column >= 1, "{name}: {d:?}");
+                    assert!(s.offset + s.len <= text.len(), "{name}: {d:?}");
+                    assert!(d.render(&name, &text).starts_with("error: "));
+                }
+                Err(_) => panic!("{name}: panic on\n{text}"),
+            }
+        }
+    }
+}
