@@ -76,7 +76,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
     };
     // asmo orders are generated lazily (there may be n! of them) and stop with the budget.
     let budget = ctx.budget;
-    let result = AsmoOrders::new(s)
+    let result = AsmoOrders::new(ctx.program, s)
         .take_while(|_| budget.alive())
         .par_bridge()
         .map(|a| {
