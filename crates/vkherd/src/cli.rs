@@ -61,10 +61,10 @@ pub struct RunArgs {
 
 #[derive(Args, Debug, Clone)]
 struct CommonArgs {
-    /// The model: vulkan, vulkan-2024, cat:NAME (a bundled cat model) or a .cat file
-    /// (`vkherd models` lists them).
-    #[arg(long, value_name = "NAME|FILE", default_value = "vulkan")]
-    model: String,
+    /// The model: vulkan, vulkan-2024, opencl, cat:NAME (a bundled cat model) or a .cat
+    /// file (`vkherd models` lists them) [default: vulkan, opencl for OPENCL tests]
+    #[arg(long, value_name = "NAME|FILE")]
+    model: Option<String>,
     /// Turn on a variant of a cat model (`if "NAME"`); repeatable.
     #[arg(long = "variant", value_name = "NAME")]
     variants: Vec<String>,
@@ -139,6 +139,7 @@ impl RunArgs {
         Options {
             model: model.options,
             cat: model.cat.clone(),
+            model_given: model.given,
             unroll: self.unroll,
             no_thin_air: self.no_thin_air,
             max_candidates: (self.max_candidates > 0).then_some(self.max_candidates),
@@ -152,7 +153,11 @@ impl RunArgs {
 
 impl CommonArgs {
     fn model(&self) -> Result<ModelChoice, String> {
-        vkherd::models::resolve(&self.model, &self.variants, self.no_chains)
+        let given = self.model.is_some();
+        let name = self.model.as_deref().unwrap_or("vulkan");
+        let mut choice = vkherd::models::resolve(name, &self.variants, self.no_chains)?;
+        choice.given = given;
+        Ok(choice)
     }
 
     pub fn init_threads(&self) {
@@ -185,29 +190,10 @@ pub fn collect_files(paths: &[PathBuf], ext: &str) -> Result<Vec<PathBuf>, Strin
     Ok(out)
 }
 
-/// The `.litmus` files to run, as [`collect_files`] finds them, except the OpenCL tests
-/// found in directories: no model runs them yet (docs/opencl.md), so a directory like
-/// `litmus-tests/` still runs as before. A note on stderr says how many were skipped; an
-/// OpenCL file named on the command line is kept (and gets its error).
+/// The `.litmus` files to run, as [`collect_files`] finds them (both dialects: each test
+/// runs its dialect's model unless `--model` is given).
 pub fn collect_litmus_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let named: std::collections::HashSet<&PathBuf> = paths.iter().collect();
-    let mut skipped = 0;
-    let files = collect_files(paths, "litmus")?
-        .into_iter()
-        .filter(|f| {
-            let opencl = !named.contains(f)
-                && std::fs::read(f)
-                    .is_ok_and(|b| vkherd_litmus::is_opencl(&String::from_utf8_lossy(&b)));
-            skipped += usize::from(opencl);
-            !opencl
-        })
-        .collect();
-    if skipped > 0 {
-        eprintln!(
-            "note: skipped {skipped} OpenCL test(s) found in directories: the OpenCL model is not available yet (docs/opencl.md)"
-        );
-    }
-    Ok(files)
+    collect_files(paths, "litmus")
 }
 
 fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
