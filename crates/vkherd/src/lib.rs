@@ -122,23 +122,6 @@ pub struct Report {
 
 /// Enumerates a lowered program and judges its condition.
 pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
-    // The enumerator does not split a compare-exchange into its success (RMW) and
-    // failure (read) events yet: it would run it as an exchange that always succeeds,
-    // a wrong verdict. Refuse it instead (docs/opencl.md "Not yet").
-    let cas = program
-        .threads
-        .iter()
-        .flat_map(|t| &t.code)
-        .find_map(|i| match i {
-            vkherd_model::Instruction::Access(a) if a.cas.is_some() => Some(a.span),
-            _ => None,
-        });
-    if let Some(span) = cas {
-        return Err(Diagnostic::new(
-            span,
-            "compare-exchange is not supported yet: the enumerator does not split it into its success and failure events (docs/opencl.md); expected a test without atomic_compare_exchange".to_string(),
-        ));
-    }
     // The model follows the dialect unless --model was given (docs/opencl.md).
     let opencl_opts;
     let opts = if program.dialect == Dialect::OpenCl && opts.cat.is_none() {

@@ -78,12 +78,10 @@ fn every_opencl_corpus_test_parses_lowers_and_states_its_expectation() {
 }
 
 /// Every header's verdict and race flag against the report of the OpenCL model, and the
-/// report's snapshot. Tests with a compare-exchange are refused (the enumerator does not
-/// split it yet, docs/opencl.md): they must be refused, never judged, and are counted.
+/// report's snapshot.
 #[test]
 fn opencl_corpus_verdicts_match_the_headers() {
     let mut failures = Vec::new();
-    let mut refused = Vec::new();
     for (name, source) in corpus() {
         let program = vkherd::load_litmus(&source).expect("parses");
         let first = source
@@ -92,11 +90,7 @@ fn opencl_corpus_verdicts_match_the_headers() {
             .expect("an Expected line");
         let verdict = &first[..2];
         let racy = first.contains("data race: yes");
-        let uses_cas = source.contains("compare_exchange");
         match vkherd::run(&program, &vkherd::Options::default()) {
-            Err(e) if uses_cas && e.message.contains("compare-exchange is not supported") => {
-                refused.push(name.clone());
-            }
             Err(e) => failures.push(format!("{name}: {}", e.message)),
             Ok(rep) => {
                 let got = match rep.verdict {
@@ -119,8 +113,30 @@ fn opencl_corpus_verdicts_match_the_headers() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // The three compare-exchange tests of rmw/ (and no others) wait for the split.
-    assert_eq!(refused.len(), 3, "{refused:?}");
+}
+
+/// The pruned search cuts on the OpenCL model's monotone checks and on compare-exchange
+/// outcomes decided by partial values: it must list exactly what plain exhaustive
+/// enumeration (`--naive`) lists, on the whole OpenCL corpus.
+#[test]
+fn opencl_corpus_pruned_search_equals_naive_enumeration() {
+    for (name, source) in corpus() {
+        let program = vkherd::load_litmus(&source).expect("parses");
+        let pruned = vkherd::run(&program, &vkherd::Options::default()).expect("runs");
+        let naive = vkherd::run(
+            &program,
+            &vkherd::Options {
+                naive: true,
+                ..vkherd::Options::default()
+            },
+        )
+        .expect("runs");
+        assert_eq!(
+            vkherd::report::herd_text(&pruned),
+            vkherd::report::herd_text(&naive),
+            "{name}"
+        );
+    }
 }
 
 /// Judging an OpenCL test with the hand-written Vulkan axioms would give wrong verdicts:
