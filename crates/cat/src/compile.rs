@@ -36,8 +36,9 @@ enum Entry {
     Func {
         params: Vec<String>,
         body: Rc<Expr>,
-        /// The definitions visible where the function was defined.
-        env: Rc<Vec<(String, Entry)>>,
+        /// The definitions visible where the function was defined: the first `env_len`
+        /// entries of the environment (top-level definitions are only ever appended).
+        env_len: usize,
         file: usize,
     },
 }
@@ -151,7 +152,7 @@ impl<'a> Compiler<'a> {
                         Entry::Func {
                             params: b.params.clone(),
                             body: Rc::new(b.body.clone()),
-                            env: Rc::new(self.env.clone()),
+                            env_len: self.env.len(),
                             file: self.file,
                         }
                     };
@@ -424,7 +425,7 @@ impl<'a> Compiler<'a> {
         let Some(Entry::Func {
             params,
             body,
-            env,
+            env_len,
             file,
         }) = self.lookup(f).cloned()
         else {
@@ -458,16 +459,18 @@ impl<'a> Compiler<'a> {
         for a in args {
             vals.push(self.expr(a)?);
         }
-        let mut inner: Vec<(String, Entry)> = (*env).clone();
+        // The body sees the definitions before the function and its parameters: the
+        // rest of the environment is set aside (moved, not copied) during the call.
+        let rest = self.env.split_off(env_len);
         for (p, v) in params.iter().zip(vals) {
-            inner.push((p.clone(), Entry::Val(v)));
+            self.env.push((p.clone(), Entry::Val(v)));
         }
-        let saved_env = std::mem::replace(&mut self.env, inner);
         let saved_file = std::mem::replace(&mut self.file, file);
         self.call_depth += 1;
         let r = self.expr(&body);
         self.call_depth -= 1;
-        self.env = saved_env;
+        self.env.truncate(env_len);
+        self.env.extend(rest);
         self.file = saved_file;
         // An error inside the body is reported at the call (the body's own file may differ).
         r.map_err(|d| {

@@ -62,7 +62,9 @@ pub struct Prepared<'m> {
     steps: Vec<Option<Step>>,
     asmo_program: Vec<N>,
     /// Per-candidate programs: the nodes the cutting checks need, and everything needed.
-    cut_program: Vec<N>,
+    /// Per cutting check, in order: the candidate nodes it needs that the checks before
+    /// it did not (the search stops at the first failing check, as `consistent` does).
+    cut_segments: Vec<Vec<N>>,
     full_program: Vec<N>,
     cand_slots: usize,
     cut_checks: Vec<usize>,
@@ -99,7 +101,7 @@ fn full_value(kind: Kind, n: usize) -> Value {
 fn is_full(v: &Value, n: usize) -> bool {
     match v {
         Value::Set(s) => s.count() == n,
-        Value::Rel(r) => r.count() == n * n,
+        Value::Rel(r) => n > 0 && r.is_full() || n == 0,
     }
 }
 
@@ -224,7 +226,7 @@ impl<'m> Prepared<'m> {
             alias: (0..count as N).collect(),
             steps: vec![None; count],
             asmo_program: Vec::new(),
-            cut_program: Vec::new(),
+            cut_segments: Vec::new(),
             full_program: Vec::new(),
             cand_slots: 0,
             cut_checks: Vec::new(),
@@ -328,13 +330,11 @@ impl<'m> Prepared<'m> {
         }
         // The programs: the nodes each output needs, in index (= topological) order.
         p.cut_checks = (0..checks.len()).filter(|&c| checks[c].may_cut).collect();
-        let cut_roots: Vec<N> = p.cut_checks.iter().map(|&c| checks[c].node).collect();
-        let cut = p.needed(&cut_roots);
         let full = p.needed(&full_roots);
         let mut asmo_slots = 0u32;
         let mut cand_slots = 0u32;
-        for i in 0..count {
-            if !full[i] {
+        for (i, &needed) in full.iter().enumerate() {
+            if !needed {
                 continue;
             }
             match p.loc[i] {
@@ -347,9 +347,6 @@ impl<'m> Prepared<'m> {
                     p.loc[i] = Loc::Cand(cand_slots);
                     cand_slots += 1;
                     p.full_program.push(i as N);
-                    if cut[i] {
-                        p.cut_program.push(i as N);
-                    }
                 }
                 _ => {}
             }
@@ -362,6 +359,20 @@ impl<'m> Prepared<'m> {
             }
         }
         p.cand_slots = cand_slots as usize;
+        let mut covered = vec![false; count];
+        for &c in &p.cut_checks {
+            let need = p.needed(&[checks[c].node]);
+            let segment: Vec<N> = p
+                .full_program
+                .iter()
+                .copied()
+                .filter(|&i| need[i as usize] && !covered[i as usize])
+                .collect();
+            for &i in &segment {
+                covered[i as usize] = true;
+            }
+            p.cut_segments.push(segment);
+        }
         p
     }
 
@@ -408,7 +419,15 @@ impl<'m> Prepared<'m> {
                     if let Some(k) = keep {
                         return k;
                     }
+                    // Every operand is neutral: the union of empties is the first one.
+                    if union {
+                        return self.holder(v[0]);
+                    }
                 }
+            }
+            // The closure of an empty relation is itself.
+            Op::Plus(a) if self.known_value(*a).is_some_and(Value::is_empty) => {
+                return self.holder(*a);
             }
             Op::Plus(a) | Op::Star(a) => {
                 let key = (matches!(op, Op::Plus(_)), self.holder(*a));
@@ -419,7 +438,22 @@ impl<'m> Prepared<'m> {
             }
             _ => {}
         }
-        let v = exec_raw(op, kind, n, &|m| self.known_value(m).expect("known"));
+        let get = |m| self.known_value(m).expect("known");
+        let v = match op {
+            // `[S]` factors as restrictions, not products with identity matrices.
+            Op::Seq(v) => {
+                let g = &self.model.graph;
+                let factors = v
+                    .iter()
+                    .map(|&f| match &g.node(f).op {
+                        Op::Stor(s) => Factor::Restrict(*s),
+                        _ => Factor::Rel(f),
+                    })
+                    .collect();
+                exec(&Step::Seq(factors), kind, n, &get)
+            }
+            _ => exec_raw(op, kind, n, &get),
+        };
         self.known[me as usize] = Some(v);
         me
     }
@@ -699,17 +733,20 @@ impl<'m> Prepared<'m> {
         let mut cand = SCRATCH.with(|c| c.take());
         cand.clear();
         cand.resize_with(self.cand_slots, || None);
-        for &i in &self.cut_program {
-            let v = self.compute(i, rf, rfinit, asmo_rel, &asmo.vals, &cand);
-            let Loc::Cand(slot) = self.loc[i as usize] else {
-                unreachable!("candidate node")
-            };
-            cand[slot as usize] = Some(v);
+        let mut ok = true;
+        for (&c, segment) in self.cut_checks.iter().zip(&self.cut_segments) {
+            for &i in segment {
+                let v = self.compute(i, rf, rfinit, asmo_rel, &asmo.vals, &cand);
+                let Loc::Cand(slot) = self.loc[i as usize] else {
+                    unreachable!("candidate node")
+                };
+                cand[slot as usize] = Some(v);
+            }
+            if !self.check(c, &asmo.vals, &cand) {
+                ok = false;
+                break;
+            }
         }
-        let ok = self
-            .cut_checks
-            .iter()
-            .all(|&c| self.check(c, &asmo.vals, &cand));
         cand.clear();
         SCRATCH.with(|c| c.replace(cand));
         ok
