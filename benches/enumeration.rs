@@ -75,6 +75,9 @@ fn sizes(family: &str) -> Vec<usize> {
         "mp-chain" => &[1, 2, 4, 6, 8],
         "writes-readers" => &[1, 2, 3, 4, 5],
         "xf-barrier" => &[1, 2, 3, 4],
+        "spinlock" => &[1, 2, 3],
+        "ticket" => &[1, 2, 3],
+        "rmw-chain" => &[2, 3, 4, 5, 6],
         _ => &[1],
     };
     if quick {
@@ -147,5 +150,23 @@ fn pruning(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, corpus, growth, threads, pruning);
+/// The two-invocation spin lock at growing `--unroll` (more spin iterations per path).
+fn spin_unroll(c: &mut Criterion) {
+    let mut g = c.benchmark_group("spinlock-2-unroll");
+    g.sample_size(10).measurement_time(Duration::from_secs(3));
+    let p = load(&families::spinlock(2));
+    for unroll in [1, 2, 3, 4] {
+        let opts = Options {
+            unroll,
+            ..Options::default()
+        };
+        g.throughput(Throughput::Elements(candidates(&p, &opts)));
+        g.bench_with_input(BenchmarkId::from_parameter(unroll), &p, |b, p| {
+            b.iter(|| vkherd::run(p, &opts).unwrap())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, corpus, growth, threads, pruning, spin_unroll);
 criterion_main!(benches);

@@ -15,6 +15,9 @@ SIZES = {
     "mp-chain": [1, 2, 4, 6, 8],
     "writes-readers": [1, 2, 3, 4, 5],
     "xf-barrier": [1, 2, 3, 4],
+    "spinlock": [1, 2, 3],
+    "ticket": [1, 2, 3],
+    "rmw-chain": [2, 3, 4, 5, 6],
 }
 NAIVE_LIMIT_S = 20.0
 

@@ -214,6 +214,11 @@ fn exec_raw<'a>(op: &Op, kind: Kind, n: usize, get: &impl Fn(N) -> &'a Value) ->
 impl<'m> Prepared<'m> {
     /// Specialises `model` to the execution `s`. `wanted` names the relations the caller
     /// will read from each [`Evaluation`] (an unknown name is ignored).
+    /// The model this is prepared from.
+    pub fn model(&self) -> &'m Model {
+        self.model
+    }
+
     pub fn new(model: &'m Model, s: &Statics, wanted: &[&str]) -> Prepared<'m> {
         let g = &model.graph;
         let n = s.n;

@@ -87,12 +87,18 @@ impl AsmoOrders {
     pub fn new(program: &Program, s: &Statics) -> AsmoOrders {
         let allowed = asmo_pairs(program, s);
         let pairs: Vec<(usize, usize)> = allowed.pairs().filter(|&(a, b)| a < b).collect();
+        AsmoOrders::seeded(&Rel::empty(s.n), allowed, pairs)
+    }
+
+    /// The orders that extend `seed` (a transitive order on other writes than `pairs`'s)
+    /// by orienting each of `pairs`. `allowed` is as in [`AsmoOrders::new`].
+    pub fn seeded(seed: &Rel, allowed: Rel, pairs: Vec<(usize, usize)>) -> AsmoOrders {
         let choice = vec![0; pairs.len()];
         AsmoOrders {
             pairs,
             allowed,
             choice,
-            current: Rel::empty(s.n),
+            current: seed.clone(),
             depth: 0,
             done: false,
         }

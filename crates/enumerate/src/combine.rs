@@ -127,7 +127,45 @@ fn same_number(program: &Program, layout: &Layout) -> Result<Rel, BarrierError> 
 /// `.litmus` rule: within one workgroup, the k-th execution of (N, ID) in each invocation
 /// is the k-th instance of that barrier.
 fn workgroup(program: &Program, layout: &Layout) -> Result<Meeting, BarrierError> {
-    let n = layout.events.len();
+    let Some(choices) = workgroup_choices(program, layout)? else {
+        return Ok(Meeting::Deadlock);
+    };
+    let mut rels = vec![Rel::empty(layout.events.len())];
+    for options in &choices {
+        let mut next = Vec::with_capacity(rels.len() * options.len());
+        for r in &rels {
+            for pairs in options {
+                let mut r2 = r.clone();
+                for &(a, b) in pairs {
+                    r2.insert(a, b);
+                }
+                next.push(r2);
+            }
+        }
+        rels = next;
+    }
+    Ok(Meeting::Instances(rels))
+}
+
+/// How many `scbarinst` relations [`meetings`] gives (0 for a deadlock), without building
+/// them.
+pub fn meeting_count(program: &Program, layout: &Layout) -> Result<usize, BarrierError> {
+    match program.cbar_rule {
+        CbarRule::SameNumber => same_number(program, layout).map(|_| 1),
+        CbarRule::Workgroup => {
+            Ok(workgroup_choices(program, layout)?.map_or(0, |c| c.iter().map(Vec::len).product()))
+        }
+    }
+}
+
+/// The pairs each barrier instance may add to `scbarinst`, one list per choice (several
+/// for a quorum barrier); None if some invocation waits forever.
+type InstanceChoices = Vec<Vec<Vec<(usize, usize)>>>;
+
+fn workgroup_choices(
+    program: &Program,
+    layout: &Layout,
+) -> Result<Option<InstanceChoices>, BarrierError> {
     // (qf, wg, N, ID, k) -> events of that instance.
     type Key<'a> = (u64, u64, &'a str, Option<&'a str>, usize);
     let mut instances: BTreeMap<Key<'_>, Vec<usize>> = BTreeMap::new();
@@ -163,7 +201,7 @@ fn workgroup(program: &Program, layout: &Layout) -> Result<Meeting, BarrierError
                     })
                     .count();
                 if members.len() < expected {
-                    return Ok(Meeting::Deadlock);
+                    return Ok(None);
                 }
                 let all: Vec<(usize, usize)> = members
                     .iter()
@@ -174,7 +212,7 @@ fn workgroup(program: &Program, layout: &Layout) -> Result<Meeting, BarrierError
             Some(q) => {
                 let q = q as usize;
                 if members.len() < q {
-                    return Ok(Meeting::Deadlock);
+                    return Ok(None);
                 }
                 // Every quorum set S ⊆ C with |S| >= Q gives scbarinst = S x C.
                 let m = members.len();
@@ -226,21 +264,7 @@ fn workgroup(program: &Program, layout: &Layout) -> Result<Meeting, BarrierError
             ),
         });
     }
-    let mut rels = vec![Rel::empty(n)];
-    for options in &choices {
-        let mut next = Vec::with_capacity(rels.len() * options.len());
-        for r in &rels {
-            for pairs in options {
-                let mut r2 = r.clone();
-                for &(a, b) in pairs {
-                    r2.insert(a, b);
-                }
-                next.push(r2);
-            }
-        }
-        rels = next;
-    }
-    Ok(Meeting::Instances(rels))
+    Ok(Some(choices))
 }
 
 /// The Alloy well-formedness rules on barrier instances that can fail on a path

@@ -4,7 +4,10 @@
 //! independent of the thread count because visitors merge commutatively.
 
 pub mod candidates;
+mod coherence;
+mod columns;
 pub mod combine;
+pub mod estimate;
 mod model;
 mod naive;
 pub mod outcomes;
@@ -23,7 +26,7 @@ use vkherd_model::{EventSet, Instruction, ModelOptions, Program, Rel, Statics};
 
 use model::ModelState;
 pub use model::{bundled_model, Judgement};
-pub use outcomes::{collect_outcomes, Outcomes, StateInfo};
+pub use outcomes::{collect_outcomes, Outcomes, Speedcheck, StateInfo};
 pub use vkherd_cat::Model;
 
 pub(crate) use model::Asmo;
@@ -49,8 +52,95 @@ pub struct EnumOptions {
     pub max_path_combinations: u64,
     /// Plain generate-and-test enumeration (the reference for the pruned search).
     pub naive: bool,
-    /// Incremented once per candidate examined, for progress display.
+    /// Incremented once per candidate examined and by the size of each pruned subtree,
+    /// for progress display.
     pub progress: Option<std::sync::Arc<AtomicU64>>,
+    /// Keep only the executions that matter to the condition, or stop once it is settled.
+    pub speedcheck: Speedcheck,
+    /// Only the set of allowed states (with exact marks) is needed, not the counts.
+    pub states_only: bool,
+    /// Run only this shard of the search (`--shard K/N`).
+    pub shard: Option<Shard>,
+}
+
+/// One of `count` deterministic parts of a search (`index` counts from 0). The parts
+/// partition the search's work units, so that the shards' results merge into the whole
+/// run's (their counts add up, their states unite).
+///
+/// A work unit is a subtree of the search: the path of choices that leads to it (path
+/// combination, barrier meeting, then the search's own choices in their fixed order) is
+/// hashed, and the unit belongs to the shard `hash % count`. A search descends undecided
+/// until the choices made so far span at least [`SPLIT_UNITS`] branches; from there on
+/// the subtree is one unit, explored whole by its owner or skipped. A subtree pruned or a
+/// leaf reached while still undecided is counted by the shard that owns its own hash, so
+/// every candidate and every pruned subtree is counted by exactly one shard whatever the
+/// scheduling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// Does this shard own the unit with this hash?
+    pub fn owns(&self, hash: u64) -> bool {
+        hash % self.count == self.index
+    }
+}
+
+/// Branches a sharded search spans before its subtrees become work units: enough for
+/// shards to balance.
+pub(crate) const SPLIT_UNITS: u128 = 256;
+
+/// With at least this many path combinations per shard, shards take whole combinations
+/// (dealt by the hash of their number) and skip the others before laying them out, so
+/// that N shards together cost about one run; below it, every shard splits each search.
+pub(crate) const WHOLE_COMBINATIONS_PER_SHARD: u64 = 8;
+
+/// Where a search node stands for sharding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unit {
+    /// Inside a work unit this run owns (always, without sharding).
+    Owned,
+    /// Above the work units: the hash of the choices so far and how many branches they span.
+    Open { hash: u64, width: u128 },
+}
+
+impl Unit {
+    /// Branch `digit` of `width` below this node; `None` if it is another shard's unit.
+    pub(crate) fn child(self, shard: Option<Shard>, digit: u64, width: u64) -> Option<Unit> {
+        match (self, shard) {
+            (Unit::Open { hash, width: w }, Some(sh)) => {
+                let hash = mix(hash, digit);
+                let width = w.saturating_mul(width as u128);
+                if width < SPLIT_UNITS {
+                    Some(Unit::Open { hash, width })
+                } else {
+                    sh.owns(hash).then_some(Unit::Owned)
+                }
+            }
+            _ => Some(Unit::Owned),
+        }
+    }
+
+    /// Does the shard count what happens at this node (a leaf, a pruned subtree)?
+    pub(crate) fn counts(self, shard: Option<Shard>) -> bool {
+        match (self, shard) {
+            (Unit::Open { hash, .. }, Some(sh)) => sh.owns(hash),
+            _ => true,
+        }
+    }
+}
+
+/// Mixes one choice into a unit hash (SplitMix64's finaliser: deterministic everywhere).
+pub(crate) fn mix(hash: u64, digit: u64) -> u64 {
+    let mut z = hash
+        ^ digit
+            .wrapping_add(0x9e37_79b9_7f4a_7c15)
+            .wrapping_add(hash << 6);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 impl Default for EnumOptions {
@@ -66,6 +156,9 @@ impl Default for EnumOptions {
             max_path_combinations: 10_000_000,
             naive: false,
             progress: None,
+            speedcheck: Speedcheck::Off,
+            states_only: false,
+            shard: None,
         }
     }
 }
@@ -83,10 +176,14 @@ pub struct EnumStats {
     pub deadlocked_paths: u64,
     /// Paths dropped by the unroll bound (summed over threads).
     pub dropped_paths: u64,
-    /// Candidates skipped by pruning (0 for plain enumeration).
-    pub pruned: u64,
+    /// Candidates skipped by pruning (0 for plain enumeration): the rf completions below
+    /// each cut, an estimate that can pass 2^64 (saturates at 2^128 - 1).
+    pub pruned: u128,
     /// The run stopped early (a limit was reached): results are partial.
     pub stopped: Option<StopReason>,
+    /// The first thread all of whose paths were dropped by the unroll bound: no execution
+    /// completes within the bound.
+    pub thread_without_paths: Option<usize>,
 }
 
 /// One candidate execution, with its values and the model's verdict and relations.
@@ -113,6 +210,21 @@ pub trait Visitor: Sync {
     fn needs_inconsistent(&self) -> bool {
         false
     }
+    /// True if the visitor may cut subtrees by the final-state columns they determine
+    /// ([`Visitor::skip`]).
+    fn cuts_by_state(&self) -> bool {
+        false
+    }
+    /// May every candidate below a partial execution whose observed columns are `known`
+    /// (`None` = not yet determined; see `columns::known_columns`) be skipped without
+    /// changing the visitor's result? Must be sound for every completion.
+    fn skip(&self, _known: &[Option<i64>]) -> bool {
+        false
+    }
+    /// True once the visitor needs no more candidates (the run stops, not partial).
+    fn done(&self) -> bool {
+        false
+    }
     /// The model's named relations the visitor reads ([`Evaluation::rel`]).
     fn wanted(&self) -> Vec<&'static str> {
         Vec::new()
@@ -133,20 +245,12 @@ pub fn enumerate<V: Visitor>(
     visitor: &V,
 ) -> Result<(V::Acc, EnumStats), EnumError> {
     let mut stats = EnumStats::default();
-    let mut per_thread: Vec<ThreadPaths> = Vec::with_capacity(program.threads.len());
-    for (t, thread) in program.threads.iter().enumerate() {
-        let tp = thread_paths(thread, t, opts.unroll, opts.max_paths).map_err(|e| EnumError {
-            span: Span::default(),
-            message: format!(
-                "thread P{} has more than {} paths at --unroll {}: lower --unroll or simplify the loops",
-                e.thread, e.limit, opts.unroll
-            ),
-        })?;
-        stats.dropped_paths += tp.dropped;
-        per_thread.push(tp);
-    }
-    let acc = V::Acc::default();
+    // The deadline counts from here, so that path enumeration is inside the time limit.
     let budget = Budget::new(opts.max_candidates, opts.timeout);
+    let per_thread = all_thread_paths(program, opts)?;
+    stats.dropped_paths = per_thread.iter().map(|tp| tp.dropped).sum();
+    stats.thread_without_paths = per_thread.iter().position(|tp| tp.paths.is_empty());
+    let acc = V::Acc::default();
     let combos = PathCombinations::new(&per_thread);
     if combos.total() > opts.max_path_combinations {
         return Err(EnumError {
@@ -159,11 +263,18 @@ pub fn enumerate<V: Visitor>(
             ),
         });
     }
+    // Sharding by whole path combinations when there are enough of them.
+    let whole = opts
+        .shard
+        .filter(|sh| combos.total() >= WHOLE_COMBINATIONS_PER_SHARD.saturating_mul(sh.count));
     // Path combinations run in parallel; their results merge commutatively, and of several
     // errors the one of the first combination (in odometer order) is reported, so the
     // output does not depend on scheduling.
+    // Once the budget is spent the remaining combinations (up to millions) are not even
+    // generated: stopping promptly is part of honouring --timeout.
     let (part, part_stats, error) = combos
         .enumerate()
+        .take_while(|_| budget.alive())
         .par_bridge()
         .fold(
             || {
@@ -174,16 +285,30 @@ pub fn enumerate<V: Visitor>(
                 )
             },
             |(acc, mut st, err), (index, combo)| {
-                if err.is_some() || !budget.alive() {
+                if err.is_some() || !budget.alive() || visitor.done() {
                     return (acc, st, err);
                 }
-                match combination(program, opts, visitor, &budget, &combo) {
+                if whole.is_some_and(|sh| !sh.owns(mix(0, index as u64))) {
+                    return (acc, st, err);
+                }
+                let split = opts.shard.is_some() && whole.is_none();
+                match combination(
+                    program,
+                    opts,
+                    visitor,
+                    &budget,
+                    (index as u64, split),
+                    &combo,
+                ) {
                     Ok(Some((a, s))) => {
                         st.add(&s);
                         (visitor.merge(acc, a), st, err)
                     }
                     Ok(None) => {
-                        st.deadlocked_paths += 1;
+                        // A deadlocked combination has no work units: one shard counts it.
+                        if !split || opts.shard.is_some_and(|sh| sh.owns(mix(0, index as u64))) {
+                            st.deadlocked_paths += 1;
+                        }
                         (acc, st, err)
                     }
                     Err(e) => (acc, st, Some((index, e))),
@@ -211,12 +336,68 @@ pub fn enumerate<V: Visitor>(
     Ok((visitor.merge(acc, part), stats))
 }
 
+/// The number of candidates plain enumeration (`naive`) would examine, or `None` if it
+/// exceeds `cap` (or the paths exceed the limits). For tests that compare against it.
+pub fn naive_size(program: &Program, opts: &EnumOptions, cap: u64) -> Option<u64> {
+    let per_thread = program
+        .threads
+        .iter()
+        .enumerate()
+        .map(|(t, thread)| thread_paths(thread, t, opts.unroll, opts.max_paths).ok())
+        .collect::<Option<Vec<ThreadPaths>>>()?;
+    let mut total = 0u64;
+    for combo in PathCombinations::new(&per_thread) {
+        let lay = layout(program, &combo);
+        let Ok(Meeting::Instances(scbarinsts)) = meetings(program, &lay) else {
+            continue;
+        };
+        for scbarinst in scbarinsts {
+            let s = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
+            let rf: u64 = candidates::rf_options(program, &s)
+                .iter()
+                .flatten()
+                .try_fold(1u64, |acc, o| acc.checked_mul(o.len() as u64))?;
+            if rf == 0 {
+                continue;
+            }
+            let asmo_cap = (cap / rf).saturating_add(1) as usize;
+            let asmo = candidates::AsmoOrders::new(program, &s)
+                .take(asmo_cap)
+                .count() as u64;
+            total = total.checked_add(rf.checked_mul(asmo)?)?;
+            if total > cap {
+                return None;
+            }
+        }
+    }
+    Some(total)
+}
+
+/// The paths of every thread, within the limits.
+pub(crate) fn all_thread_paths(
+    program: &Program,
+    opts: &EnumOptions,
+) -> Result<Vec<ThreadPaths>, EnumError> {
+    (program.threads.iter().enumerate())
+        .map(|(t, thread)| {
+            thread_paths(thread, t, opts.unroll, opts.max_paths).map_err(|e| EnumError {
+                span: Span::default(),
+                message: format!(
+                    "thread P{} has more than {} paths at --unroll {}: lower --unroll or simplify the loops",
+                    e.thread, e.limit, opts.unroll
+                ),
+            })
+        })
+        .collect()
+}
+
 /// Enumerates one path combination: `None` if it deadlocks at a barrier.
 fn combination<V: Visitor>(
     program: &Program,
     opts: &EnumOptions,
     visitor: &V,
     budget: &Budget,
+    (combination, split): (u64, bool),
     combo: &[&Path],
 ) -> Result<Option<(V::Acc, EnumStats)>, EnumError> {
     let lay = layout(program, combo);
@@ -224,11 +405,11 @@ fn combination<V: Visitor>(
         Meeting::Deadlock => return Ok(None),
         Meeting::Instances(v) => v,
     };
-    let solver = ValueSolver::new(program, combo.to_vec(), &lay);
+    let solver = ValueSolver::new(program, combo.to_vec(), &lay).with_deadline(budget);
     let wanted = visitor.wanted();
     let mut acc = V::Acc::default();
     let mut stats = EnumStats::default();
-    for scbarinst in scbarinsts {
+    for (meeting, scbarinst) in scbarinsts.into_iter().enumerate() {
         let statics = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
         check_instances(&statics.scbarinst, &statics.po, &statics.events)
             .map_err(|e| barrier_error(program, &lay, e))?;
@@ -242,6 +423,8 @@ fn combination<V: Visitor>(
             opts,
             visitor,
             budget,
+            unit: (combination, meeting as u64),
+            split,
         };
         let part = if opts.naive || visitor.needs_inconsistent() {
             naive::enumerate(&ctx)?
@@ -250,7 +433,7 @@ fn combination<V: Visitor>(
         };
         stats.add(&part.1);
         acc = visitor.merge(acc, part.0);
-        if !budget.alive() {
+        if !budget.alive() || visitor.done() {
             break;
         }
     }
@@ -263,7 +446,7 @@ impl EnumStats {
         self.candidates += o.candidates;
         self.value_mismatch += o.value_mismatch;
         self.thin_air += o.thin_air;
-        self.pruned += o.pruned;
+        self.pruned = self.pruned.saturating_add(o.pruned);
     }
 }
 
@@ -278,9 +461,87 @@ pub(crate) struct Ctx<'a, V> {
     pub opts: &'a EnumOptions,
     pub visitor: &'a V,
     pub budget: &'a Budget,
+    /// This search's path combination and barrier-meeting choice numbers (for sharding).
+    pub unit: (u64, u64),
+    /// This search is split among the shards (else it is run whole, or not at all).
+    pub split: bool,
 }
 
+// The search's view of a run besides the model (whose calls are in model.rs): liveness,
+// cuts by state, sharding and pruned counts.
 impl<V: Visitor> Ctx<'_, V> {
+    /// False once the budget is spent, the time is up or the visitor is done.
+    pub fn alive(&self) -> bool {
+        self.budget.alive() && !self.visitor.done()
+    }
+
+    /// May the subtree below this partial execution (`asmo` transitively closed) be skipped
+    /// for what it can still add to the visitor's result? Only visitors that cut by state
+    /// ever say yes.
+    pub fn skip_by_state(&self, rf: &[Option<values::Source>], asmo: &Rel) -> bool {
+        if !self.visitor.cuts_by_state() {
+            return false;
+        }
+        let known = columns::known_columns(
+            self.program,
+            self.s,
+            self.solver,
+            rf,
+            asmo,
+            self.vulkan_core(),
+        );
+        self.visitor.skip(&known)
+    }
+
+    /// The sharding position of this search's root: owned without sharding, else undecided
+    /// with the hash of its path combination and barrier meeting.
+    pub(crate) fn unit_root(&self) -> Unit {
+        match self.opts.shard {
+            Some(_) if self.split => Unit::Open {
+                hash: mix(mix(0, self.unit.0), self.unit.1),
+                width: 1,
+            },
+            _ => Unit::Owned,
+        }
+    }
+
+    /// The sharding position of branch `digit` of `width` below `unit`; `None` if that
+    /// branch is a work unit of another shard.
+    pub(crate) fn unit_child(&self, unit: Unit, digit: u64, width: u64) -> Option<Unit> {
+        unit.child(self.opts.shard.filter(|_| self.split), digit, width)
+    }
+
+    /// Does this run count what happens at a node (a leaf examined, a subtree pruned)?
+    /// Inside an owned unit yes; above the units, only the shard owning the node's hash.
+    pub(crate) fn unit_counts(&self, unit: Unit) -> bool {
+        unit.counts(self.opts.shard.filter(|_| self.split))
+    }
+
+    /// Plain enumeration's sharding: every candidate (rf number, asmo number) is a unit.
+    pub(crate) fn owns_candidate(&self, rf: u64, asmo: u64) -> bool {
+        match self.unit_root() {
+            Unit::Open { hash, .. } => self.unit_counts(Unit::Open {
+                hash: mix(mix(hash, rf), asmo),
+                width: 1,
+            }),
+            Unit::Owned => true,
+        }
+    }
+
+    /// Counts `n` candidates cut away without being examined at a node in `unit`.
+    pub(crate) fn prune(&self, st: &mut EnumStats, unit: Unit, n: u128) {
+        if !self.unit_counts(unit) {
+            return;
+        }
+        st.pruned = st.pruned.saturating_add(n);
+        if let Some(p) = &self.opts.progress {
+            let n = u64::try_from(n).unwrap_or(u64::MAX);
+            let _ = p.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| {
+                Some(v.saturating_add(n))
+            });
+        }
+    }
+
     /// Values, then relations, then the visitor, for one complete candidate.
     pub fn visit_leaf(
         &self,
@@ -382,7 +643,10 @@ impl Budget {
         }
     }
 
-    /// False once the budget is spent or the deadline has passed (checked per search node).
+    /// False once the budget is spent or the deadline has passed. Checked per search node,
+    /// per path combination and asmo order, and every few hundred thin-air value guesses,
+    /// so that no stretch of work between two checks is long (`--timeout` is kept to a few
+    /// per cent).
     pub fn alive(&self) -> bool {
         if self.hit.load(Ordering::Relaxed) {
             return false;
@@ -424,14 +688,14 @@ fn barrier_error(program: &Program, lay: &combine::Layout, e: combine::BarrierEr
 
 /// Every combination of one path per thread, in a fixed order (an odometer, so that the
 /// combinations are not all held in memory).
-struct PathCombinations<'a> {
+pub(crate) struct PathCombinations<'a> {
     per_thread: &'a [ThreadPaths],
     digits: Vec<usize>,
     done: bool,
 }
 
 impl<'a> PathCombinations<'a> {
-    fn new(per_thread: &'a [ThreadPaths]) -> Self {
+    pub(crate) fn new(per_thread: &'a [ThreadPaths]) -> Self {
         let done = per_thread.iter().any(|t| t.paths.is_empty());
         PathCombinations {
             per_thread,
@@ -441,7 +705,7 @@ impl<'a> PathCombinations<'a> {
     }
 
     /// The number of combinations (saturating).
-    fn total(&self) -> u64 {
+    pub(crate) fn total(&self) -> u64 {
         self.per_thread
             .iter()
             .fold(1u64, |acc, t| acc.saturating_mul(t.paths.len() as u64))
@@ -472,5 +736,71 @@ impl<'a> Iterator for PathCombinations<'a> {
             self.digits[k] = 0;
         }
         Some(combo)
+    }
+}
+
+#[cfg(test)]
+mod shard_tests {
+    use super::*;
+
+    /// Walks a tree of the given branch widths as a sharded search does and returns, per
+    /// shard, the leaves it counts.
+    fn leaves(shard: Option<Shard>, widths: &[u64]) -> Vec<Vec<u64>> {
+        fn walk(shard: Option<Shard>, unit: Unit, widths: &[u64], path: u64, out: &mut Vec<u64>) {
+            let counts = unit.counts(shard);
+            let Some((&w, rest)) = widths.split_first() else {
+                if counts {
+                    out.push(path);
+                }
+                return;
+            };
+            for d in 0..w {
+                let child = unit.child(shard, d, w);
+                if let Some(u) = child {
+                    walk(shard, u, rest, path * w + d, out);
+                }
+            }
+        }
+        let count = shard.map_or(1, |s| s.count);
+        (0..count)
+            .map(|index| {
+                let sh = shard.map(|_| Shard { index, count });
+                let root = match sh {
+                    None => Unit::Owned,
+                    Some(_) => Unit::Open { hash: 7, width: 1 },
+                };
+                let mut out = Vec::new();
+                walk(sh, root, widths, 0, &mut out);
+                out
+            })
+            .collect()
+    }
+
+    #[test]
+    fn shards_partition_the_leaves() {
+        for widths in [
+            vec![],
+            vec![3],
+            vec![2; 10],
+            vec![300, 2],
+            vec![5, 1, 7, 3, 2],
+        ] {
+            let whole: Vec<u64> = leaves(None, &widths).concat();
+            for count in 1..6u64 {
+                let parts = leaves(Some(Shard { index: 0, count }), &widths);
+                let mut all: Vec<u64> = parts.concat();
+                all.sort_unstable();
+                // Every leaf in exactly one shard.
+                assert_eq!(all, whole, "{widths:?} in {count} shards");
+            }
+        }
+    }
+
+    #[test]
+    fn big_trees_spread_over_every_shard() {
+        let parts = leaves(Some(Shard { index: 0, count: 4 }), &[2; 12]);
+        for p in &parts {
+            assert!(p.len() > 512, "{}", p.len());
+        }
     }
 }

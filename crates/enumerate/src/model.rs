@@ -122,7 +122,13 @@ impl<V: Visitor> Ctx<'_, V> {
     /// pairs, asmo is fixed) can be consistent. Hand-written model: every relation of
     /// `consistent` is monotone in rf and RFINIT (the argument is in search.rs); cat
     /// models: only the checks `vkherd_cat::mono` proves monotone are used.
-    pub(crate) fn may_complete(&self, (asmo, state): &Asmo, rf: &Rel, rfinit: &EventSet) -> bool {
+    pub(crate) fn may_complete(
+        &self,
+        asmo: &Rel,
+        state: &AsmoState,
+        rf: &Rel,
+        rfinit: &EventSet,
+    ) -> bool {
         match (self.model, state) {
             (ModelState::Hand(t), AsmoState::Hand(a)) => {
                 let cand = Candidate { rf, rfinit, asmo };
@@ -130,6 +136,51 @@ impl<V: Visitor> Ctx<'_, V> {
             }
             (ModelState::Cat(p), AsmoState::Cat(v)) => p.may_complete(v, asmo, rf, rfinit),
             _ => unreachable!("one engine per run"),
+        }
+    }
+
+    /// Per-asmo values contained in those of every asmo, for checking a partial asmo with
+    /// [`Self::may_complete`] (stage 1 of the search), or `None` if the engine has no such
+    /// bound. Hand-written model: the terms of the empty order. Sound: `rs` and `hypors`
+    /// are `stor[..] . *(imm[asmo] . ..)`, and `*` contains the identity, so the empty
+    /// asmo gives `stor[REL&A]` and `stor[W&A]`, which every asmo's `rs`/`hypors`
+    /// contain; `release` is built from them with `.` and `+` only. (The exact terms of
+    /// a partial asmo would not be a bound: `imm[asmo]` is not monotone in asmo.) Cat
+    /// models: none yet (a lower bound would need the analysis of `vkherd_cat::mono`
+    /// extended to asmo), so stage 1 cuts with values and the coherence core only.
+    pub(crate) fn lower_asmo(&self) -> Option<AsmoState> {
+        match self.model {
+            ModelState::Hand(t) => Some(AsmoState::Hand(AsmoTerms::new(
+                self.s,
+                t,
+                &Rel::empty(self.s.n),
+            ))),
+            ModelState::Cat(_) => None,
+        }
+    }
+
+    /// Does the model entail Vulkan's coherence core: `po & sloc & sref` within `locord`,
+    /// `fr` as in the Alloy file, `acyclic(locord + rf + fr + asmo)` required, and the
+    /// final values decided by `co = (locord + asmo)+`? The search's coherence filter
+    /// (coherence.rs), its placing of an RMW right after the write it reads, and the
+    /// final values known before a leaf (columns.rs) rely on it. True for the
+    /// hand-written model and for the bundled Vulkan cat files compiled with no variant
+    /// but `vulkan-2024` and `no-chains` (the differential test shows them equal to the
+    /// hand-written model); false for any other model, which then gets only the
+    /// model-independent cuts.
+    pub(crate) fn vulkan_core(&self) -> bool {
+        match self.model {
+            ModelState::Hand(_) => true,
+            ModelState::Cat(p) => {
+                let m = p.model();
+                let bundled = ["vulkan.cat", "vulkan-asserts.cat"]
+                    .iter()
+                    .any(|f| vkherd_cat::bundled_file(f) == Some(&*m.source.text));
+                bundled
+                    && m.active
+                        .iter()
+                        .all(|v| v == "vulkan-2024" || v == "no-chains")
+            }
         }
     }
 

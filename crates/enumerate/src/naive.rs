@@ -30,6 +30,8 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
     let overflow = AtomicBool::new(false);
     let result = (0..total_rf)
         .into_par_iter()
+        // Stop taking rf indices once the budget is spent (there may be billions left).
+        .take_any_while(|_| ctx.budget.alive())
         .fold(
             || (V::Acc::default(), EnumStats::default()),
             |(mut acc, mut st), index| {
@@ -47,12 +49,20 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
                         Source::Write(w) => rf.insert(w, e),
                     }
                 }
+                // Sharding: every candidate (rf index, asmo number) is a work unit.
+                let owned = |a: usize| ctx.owns_candidate(index, a as u64);
+                if !(0..asmos.len()).any(owned) {
+                    return (acc, st);
+                }
                 let Ok(solutions) = ctx.solver.solve(&rf_src) else {
                     overflow.store(true, Ordering::Relaxed);
                     return (acc, st);
                 };
-                for asmo in &asmos {
-                    if !ctx.budget.take() {
+                for (a, asmo) in asmos.iter().enumerate() {
+                    if !owned(a) {
+                        continue;
+                    }
+                    if ctx.visitor.done() || !ctx.budget.take() {
                         return (acc, st);
                     }
                     ctx.visit_leaf(&mut acc, &mut st, &rf, &rfinit, asmo, &solutions);

@@ -2,8 +2,10 @@
 //! condition counts and the data-race flag (semantics.md "Outcomes").
 
 use crate::{CandidateView, Visitor};
-use std::collections::BTreeMap;
-use vkherd_model::{Observable, Program, Statics};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::RwLock;
+use vkherd_model::{Observable, Program, Quantifier, Statics};
 
 /// What is known about one final state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -35,7 +37,12 @@ pub struct Outcomes {
 }
 
 impl Outcomes {
-    fn merge(mut self, other: Outcomes) -> Outcomes {
+    fn merge(mut self, mut other: Outcomes) -> Outcomes {
+        // Insert the smaller map into the larger: merging is commutative, and this keeps
+        // the reductions of a run with many states linear rather than quadratic.
+        if self.states.len() < other.states.len() {
+            std::mem::swap(&mut self.states, &mut other.states);
+        }
         for (k, v) in other.states {
             let e = self.states.entry(k).or_default();
             e.count += v.count;
@@ -52,9 +59,53 @@ impl Outcomes {
     }
 }
 
+/// herd7's `-speedcheck`: which executions are kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Speedcheck {
+    /// Every execution.
+    #[default]
+    Off,
+    /// Only the executions that matter to the condition: those that validate `exists` or
+    /// `~exists` (satisfy the condition), or refute `forall` (do not satisfy it).
+    True,
+    /// As `True`, and the run stops at the first kept execution (the verdict is settled).
+    Fast,
+}
+
 /// Collects [`Outcomes`] from consistent candidates.
 pub struct OutcomeCollector<'p> {
     pub program: &'p Program,
+    pub speedcheck: Speedcheck,
+    /// Only the set of states and their marks are needed (counts are not exact).
+    pub states_only: bool,
+    /// `Fast`: a kept execution has been found.
+    settled: AtomicBool,
+    /// `states_only`: states already reached by an execution that is race-free and not
+    /// thin air (their marks cannot change any more).
+    saturated: RwLock<BTreeSet<Vec<i64>>>,
+}
+
+impl<'p> OutcomeCollector<'p> {
+    pub fn new(program: &'p Program, speedcheck: Speedcheck, states_only: bool) -> Self {
+        OutcomeCollector {
+            program,
+            speedcheck,
+            states_only,
+            settled: AtomicBool::new(false),
+            saturated: RwLock::new(BTreeSet::new()),
+        }
+    }
+
+    /// Does an execution whose state has this condition value count?
+    fn matters(&self, satisfies: bool) -> bool {
+        if self.speedcheck == Speedcheck::Off {
+            return true;
+        }
+        match self.program.condition.as_ref().map(|c| c.quantifier) {
+            None | Some(Quantifier::Exists) | Some(Quantifier::NotExists) => satisfies,
+            Some(Quantifier::Forall) => !satisfies,
+        }
+    }
 }
 
 /// The final value(s) of each observable of an execution: registers at the end of their
@@ -140,11 +191,23 @@ impl Visitor for OutcomeCollector<'_> {
                     return;
                 }
             }
-            counted_any = true;
             let satisfies = program
                 .condition
                 .as_ref()
                 .is_none_or(|fc| fc.cond.eval(&value));
+            if !self.matters(satisfies) {
+                return;
+            }
+            counted_any = true;
+            if self.speedcheck == Speedcheck::Fast {
+                self.settled.store(true, Ordering::Relaxed);
+            }
+            if self.states_only && !racy && !c.values.thin_air {
+                self.saturated
+                    .write()
+                    .expect("no panic while held")
+                    .insert(state.to_vec());
+            }
             if satisfies {
                 acc.positive += 1;
             } else {
@@ -166,6 +229,56 @@ impl Visitor for OutcomeCollector<'_> {
 
     fn merge(&self, a: Outcomes, b: Outcomes) -> Outcomes {
         a.merge(b)
+    }
+
+    fn cuts_by_state(&self) -> bool {
+        self.speedcheck != Speedcheck::Off || self.states_only
+    }
+
+    /// Sound because every completion of the subtree has the `known` columns:
+    /// - the filter is false on them: no execution below is counted (in any mode);
+    /// - speedcheck: the condition has the same value on every state below and it does
+    ///   not matter: none is kept;
+    /// - states only: every column is known, so every execution below reaches this one
+    ///   state, which is already listed with its final marks (a race-free, not thin-air
+    ///   execution reached it, and `satisfies` is a function of the state). Only counts
+    ///   and the global data-race flag could change, and this mode reports neither. A
+    ///   state seen only racy (or thin air) so far is never skipped: a race-free execution
+    ///   below would clear its mark.
+    fn skip(&self, known: &[Option<i64>]) -> bool {
+        let program = self.program;
+        let value = |o: Observable| {
+            let i = program.observed.iter().position(|x| *x == o)?;
+            known[i]
+        };
+        if let Some(f) = &program.filter {
+            if f.eval_partial(&value) == Some(false) {
+                return true;
+            }
+        }
+        if self.speedcheck != Speedcheck::Off {
+            let satisfies = program
+                .condition
+                .as_ref()
+                .map_or(Some(true), |fc| fc.cond.eval_partial(&value));
+            if satisfies.is_some_and(|s| !self.matters(s)) {
+                return true;
+            }
+        }
+        if self.states_only {
+            if let Some(state) = known.iter().copied().collect::<Option<Vec<i64>>>() {
+                return self
+                    .saturated
+                    .read()
+                    .expect("no panic while held")
+                    .contains(&state);
+            }
+        }
+        false
+    }
+
+    fn done(&self) -> bool {
+        self.speedcheck == Speedcheck::Fast && self.settled.load(Ordering::Relaxed)
     }
 
     fn wanted(&self) -> Vec<&'static str> {
@@ -190,5 +303,6 @@ pub fn collect_outcomes(
     program: &Program,
     opts: &crate::EnumOptions,
 ) -> Result<(Outcomes, crate::EnumStats), crate::EnumError> {
-    crate::enumerate(program, opts, &OutcomeCollector { program })
+    let collector = OutcomeCollector::new(program, opts.speedcheck, opts.states_only);
+    crate::enumerate(program, opts, &collector)
 }

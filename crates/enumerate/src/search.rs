@@ -1,35 +1,81 @@
-//! The pruned search: asmo first (each complete order is one subtree), then rf read by
-//! read in program order, cutting a subtree as soon as the partial execution can have no
-//! consistent completion.
+//! The pruned search, in three stages, cutting a subtree as soon as the partial execution
+//! can have no consistent completion.
 //!
-//! Why the cuts are sound. Along a branch of the search, `asmo` is fixed and `rf`/`RFINIT`
-//! only gain pairs; `Ctx::may_complete` (model.rs) answers false only when no completion
-//! can be consistent. For a cat model, only the checks that `vkherd_cat::mono` proves
-//! monotone in rf (antitone for `~empty`) are asked; for the hand-written Vulkan model,
-//! every relation of `consistent` is monotone:
-//! - `rs`, `hypors` depend on asmo only; `sw` = release . (rf & mutordatom) . acquire + a
-//!   static term; `ithb`, `hb`, the av/vis chains and `locord` are built from those with
-//!   `.`, `&` with static relations, `rc`, `+` and closures; `fr` = ~rf.((W->W)&locord) +
-//!   ~rf.asmo + [RFINIT].sloc.[W] - iden; no relation uses a complement or difference of
-//!   something that grows (`- iden`, `- mutordatom` subtract static relations);
-//! - so `locord + rf + fr + asmo` only grows (a cycle stays), and so does
-//!   `(rf . [R-A]) & twoplus([W] . locord)` (once non-empty, it stays).
+//! 1. **Contended locations** (those with an RMW event, and in tests with branches those
+//!    with mutually ordered atomic writes): the rf of their reads and the
+//!    asmo orientation of their atomic writes are chosen together, event by event in an
+//!    interleaved program order (an event's rf, then its asmo pairs with the writes seen
+//!    before it). An RMW that reads a mutually ordered atomic write puts that write before
+//!    it in asmo at once. Spin loops over RMWs have n! asmo orders of which almost all
+//!    die once rf is fixed by the values the branches demand; choosing both together cuts
+//!    them before they are enumerated.
+//! 2. **The other asmo pairs**, lazily ([`AsmoOrders`], seeded with stage 1's order), as
+//!    before; the model's asmo terms are computed once per complete asmo.
+//! 3. **The other reads**, read by read in program order, with the full model check.
 //!
-//! The same analysis, run by `vkherd_cat::mono` on vulkan.cat, lets both checks cut
-//! (crates/cat/tests/language.rs). Values: a branch decision whose operands are
-//! determined by the reads assigned so far stays determined the same way (see
-//! `ValueSolver::partial_agrees`), so a disagreeing branch cuts the subtree too.
+//! A straight-line test without RMWs has no stage 1: stages 2 and 3 are the former search
+//! (plus the coherence filter where a location has two writes).
+//!
+//! Why the cuts are sound. Every check is monotone: if it fails on a partial choice it
+//! fails on every completion, so no consistent candidate is lost; and the choices
+//! partition the candidates (each complete (rf, asmo) is reached by exactly one branch),
+//! so none is visited twice.
+//! - Along a branch `rf`/`RFINIT` only gain pairs and `asmo` only gains pairs; stage 1
+//!   keeps the transitive closure of its oriented pairs, which every completion
+//!   contains (asmo is transitive).
+//! - `asmo` may relate only mutually ordered atomic writes and must be a strict order, so
+//!   a closure that leaves `mutordatom` or has a self-loop cannot complete (as in
+//!   [`AsmoOrders`]).
+//! - Before it, a cheap filter: the coherence core (coherence.rs) must be acyclic; each
+//!   of its terms is contained in the first axiom's relation in every completion.
+//! - The model check ([`Ctx::may_complete`]) uses relations monotone in rf,
+//!   RFINIT, asmo and the asmo terms (rs, hypors, release):
+//!   - `sw` = release . (rf & mutordatom) . acquire + a static term: monotone in rf and
+//!     release;
+//!   - `ithb` (a closure of unions and sequences of monotone terms), `hb`, every av/vis
+//!     chain (built from hb with `.`, `&` with static relations, `rc`, `+`), and `locord`
+//!     (sloc & a union of such terms) are monotone;
+//!   - `fr` = ~rf.((W->W)&locord) + ~rf.asmo + [RFINIT].sloc.[W] - iden is monotone;
+//!   - so `locord + rf + fr + asmo` only grows: once it has a cycle, every completion has
+//!     it (first axiom of `consistent`);
+//!   - `(rf . [R-A]) & twoplus([W] . locord)` only grows: once non-empty, every
+//!     completion violates the second axiom.
+//!
+//!   No relation uses a complement or difference of something that grows (`- iden` and
+//!   `- mutordatom` subtract static relations). The asmo terms are NOT monotone in asmo
+//!   (`imm[asmo]`), so while asmo is partial (stage 1) the check uses
+//!   [`Ctx::lower_asmo`], contained in the terms of every asmo; from stage 2 on,
+//!   asmo is complete and fixed and its exact terms are used.
+//! - An RMW `e` reading a write `w` with `(w, e)` in mutordatom: every consistent
+//!   completion has `w asmo e`, since asmo orders the pair one way and `e asmo w` closes
+//!   the cycle `w rf e asmo w` in `rf + asmo`. Adding the pair early only drops
+//!   inconsistent completions.
+//! - Values: a branch decision whose operands are determined by the reads assigned so far
+//!   stays determined the same way (see `ValueSolver::partial_agrees`), so a disagreeing
+//!   branch cuts the subtree too.
+//!
+//! - Cuts by state (`--speedcheck`, `--states-only`): the visitor says a subtree cannot
+//!   change its result given the final-state columns every completion shares
+//!   ([`Ctx::skip_by_state`]; the argument for each visitor is at its `skip`).
 //!
 //! The cuts are disabled when the visitor needs inconsistent candidates.
+//!
+//! Sharding (`--shard K/N`): every branch descends through [`Ctx::unit_child`], which
+//! hashes the choice into the node's work unit and drops branches that are another
+//! shard's units; leaves and pruned subtrees above the units are counted by one shard
+//! only ([`Ctx::unit_counts`]). Which branches exist does not depend on the shard, so the
+//! shards partition exactly the candidates of the whole search.
 
-use crate::candidates::{rf_options, AsmoOrders};
+use crate::candidates::{asmo_pairs, rf_options, AsmoOrders};
+use crate::coherence::CoherenceCore;
+use crate::model::AsmoState;
 use crate::values::Source;
-use crate::{Ctx, EnumError, EnumStats, Visitor};
+use crate::{Asmo, Ctx, EnumError, EnumStats, Unit, Visitor};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use vkherd_model::{EventSet, Rel};
 
-/// Depth down to which subtrees are handed to rayon as separate tasks.
+/// Depth down to which subtrees are handed to rayon as separate tasks (per stage).
 const PARALLEL_DEPTH: usize = 3;
 
 /// The mutable state of one branch of the search.
@@ -38,32 +84,141 @@ struct Partial {
     rf_src: Vec<Option<Source>>,
     rf: Rel,
     rfinit: EventSet,
+    /// The asmo pairs chosen so far, transitively closed.
+    asmo: Rel,
+}
+
+/// One choice of stage 1.
+enum Choice {
+    /// The rf source of a read, among its options.
+    Rf(usize, Vec<Source>),
+    /// The orientation of a mutually ordered pair of atomic writes.
+    Orient(usize, usize),
 }
 
 struct Search<'c, 'a, V> {
     ctx: &'c Ctx<'a, V>,
-    /// Reads in assignment order (thread by thread, in program order).
+    /// Stage 1: rf and asmo choices on the contended locations.
+    choices: Vec<Choice>,
+    /// `choice_suffix[k]`: rf completions of the reads still open at choice k (saturating).
+    choice_suffix: Vec<u128>,
+    /// Stage 2: the asmo pairs left.
+    other_pairs: Vec<(usize, usize)>,
+    /// The mutordatom pairs of atomic writes, both ways: the only pairs asmo may contain.
+    allowed: Rel,
+    /// The RMW events (`R & W`).
+    rmw: EventSet,
+    /// The asmo-term lower bound (only built when there is a stage 1, and only if the
+    /// engine has one: `Ctx::lower_asmo`).
+    lower_terms: Option<AsmoState>,
+    /// The model entails Vulkan's coherence core (`Ctx::vulkan_core`): the coherence
+    /// filter and the placing of an RMW right after the write it reads are sound.
+    vulkan_core: bool,
+    /// A cheap filter run before the model check (coherence.rs), in stage 1 and, when
+    /// some location has two writes (where coherence cycles are common: writes-readers
+    /// 5 cpu 0.89x), in stage 3. `None` when neither applies: building it per path
+    /// combination would cost tests like the XF barrier for nothing.
+    core: Option<CoherenceCore>,
+    /// Stage 3: the other reads, in program order, with their options.
     reads: Vec<usize>,
     options: Vec<Vec<Source>>,
-    /// `suffix[d]` = number of rf completions below depth d (saturating).
-    suffix: Vec<u64>,
+    /// `suffix[d]` = number of rf completions below depth d of stage 3 (saturating at
+    /// 2^128 - 1).
+    suffix: Vec<u128>,
     overflow: AtomicBool,
 }
 
-pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumStats), EnumError> {
+type Acc<V> = (<V as Visitor>::Acc, EnumStats);
+
+pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumError> {
     let s = ctx.s;
     let all = rf_options(ctx.program, s);
-    let reads: Vec<usize> = (0..s.n).filter(|&e| all[e].is_some()).collect();
+    let rmw = s.r.inter(&s.w);
+    // The pairs asmo orders (the dialect decides: candidates::asmo_pairs).
+    let allowed = asmo_pairs(ctx.program, s);
+    // Contended locations: those an RMW accesses and, in tests with branches, those with
+    // mutually ordered atomic writes (a spin loop's exit value fixes rf, which then fixes
+    // asmo). Straight-line tests without RMWs keep asmo first: there interleaving only
+    // adds checks (writes-readers 4: 0.6 s instead of 0.25 s).
+    let branches = ctx.program.has_jumps();
+    let contended_loc: Vec<bool> = (0..ctx.program.locations.len())
+        .map(|l| {
+            let at = |x: usize| s.events[x].location == Some(l);
+            rmw.iter().any(at) || (branches && allowed.pairs().any(|(x, _)| at(x)))
+        })
+        .collect();
+    let contended = |e: usize| s.events[e].location.is_some_and(|l| contended_loc[l]);
+
+    // Stage 1 in interleaved program order: the k-th event of every thread, then the
+    // (k+1)-th, so that the writes of different threads meet early.
+    let mut order: Vec<(usize, usize, usize)> = Vec::new();
+    let mut seen_in_thread = vec![0usize; ctx.program.threads.len()];
+    for e in 0..s.n {
+        let t = s.events[e].thread;
+        order.push((seen_in_thread[t], t, e));
+        seen_in_thread[t] += 1;
+    }
+    order.sort_unstable();
+    let mut choices = Vec::new();
+    let mut placed: Vec<usize> = Vec::new();
+    for &(_, _, e) in &order {
+        if !contended(e) {
+            continue;
+        }
+        if let Some(opts) = &all[e] {
+            choices.push(Choice::Rf(e, opts.clone()));
+        }
+        // Writes `allowed` may pair (Vulkan: atomic writes only, so the plain ones add no
+        // choice; OpenCL: every write).
+        if s.w.contains(e) {
+            for &w in &placed {
+                if allowed.contains(w, e) {
+                    choices.push(Choice::Orient(w, e));
+                }
+            }
+            placed.push(e);
+        }
+    }
+    let other_pairs: Vec<(usize, usize)> = allowed
+        .pairs()
+        .filter(|&(a, b)| a < b && !contended(a))
+        .collect();
+    let reads: Vec<usize> = (0..s.n)
+        .filter(|&e| all[e].is_some() && !contended(e))
+        .collect();
     let options: Vec<Vec<Source>> = reads
         .iter()
         .map(|&e| all[e].clone().expect("read"))
         .collect();
-    let mut suffix = vec![1u64; reads.len() + 1];
+    let mut suffix = vec![1u128; reads.len() + 1];
     for d in (0..reads.len()).rev() {
-        suffix[d] = suffix[d + 1].saturating_mul(options[d].len() as u64);
+        suffix[d] = suffix[d + 1].saturating_mul(options[d].len() as u128);
     }
+    let mut choice_suffix = vec![suffix[0]; choices.len() + 1];
+    for k in (0..choices.len()).rev() {
+        choice_suffix[k] = match &choices[k] {
+            Choice::Rf(_, o) => choice_suffix[k + 1].saturating_mul(o.len() as u128),
+            Choice::Orient(..) => choice_suffix[k + 1],
+        };
+    }
+    let two_writes = (0..ctx.program.locations.len()).any(|l| {
+        s.w.iter()
+            .filter(|&w| s.events[w].location == Some(l))
+            .nth(1)
+            .is_some()
+    });
+    let stage1 = !choices.is_empty();
+    let vulkan_core = ctx.vulkan_core();
     let search = Search {
         ctx,
+        choices,
+        choice_suffix,
+        other_pairs,
+        allowed,
+        rmw,
+        lower_terms: stage1.then(|| ctx.lower_asmo()).flatten(),
+        vulkan_core,
+        core: (vulkan_core && (stage1 || two_writes)).then(|| CoherenceCore::new(s)),
         reads,
         options,
         suffix,
@@ -73,81 +228,193 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
         rf_src: vec![None; s.n],
         rf: Rel::empty(s.n),
         rfinit: EventSet::new(s.n),
+        asmo: Rel::empty(s.n),
     };
-    // asmo orders are generated lazily (there may be n! of them) and stop with the budget.
-    let budget = ctx.budget;
-    let result = AsmoOrders::new(ctx.program, s)
-        .take_while(|_| budget.alive())
-        .par_bridge()
-        .map(|a| {
-            let asmo: Asmo = ctx.asmo(a);
-            let mut p = root.clone();
-            search.node(&asmo, 0, &mut p)
-        })
-        .reduce(
-            || (V::Acc::default(), EnumStats::default()),
-            |a, b| search.merge(a, b),
-        );
+    let result = search.contended(0, root, ctx.unit_root());
     if search.overflow.load(Ordering::Relaxed) {
         return Err(Ctx::<V>::thin_air_error());
     }
     Ok(result)
 }
 
-use crate::Asmo;
-
 impl<V: Visitor> Search<'_, '_, V> {
-    fn merge(
-        &self,
-        (a1, mut s1): (V::Acc, EnumStats),
-        (a2, s2): (V::Acc, EnumStats),
-    ) -> (V::Acc, EnumStats) {
+    fn merge(&self, (a1, mut s1): Acc<V>, (a2, s2): Acc<V>) -> Acc<V> {
         s1.add(&s2);
         (self.ctx.visitor.merge(a1, a2), s1)
     }
 
-    /// Can the partial execution still be completed into a consistent one?
-    fn viable(&self, asmo: &Asmo, p: &Partial) -> bool {
-        if !self.ctx.solver.partial_agrees(&p.rf_src) {
-            return false;
+    /// Stage 1: explores the subtree below choice `k`, the earlier ones made as in `p`.
+    fn contended(&self, k: usize, p: Partial, unit: Unit) -> Acc<V> {
+        if !self.ctx.alive() {
+            return Default::default();
         }
-        self.ctx.may_complete(asmo, &p.rf, &p.rfinit)
+        if k == self.choices.len() {
+            return self.other_asmo(p, unit);
+        }
+        // The branches of choice k, each a partial execution already checked viable
+        // (`None` for a branch that was cut).
+        let branch = |i: usize| -> Option<Partial> {
+            let mut q = p.clone();
+            match &self.choices[k] {
+                Choice::Rf(e, opts) => {
+                    let src = opts[i];
+                    assign(&mut q, *e, src);
+                    if let Source::Write(w) = src {
+                        // An RMW follows the write it reads in asmo (see the header).
+                        if self.vulkan_core && self.rmw.contains(*e) && self.allowed.contains(w, *e)
+                        {
+                            add_asmo(&mut q.asmo, w, *e);
+                        }
+                    }
+                    let ok = self.asmo_valid(&q.asmo)
+                        && self.ctx.solver.partial_agrees(&q.rf_src)
+                        && self.core_acyclic(&q.rf, &q.rfinit, &q.asmo)
+                        && self.model_viable(&q)
+                        && !self.ctx.skip_by_state(&q.rf_src, &q.asmo);
+                    ok.then_some(q)
+                }
+                Choice::Orient(a, b) => {
+                    let (x, y) = if i == 0 { (*a, *b) } else { (*b, *a) };
+                    if p.asmo.contains(x, y) {
+                        // Already implied: nothing changes, the parent's check stands.
+                        return Some(q);
+                    }
+                    if p.asmo.contains(y, x) {
+                        return None;
+                    }
+                    add_asmo(&mut q.asmo, x, y);
+                    let ok = self.asmo_valid(&q.asmo)
+                        && self.core_acyclic(&q.rf, &q.rfinit, &q.asmo)
+                        && self.model_viable(&q)
+                        && !self.ctx.skip_by_state(&q.rf_src, &q.asmo);
+                    ok.then_some(q)
+                }
+            }
+        };
+        let width = match &self.choices[k] {
+            Choice::Rf(_, opts) => opts.len(),
+            Choice::Orient(..) => 2,
+        };
+        let visit = |i: usize| -> Acc<V> {
+            // Sharding: a branch outside this run's work units is left to another shard.
+            let Some(unit) = self.ctx.unit_child(unit, i as u64, width as u64) else {
+                return Default::default();
+            };
+            match branch(i) {
+                Some(q) => self.contended(k + 1, q, unit),
+                None => {
+                    let mut st = EnumStats::default();
+                    self.ctx.prune(&mut st, unit, self.choice_suffix[k + 1]);
+                    (V::Acc::default(), st)
+                }
+            }
+        };
+        if k < PARALLEL_DEPTH {
+            (0..width)
+                .into_par_iter()
+                .map(visit)
+                .reduce(Default::default, |a, b| self.merge(a, b))
+        } else {
+            (0..width)
+                .map(visit)
+                .fold(Default::default(), |a, b| self.merge(a, b))
+        }
     }
 
-    /// Explores the subtree where reads `0..depth` are assigned as in `p` (restored on
-    /// return).
-    fn node(&self, asmo: &Asmo, depth: usize, p: &mut Partial) -> (V::Acc, EnumStats) {
+    /// A transitively closed partial asmo that some strict order on mutually ordered
+    /// writes may still contain.
+    fn asmo_valid(&self, asmo: &Rel) -> bool {
+        asmo.is_irreflexive() && asmo.is_subset(&self.allowed)
+    }
+
+    /// The coherence-core filter, where it is used (true elsewhere: it only filters).
+    fn core_acyclic(&self, rf: &Rel, rfinit: &EventSet, asmo: &Rel) -> bool {
+        self.core
+            .as_ref()
+            .is_none_or(|c| c.acyclic(rf, rfinit, asmo))
+    }
+
+    /// The model check of a stage-1 partial execution, with the asmo lower bound (none
+    /// if the engine has no lower bound: then only values and the coherence core cut).
+    fn model_viable(&self, p: &Partial) -> bool {
+        self.lower_terms
+            .as_ref()
+            .is_none_or(|terms| self.ctx.may_complete(&p.asmo, terms, &p.rf, &p.rfinit))
+    }
+
+    /// Stage 2: every completion of stage 1's asmo on the other locations, then stage 3.
+    fn other_asmo(&self, p: Partial, unit: Unit) -> Acc<V> {
+        let orders = AsmoOrders::seeded(&p.asmo, self.allowed.clone(), self.other_pairs.clone());
+        let run = |(index, a): (usize, Rel)| {
+            // The order's number is a digit of the work unit; the number of orders is not
+            // known in advance, so it does not count towards the unit's width.
+            let Some(unit) = self.ctx.unit_child(unit, index as u64, 1) else {
+                return Default::default();
+            };
+            let asmo: Asmo = self.ctx.asmo(a);
+            let mut q = p.clone();
+            self.node(&asmo, 0, &mut q, unit)
+        };
+        if self.other_pairs.is_empty() {
+            // One order (stage 1's, already complete): no need for a parallel bridge.
+            return orders
+                .take_while(|_| self.ctx.alive())
+                .enumerate()
+                .map(run)
+                .fold(Default::default(), |a, b| self.merge(a, b));
+        }
+        orders
+            .take_while(|_| self.ctx.alive())
+            .enumerate()
+            .par_bridge()
+            .map(run)
+            .reduce(Default::default, |a, b| self.merge(a, b))
+    }
+
+    /// Can the partial execution still be completed into a consistent one (asmo complete)?
+    fn viable(&self, (asmo, state): &Asmo, p: &Partial) -> bool {
+        self.ctx.solver.partial_agrees(&p.rf_src)
+            && self.core_acyclic(&p.rf, &p.rfinit, asmo)
+            && self.ctx.may_complete(asmo, state, &p.rf, &p.rfinit)
+    }
+
+    /// Stage 3: explores the subtree where reads `0..depth` are assigned as in `p`
+    /// (restored on return).
+    fn node(&self, asmo: &Asmo, depth: usize, p: &mut Partial, unit: Unit) -> Acc<V> {
         let mut acc = V::Acc::default();
         let mut st = EnumStats::default();
         if depth == self.reads.len() {
-            self.leaf(asmo, p, &mut acc, &mut st);
+            if self.ctx.unit_counts(unit) {
+                self.leaf(asmo, p, &mut acc, &mut st);
+            }
             return (acc, st);
         }
-        if !self.ctx.budget.alive() {
+        if !self.ctx.alive() {
             return (acc, st);
         }
-        // The root's check covers asmo alone; deeper checks cover each new rf pair.
-        if !self.viable(asmo, p) {
-            st.pruned += self.suffix[depth];
+        // The root's check covers asmo and stage 1's rf; deeper checks cover each new rf
+        // pair.
+        if !self.viable(asmo, p) || self.ctx.skip_by_state(&p.rf_src, &asmo.0) {
+            self.ctx.prune(&mut st, unit, self.suffix[depth]);
             return (acc, st);
         }
         let e = self.reads[depth];
+        let sources = &self.options[depth];
+        let child = |j: usize| self.ctx.unit_child(unit, j as u64, sources.len() as u64);
         if depth < PARALLEL_DEPTH {
-            return self.options[depth]
-                .par_iter()
-                .map(|&src| {
+            return (sources.par_iter().enumerate())
+                .filter_map(|(j, &src)| {
+                    let unit = child(j)?;
                     let mut q = p.clone();
                     assign(&mut q, e, src);
-                    self.node(asmo, depth + 1, &mut q)
+                    Some(self.node(asmo, depth + 1, &mut q, unit))
                 })
-                .reduce(
-                    || (V::Acc::default(), EnumStats::default()),
-                    |a, b| self.merge(a, b),
-                );
+                .reduce(Default::default, |a, b| self.merge(a, b));
         }
-        for &src in &self.options[depth] {
+        for (j, &src) in sources.iter().enumerate() {
+            let Some(unit) = child(j) else { continue };
             assign(p, e, src);
-            let (a, s) = self.node(asmo, depth + 1, p);
+            let (a, s) = self.node(asmo, depth + 1, p, unit);
             unassign(p, e, src);
             acc = self.ctx.visitor.merge(acc, a);
             st.add(&s);
@@ -156,7 +423,7 @@ impl<V: Visitor> Search<'_, '_, V> {
     }
 
     fn leaf(&self, asmo: &Asmo, p: &Partial, acc: &mut V::Acc, st: &mut EnumStats) {
-        if !self.ctx.budget.take() {
+        if self.ctx.visitor.done() || !self.ctx.budget.take() {
             return;
         }
         let Ok(solutions) = self.ctx.solver.solve(&p.rf_src) else {
@@ -166,6 +433,12 @@ impl<V: Visitor> Search<'_, '_, V> {
         self.ctx
             .visit_leaf(acc, st, &p.rf, &p.rfinit, asmo, &solutions);
     }
+}
+
+/// Adds `x asmo y` to a transitively closed relation, keeping it closed.
+fn add_asmo(asmo: &mut Rel, x: usize, y: usize) {
+    asmo.insert(x, y);
+    asmo.close_in_place();
 }
 
 fn assign(p: &mut Partial, e: usize, src: Source) {

@@ -43,6 +43,9 @@ pub struct ValueSolver<'a> {
     /// Registers per thread (largest register number + 1).
     reg_count: Vec<usize>,
     universe: Vec<i64>,
+    /// Checked while guessing thin-air values (up to a million forward runs per
+    /// candidate), so that a time limit is not overrun inside one candidate.
+    budget: Option<&'a crate::Budget>,
 }
 
 /// What went wrong while solving values.
@@ -72,7 +75,14 @@ impl<'a> ValueSolver<'a> {
             layout,
             reg_count,
             universe,
+            budget: None,
         }
+    }
+
+    /// Stops thin-air guessing when `budget` runs out (the run is then marked partial).
+    pub(crate) fn with_deadline(mut self, budget: &'a crate::Budget) -> Self {
+        self.budget = Some(budget);
+        self
     }
 
     /// Every value assignment of the candidate `rf` (source per read event; `None` for
@@ -97,7 +107,12 @@ impl<'a> ValueSolver<'a> {
         }
         let mut out = Vec::new();
         let mut digits = vec![0usize; k];
+        let mut tried = 0u32;
         'assignments: loop {
+            tried = tried.wrapping_add(1);
+            if tried.is_multiple_of(256) && self.budget.is_some_and(|b| !b.alive()) {
+                break;
+            }
             let guesses: Vec<(usize, i64)> = cyclic
                 .iter()
                 .zip(&digits)
@@ -132,6 +147,18 @@ impl<'a> ValueSolver<'a> {
     pub fn partial_agrees(&self, rf: &[Option<Source>]) -> bool {
         let p = self.forward(rf, &[]);
         (0..self.paths.len()).all(|t| self.branches_agree(t, &p, true))
+    }
+
+    /// The values determined by the reads assigned so far (`rf[e] = None` for the others):
+    /// final registers per thread and values stored per write event, `None` where not yet
+    /// known. A known value stays the same in every completion (values flow forward from
+    /// assigned sources, and a thin-air guess only fills values that are unknown here).
+    pub fn partial_values(
+        &self,
+        rf: &[Option<Source>],
+    ) -> (Vec<Vec<Option<i64>>>, Vec<Option<i64>>) {
+        let p = self.forward(rf, &[]);
+        (p.regs, p.write)
     }
 
     /// Runs the threads forward from `rf`, with the reads of `guesses` fixed to the given

@@ -44,20 +44,84 @@ impl Diagnostic {
             .map(|s| s.split('\n').next().unwrap_or("").chars().count())
             .unwrap_or(0)
             .max(1);
-        let pad: String = line_text
+        let window = Window::around(line_text, col - 1, width);
+        let pad: String = window
+            .before_caret
             .chars()
-            .take(col - 1)
             .map(|c| if c == '\t' { '\t' } else { ' ' })
             .collect();
         format!(
             "error: {msg}\n{sp:gutter$}--> {file}:{line}:{col}\n{sp:gutter$} |\n{line} | {text}\n{sp:gutter$} | {pad}{carets}\n",
-            msg = printable(&self.message),
+            msg = printable(&shorten_quotes(&self.message)),
             sp = "",
             line = line_no,
-            text = printable(line_text),
-            carets = "^".repeat(width),
+            text = printable(&window.text),
+            carets = "^".repeat(window.width),
         )
     }
+}
+
+/// Most characters of a source line shown under an error; a longer line (minified text,
+/// binary garbage) is cut to a window around the caret, marked with `...`.
+pub const MAX_SHOWN_CHARS: usize = 100;
+/// Characters kept before the caret when a line is cut.
+const CONTEXT_BEFORE: usize = 40;
+/// Quoted text in a message longer than this is cut in the middle.
+const MAX_QUOTED_CHARS: usize = 60;
+
+/// The part of a line shown under an error.
+struct Window {
+    text: String,
+    /// The shown text before the caret (for padding).
+    before_caret: String,
+    /// The caret's width, clipped to the window.
+    width: usize,
+}
+
+impl Window {
+    /// The window of `line` around the caret at character `col` (0-based), `width` wide.
+    fn around(line: &str, col: usize, width: usize) -> Window {
+        let chars: Vec<char> = line.chars().collect();
+        if chars.len() <= MAX_SHOWN_CHARS {
+            return Window {
+                text: line.to_string(),
+                before_caret: chars.iter().take(col).collect(),
+                width,
+            };
+        }
+        let col = col.min(chars.len());
+        let start = col.saturating_sub(CONTEXT_BEFORE);
+        let end = (start + MAX_SHOWN_CHARS).min(chars.len());
+        let head = if start > 0 { "..." } else { "" };
+        let tail = if end < chars.len() { "..." } else { "" };
+        let shown: String = chars[start..end].iter().collect();
+        Window {
+            text: format!("{head}{shown}{tail}"),
+            before_caret: format!("{head}{}", chars[start..col].iter().collect::<String>()),
+            width: width.min(end.saturating_sub(col)).max(1),
+        }
+    }
+}
+
+/// The message with every long `quoted` text cut in the middle (`abc...xyz`).
+fn shorten_quotes(message: &str) -> String {
+    let parts: Vec<&str> = message.split('`').collect();
+    parts
+        .iter()
+        .enumerate()
+        .map(|(k, part)| {
+            let n = part.chars().count();
+            // Odd parts are inside backticks (when the backticks are balanced).
+            if k % 2 == 1 && k + 1 < parts.len() && n > MAX_QUOTED_CHARS {
+                let head: String = part.chars().take(MAX_QUOTED_CHARS / 2).collect();
+                let tail: String = part.chars().skip(n - 10).collect();
+                format!("{head}...{tail}")
+            } else {
+                part.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("`")
 }
 
 /// `s` with control characters (other than tabs) shown as `\u{FFFD}`, one character for
@@ -128,5 +192,28 @@ mod tests {
         let r = Diagnostic::new(span_at(src, 2, 1), "m").render("t", src);
         assert!(r.contains("1 | x\u{FFFD}y = 1\n"), "{r}");
         assert!(r.ends_with("  |   ^\n"), "{r}");
+    }
+
+    #[test]
+    fn long_lines_are_cut_around_the_caret() {
+        let src = format!("{}zz{}", " ".repeat(300), "y".repeat(300));
+        let r = Diagnostic::new(
+            span_at(&src, 300, 2),
+            format!("unexpected `{}`", "q".repeat(500)),
+        )
+        .render("t", &src);
+        let lines: Vec<&str> = r.lines().collect();
+        assert!(lines[0].len() < 100, "{}", lines[0]);
+        assert!(lines[1].ends_with("t:1:301"), "{}", lines[1]);
+        let (text, caret) = (lines[3], lines[4]);
+        assert!(
+            text.starts_with("1 | ...") && text.ends_with("..."),
+            "{text}"
+        );
+        assert!(text.chars().count() <= MAX_SHOWN_CHARS + 10, "{text}");
+        // The caret still points at `zz`.
+        let at = caret.find('^').unwrap();
+        assert_eq!(&text[at..at + 2], "zz", "{r}");
+        assert!(caret.ends_with("^^"), "{caret}");
     }
 }

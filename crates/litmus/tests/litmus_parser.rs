@@ -978,10 +978,19 @@ fn error_zero_quorum() {
 
 #[test]
 fn error_unclosed_parenthesis_at_end_of_input() {
+    // Reported at the `(` left open, not at the end of the file.
     let src = format!("{T2}exists (x = 1 /\\ y = 2");
     let e = parse_err(&src);
-    assert_eq!((e.span.line, e.span.column, e.span.len), (4, 23, 0));
-    assert!(e.message.contains("unexpected end of input: expected `)`"));
+    assert_eq!((e.span.line, e.span.column, e.span.len), (4, 8, 1));
+    assert!(
+        e.message.contains("unclosed `(`: expected a `)`"),
+        "{}",
+        e.message
+    );
+    // Of two, the one left open.
+    let src = format!("{T2}exists (x = 1 /\\ (y = 2)\n");
+    let e = parse_err(&src);
+    assert_eq!((e.span.line, e.span.column), (4, 8));
 }
 
 #[test]

@@ -281,6 +281,31 @@ pub fn compare(op: CmpOp, a: i64, b: i64) -> bool {
 }
 
 impl Condition {
+    /// Evaluates the condition when only some observables are known (`None` = unknown), in
+    /// three-valued (Kleene) logic: `Some(b)` if every completion of the unknowns gives
+    /// `b`, `None` if it may depend on them.
+    pub fn eval_partial(&self, value: &dyn Fn(Observable) -> Option<i64>) -> Option<bool> {
+        let term = |t: &Term| match *t {
+            Term::Obs(o) => value(o),
+            Term::Const(c) => Some(c),
+        };
+        match self {
+            Condition::True => Some(true),
+            Condition::Cmp { op, a, b } => Some(compare(*op, term(a)?, term(b)?)),
+            Condition::Not(c) => c.eval_partial(value).map(|b| !b),
+            Condition::And(a, b) => match (a.eval_partial(value), b.eval_partial(value)) {
+                (Some(false), _) | (_, Some(false)) => Some(false),
+                (Some(true), Some(true)) => Some(true),
+                _ => None,
+            },
+            Condition::Or(a, b) => match (a.eval_partial(value), b.eval_partial(value)) {
+                (Some(true), _) | (_, Some(true)) => Some(true),
+                (Some(false), Some(false)) => Some(false),
+                _ => None,
+            },
+        }
+    }
+
     /// Evaluates the condition given the final value of each observable.
     pub fn eval(&self, value: &dyn Fn(Observable) -> i64) -> bool {
         let term = |t: &Term| match *t {

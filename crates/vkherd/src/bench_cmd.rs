@@ -1,13 +1,14 @@
 //! `vkherd bench PATH...`: per test, the median time over repeated runs, candidates
 //! explored, consistent executions and candidates per second; a table or JSON lines.
 
-use crate::cli::{collect_litmus_files, EXIT_BAD_INPUT, EXIT_OK};
-use serde_json::json;
+use crate::cli::{files_to_run, TestKind, EXIT_BAD_INPUT, EXIT_OK};
+use serde_json::{json, Value};
 use std::path::PathBuf;
+use vkherd::report::{json_error, JsonError};
 use vkherd::Options;
 
 pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32 {
-    let files = match collect_litmus_files(paths) {
+    let files = match files_to_run(paths, TestKind::Litmus) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("{e}");
@@ -15,6 +16,7 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
         }
     };
     let runs = runs.max(1);
+    let info = vkherd::report::run_info(opts);
     let mut status = EXIT_OK;
     if !as_json {
         outln!(
@@ -33,7 +35,11 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
         let source = match std::fs::read(file) {
             Ok(b) => String::from_utf8_lossy(&b).into_owned(),
             Err(e) => {
-                eprintln!("error: cannot read {name}: {e}");
+                let message = format!("cannot read {name}: {e}");
+                eprintln!("error: {message}");
+                if as_json {
+                    outln!("{}", json_error(&name, &JsonError::File(message), &info));
+                }
                 status = EXIT_BAD_INPUT;
                 continue;
             }
@@ -42,6 +48,9 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
             Ok(p) => p,
             Err(d) => {
                 eprint!("{}", d.render(&name, &source));
+                if as_json {
+                    outln!("{}", json_error(&name, &JsonError::At(&d), &info));
+                }
                 status = EXIT_BAD_INPUT;
                 continue;
             }
@@ -56,6 +65,9 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
                 }
                 Err(d) => {
                     eprint!("{}", d.render(&name, &source));
+                    if as_json {
+                        outln!("{}", json_error(&name, &JsonError::At(&d), &info));
+                    }
                     status = EXIT_BAD_INPUT;
                     break;
                 }
@@ -75,22 +87,24 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
         total_secs += median;
         total_cands += rep.stats.candidates;
         if as_json {
-            outln!(
-                "{}",
-                json!({
-                    "file": name, "name": rep.program.name, "runs": times.len(),
-                    "median_seconds": median, "candidates": rep.stats.candidates,
-                    "pruned": rep.stats.pruned, "consistent": rep.outcomes.consistent,
-                    "candidates_per_second": rate,
-                })
-            );
+            let mut v = json!({
+                "file": name, "name": rep.program.name, "runs": times.len(),
+                "median_seconds": median, "candidates": rep.stats.candidates,
+                "pruned": vkherd::report::pruned_json(rep.stats.pruned),
+                "consistent": rep.outcomes.consistent,
+                "candidates_per_second": rate,
+            });
+            if let Value::Object(m) = &mut v {
+                m.extend(info.clone());
+            }
+            outln!("{v}");
         } else {
             outln!(
                 "{:<48} {:>12.6} {:>12} {:>12} {:>12} {:>14.0}",
                 name,
                 median,
                 rep.stats.candidates,
-                rep.stats.pruned,
+                vkherd::report::readable_count(rep.stats.pruned),
                 rep.outcomes.consistent,
                 rate
             );
@@ -98,8 +112,8 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
     }
     if !as_json {
         outln!(
-            "total: {} tests, {:.6} s (sum of medians), {} candidates, {:.0} candidates/s",
-            files.len(),
+            "total: {}, {:.6} s (sum of medians), {} candidates, {:.0} candidates/s",
+            vkherd::report::plural(files.len() as u64, "test"),
             total_secs,
             total_cands,
             if total_secs > 0.0 {

@@ -1,22 +1,56 @@
 //! Command-line parsing and dispatch.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use vkherd::models::ModelChoice;
-use vkherd::{report, Options};
+use vkherd::Options;
 
 /// Exit codes (documented in docs/cli.md).
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_FAIL: i32 = 1;
 pub const EXIT_BAD_INPUT: i32 = 2;
 pub const EXIT_PARTIAL: i32 = 3;
+/// Stopped early, but every stopped test's verdict is settled: only state lists are partial.
+pub const EXIT_PARTIAL_VERDICT_FINAL: i32 = 4;
+/// Some test has no execution within `--unroll` (`States 0` only because of the bound).
+pub const EXIT_BOUNDED_EMPTY: i32 = 5;
+
+/// The exit code of a run from the codes of its tests: bad input wins, then a partial
+/// result with an open verdict, a failed check, a bounded-empty result, and a partial
+/// list of states under a final verdict.
+pub fn combine_status(a: i32, b: i32) -> i32 {
+    let rank = |c: i32| match c {
+        EXIT_BAD_INPUT => 5,
+        EXIT_PARTIAL => 4,
+        EXIT_FAIL => 3,
+        EXIT_BOUNDED_EMPTY => 2,
+        EXIT_PARTIAL_VERDICT_FINAL => 1,
+        _ => 0,
+    };
+    if rank(b) > rank(a) {
+        b
+    } else {
+        a
+    }
+}
+
+/// The exit code of one test's report.
+pub fn report_status(rep: &vkherd::Report) -> i32 {
+    match (rep.stats.stopped.is_some(), rep.verdict_final()) {
+        (false, _) if rep.bounded_empty => EXIT_BOUNDED_EMPTY,
+        (false, _) => EXIT_OK,
+        (true, true) => EXIT_PARTIAL_VERDICT_FINAL,
+        (true, false) => EXIT_PARTIAL,
+    }
+}
 
 #[derive(Parser, Debug)]
 #[command(
     name = "vkherd",
-    version,
+    version = vkherd::VERSION,
     about = "Which outcomes of a Vulkan litmus test does the Vulkan memory model allow?",
+    after_help = "herd7 spellings work too: every long option takes one dash (-unroll 3, -model vulkan-2024), and options may come before a subcommand (vkherd -j 1 khronos DIR). Exit codes: 0 complete, 1 a khronos check failed, 2 bad input, 3 partial (a limit stopped a test), 4 partial but every verdict settled by the states found, 5 bounded-empty (no execution within --unroll). See docs/cli.md.",
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true
 )]
@@ -36,6 +70,27 @@ struct Cli {
     /// Print candidates explored, pruned, consistent and time to stderr after each test.
     #[arg(long)]
     stats: bool,
+    /// Run the K-th of N deterministic parts (K = 1..N): of the test's search for one test,
+    /// of the tests for several. `vkherd merge` puts the parts' --json output back together.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<(u64, u64)>,
+    /// Text in herd7's exact log format, for msum7/mcompare7: state lines without the
+    /// `# racy` / `# thin-air` marks, and a `Time` line per test.
+    #[arg(long)]
+    herd7_log: bool,
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("expected K/N with 1 <= K <= N, as in 2/8; got `{s}`");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
 }
 
 #[derive(Args, Debug, Clone)]
@@ -46,21 +101,48 @@ pub struct RunArgs {
     /// Leave out executions whose values come out of thin air.
     #[arg(long)]
     no_thin_air: bool,
-    /// Stop a test after N candidates; the report is marked partial and the exit code is 3
-    /// (0 = no limit).
-    #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
-    max_candidates: u64,
-    /// Stop a test after SECS seconds; the report is marked partial and the exit code is 3
-    /// (0 = no limit).
-    #[arg(long, value_name = "SECS", default_value_t = 3600.0)]
-    timeout: f64,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// Plain generate-and-test enumeration instead of the pruned search (for reference).
     #[arg(long)]
     naive: bool,
+    /// herd7's -speedcheck: `true` keeps only the executions that matter to the condition
+    /// (validate exists/~exists, refute forall); `fast` also stops once the verdict is
+    /// settled and lists no states; `false` keeps all.
+    #[arg(long, value_name = "MODE", default_value = "false", value_parser = ["false", "true", "fast"])]
+    speedcheck: String,
+    /// Only the set of allowed states (with exact racy/thin-air marks): counts and the
+    /// data-race flag are not reported, and known states are not enumerated again.
+    #[arg(long)]
+    states_only: bool,
+}
+
+/// Limits on one run, shared by the main form, `khronos` and `bench`.
+#[derive(Args, Debug, Clone)]
+pub struct LimitArgs {
+    /// Stop a test after N candidates; the report is marked partial and the exit code is 3, or
+    /// 4 if the states found settle the verdict (0 = no limit).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
+    max_candidates: u64,
+    /// Stop a test after SECS seconds; the report is marked partial and the exit code is 3, or
+    /// 4 if the states found settle the verdict (0 = no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 3600.0)]
+    timeout: f64,
+}
+
+impl LimitArgs {
+    pub fn max_candidates(&self) -> Option<u64> {
+        (self.max_candidates > 0).then_some(self.max_candidates)
+    }
+
+    pub fn timeout(&self) -> Option<std::time::Duration> {
+        (self.timeout > 0.0 && self.timeout.is_finite())
+            .then(|| std::time::Duration::from_secs_f64(self.timeout.min(1e9)))
+    }
 }
 
 #[derive(Args, Debug, Clone)]
-struct CommonArgs {
+pub struct CommonArgs {
     /// The model: vulkan, vulkan-2024, opencl, cat:NAME (a bundled cat model) or a .cat
     /// file (`vkherd models` lists them) [default: vulkan, opencl for OPENCL tests]
     #[arg(long, value_name = "NAME|FILE")]
@@ -68,12 +150,14 @@ struct CommonArgs {
     /// Turn on a variant of a cat model (`if "NAME"`); repeatable.
     #[arg(long = "variant", value_name = "NAME")]
     variants: Vec<String>,
-    /// Availability/visibility chains longer than one element are not supported.
+    /// Model variant "no chains": availability/visibility chains of one element only
+    /// (Alloy `chains = stor[EV]`), as in the Khronos NOCHAINS checks. A weaker model, not
+    /// a limitation of vkherd (the same as `--variant no-chains`).
     #[arg(long)]
     no_chains: bool,
     /// One JSON object per test (one per line) instead of herd-style text.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long = "threads", value_name = "N")]
     threads: Option<usize>,
@@ -88,9 +172,11 @@ enum Command {
         paths: Vec<PathBuf>,
         #[command(flatten)]
         common: CommonArgs,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Print member N of a generated benchmark family (iriw, sb-ring, mp-chain,
-    /// writes-readers, xf-barrier) as a `.litmus` test.
+    /// writes-readers, xf-barrier, spinlock, ticket, rmw-chain) as a `.litmus` test.
     Gen {
         /// The family.
         #[arg(value_parser = vkherd::families::FAMILIES.to_vec())]
@@ -132,6 +218,33 @@ enum Command {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// Merge the --json output of the shards of a run (--shard K/N) into the run's reports.
+    Merge {
+        /// Files of JSON lines from every shard, in any order.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// JSON lines instead of herd-style text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compare two logs of runs (text or `--json`), test by test: verdict changes, states
+    /// gained and lost, time ratio.
+    Compare {
+        /// The earlier log.
+        old: PathBuf,
+        /// The later log.
+        new: PathBuf,
+        /// One JSON object per test that differs, and a summary object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a shell completion script (e.g. `vkherd completions bash > /etc/bash_completion.d/vkherd`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), e.g. `vkherd man > vkherd.1; man ./vkherd.1`.
+    Man,
 }
 
 impl RunArgs {
@@ -142,17 +255,23 @@ impl RunArgs {
             model_given: model.given,
             unroll: self.unroll,
             no_thin_air: self.no_thin_air,
-            max_candidates: (self.max_candidates > 0).then_some(self.max_candidates),
-            timeout: (self.timeout > 0.0 && self.timeout.is_finite())
-                .then(|| std::time::Duration::from_secs_f64(self.timeout.min(1e9))),
+            max_candidates: self.limits.max_candidates(),
+            timeout: self.limits.timeout(),
             naive: self.naive,
             progress: None,
+            speedcheck: match self.speedcheck.as_str() {
+                "true" => vkherd::Speedcheck::True,
+                "fast" => vkherd::Speedcheck::Fast,
+                _ => vkherd::Speedcheck::Off,
+            },
+            states_only: self.states_only,
+            shard: None,
         }
     }
 }
 
 impl CommonArgs {
-    fn model(&self) -> Result<ModelChoice, String> {
+    pub fn model(&self) -> Result<ModelChoice, String> {
         let given = self.model.is_some();
         let name = self.model.as_deref().unwrap_or("vulkan");
         let mut choice = vkherd::models::resolve(name, &self.variants, self.no_chains)?;
@@ -190,10 +309,95 @@ pub fn collect_files(paths: &[PathBuf], ext: &str) -> Result<Vec<PathBuf>, Strin
     Ok(out)
 }
 
-/// The `.litmus` files to run, as [`collect_files`] finds them (both dialects: each test
-/// runs its dialect's model unless `--model` is given).
-pub fn collect_litmus_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    collect_files(paths, "litmus")
+/// Files to run, or the message for a run that would test nothing: no `ext` file below the
+/// directories given, or files of the other kind (`.test` given to the main command,
+/// `.litmus` given to `khronos`).
+pub fn files_to_run(paths: &[PathBuf], kind: TestKind) -> Result<Vec<PathBuf>, String> {
+    // Both dialects: each `.litmus` test runs its dialect's model unless --model is given.
+    let files = collect_files(paths, kind.ext())?;
+    let other = kind.other();
+    let misplaced: Vec<&PathBuf> = files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == other.ext()))
+        .collect();
+    if let Some(f) = misplaced.first() {
+        return Err(format!(
+            "error: {} is a {}; {}: run `{}`",
+            f.display(),
+            other.what(),
+            kind.command(),
+            other.invocation(&misplaced)
+        ));
+    }
+    if files.is_empty() {
+        let others = collect_files(paths, other.ext()).unwrap_or_default();
+        let hint = if others.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; found {}: run `{}`",
+                vkherd::report::plural(others.len() as u64, &format!(".{} file", other.ext())),
+                other.invocation(&paths.iter().collect::<Vec<_>>())
+            )
+        };
+        return Err(format!(
+            "error: no .{} file in {}: nothing to test{hint}",
+            kind.ext(),
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ));
+    }
+    Ok(files)
+}
+
+/// The two kinds of test file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TestKind {
+    /// `.litmus`, run by `vkherd FILE`.
+    Litmus,
+    /// Khronos `.test`, run by `vkherd khronos FILE`.
+    Khronos,
+}
+
+impl TestKind {
+    fn ext(self) -> &'static str {
+        match self {
+            TestKind::Litmus => "litmus",
+            TestKind::Khronos => "test",
+        }
+    }
+
+    fn other(self) -> TestKind {
+        match self {
+            TestKind::Litmus => TestKind::Khronos,
+            TestKind::Khronos => TestKind::Litmus,
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            TestKind::Litmus => "`.litmus` test",
+            TestKind::Khronos => "Khronos `.test` file",
+        }
+    }
+
+    fn command(self) -> &'static str {
+        match self {
+            TestKind::Litmus => "the main command runs `.litmus` tests",
+            TestKind::Khronos => "`vkherd khronos` runs Khronos `.test` files",
+        }
+    }
+
+    fn invocation(self, paths: &[&PathBuf]) -> String {
+        let list: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        match self {
+            TestKind::Litmus => format!("vkherd {}", list.join(" ")),
+            TestKind::Khronos => format!("vkherd khronos {}", list.join(" ")),
+        }
+    }
 }
 
 fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
@@ -209,7 +413,8 @@ fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 }
 
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    let args = crate::argv::normalize(&Cli::command(), std::env::args_os().collect());
+    let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
@@ -221,10 +426,14 @@ pub fn main() -> i32 {
         }
     };
     match &cli.command {
-        Some(Command::Khronos { paths, common }) => {
+        Some(Command::Khronos {
+            paths,
+            common,
+            limits,
+        }) => {
             common.init_threads();
             match common.model() {
-                Ok(m) => crate::khronos_cmd::run(paths, &m, common.json),
+                Ok(m) => crate::khronos_cmd::run(paths, &m, common, limits),
                 Err(e) => bad_model(&e),
             }
         }
@@ -250,11 +459,14 @@ pub fn main() -> i32 {
             crate::diff_cmd::run(model_a, model_b, paths, run, *json)
         }
         Some(Command::Gen { family, n }) => match vkherd::families::generate(family, *n) {
-            Some(text) => {
+            Ok(text) => {
                 let _ = std::io::stdout().write_all(text.as_bytes());
                 EXIT_OK
             }
-            None => EXIT_BAD_INPUT,
+            Err(message) => {
+                eprintln!("error: {message}");
+                EXIT_BAD_INPUT
+            }
         },
         Some(Command::Bench {
             paths,
@@ -268,9 +480,42 @@ pub fn main() -> i32 {
                 Err(e) => bad_model(&e),
             }
         }
+        Some(Command::Compare { old, new, json }) => crate::compare_cmd::run(old, new, *json),
+        Some(Command::Completions { shell }) => {
+            let mut out = Vec::new();
+            clap_complete::generate(*shell, &mut Cli::command(), "vkherd", &mut out);
+            let _ = std::io::stdout().write_all(&out);
+            EXIT_OK
+        }
+        Some(Command::Man) => {
+            let mut out = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut out) {
+                Ok(()) => {
+                    let _ = std::io::stdout().write_all(&out);
+                    EXIT_OK
+                }
+                Err(e) => {
+                    eprintln!("error: cannot render the man page: {e}");
+                    EXIT_FAIL
+                }
+            }
+        }
+        Some(Command::Merge { files, json }) => crate::merge_cmd::run(files, *json),
         None => {
             cli.common.init_threads();
-            run_litmus(&cli)
+            let model = match cli.common.model() {
+                Ok(m) => m,
+                Err(e) => return bad_model(&e),
+            };
+            let opts = cli.run.options(&model);
+            let output = crate::litmus_cmd::Output {
+                json: cli.common.json,
+                time: cli.time,
+                stats: cli.stats,
+                herd7_log: cli.herd7_log,
+                shard: cli.shard,
+            };
+            crate::litmus_cmd::run(&cli.paths, opts, output)
         }
     }
 }
@@ -281,74 +526,4 @@ fn bad_model(e: &str) -> i32 {
         eprintln!();
     }
     EXIT_BAD_INPUT
-}
-
-fn run_litmus(cli: &Cli) -> i32 {
-    let files = match collect_litmus_files(&cli.paths) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_BAD_INPUT;
-        }
-    };
-    let model = match cli.common.model() {
-        Ok(m) => m,
-        Err(e) => return bad_model(&e),
-    };
-    let mut opts = cli.run.options(&model);
-    let mut status = EXIT_OK;
-    let stdout = std::io::stdout();
-    for file in &files {
-        let name = file.display().to_string();
-        let source = match std::fs::read(file) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(e) => {
-                eprintln!("error: cannot read {name}: {e}");
-                status = EXIT_BAD_INPUT;
-                continue;
-            }
-        };
-        let progress = crate::progress::Progress::start(&name);
-        opts.progress = progress.as_ref().map(|p| p.counter());
-        let result = vkherd::load_litmus(&source).and_then(|p| vkherd::run(&p, &opts));
-        drop(progress);
-        match result {
-            Ok(rep) => {
-                if rep.stats.stopped.is_some() && status == EXIT_OK {
-                    status = EXIT_PARTIAL;
-                }
-                let mut out = stdout.lock();
-                if cli.common.json {
-                    let _ = writeln!(out, "{}", report::json(&rep, &name));
-                } else {
-                    let _ = write!(out, "{}", report::herd_text(&rep));
-                    if cli.time {
-                        let _ = write!(out, "{}", report::time_line(&rep));
-                    }
-                    let _ = writeln!(out);
-                }
-                for note in &rep.notes {
-                    eprintln!("{name}: {note}");
-                }
-                if cli.stats {
-                    eprintln!(
-                        "Stats {name}: candidates {} pruned {} value-mismatch {} consistent {} thin-air {} deadlocked-paths {} dropped-paths {} time {:.6} s",
-                        rep.stats.candidates,
-                        rep.stats.pruned,
-                        rep.stats.value_mismatch,
-                        rep.outcomes.consistent,
-                        rep.outcomes.thin_air,
-                        rep.stats.deadlocked_paths,
-                        rep.stats.dropped_paths,
-                        rep.seconds
-                    );
-                }
-            }
-            Err(d) => {
-                eprint!("{}", d.render(&name, &source));
-                status = EXIT_BAD_INPUT;
-            }
-        }
-    }
-    status
 }

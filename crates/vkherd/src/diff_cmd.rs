@@ -2,7 +2,7 @@
 //! test, the final states one model allows and the other forbids, and whether the verdict
 //! on the test's condition changes; text (one block per test that differs) or JSON.
 
-use crate::cli::{collect_files, RunArgs, EXIT_BAD_INPUT, EXIT_OK};
+use crate::cli::{files_to_run, RunArgs, TestKind, EXIT_BAD_INPUT, EXIT_OK};
 use serde_json::json;
 use std::path::PathBuf;
 use vkherd::models::{resolve, ModelChoice};
@@ -41,7 +41,7 @@ pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) ->
             return EXIT_BAD_INPUT;
         }
     };
-    let files = match collect_files(paths, "litmus") {
+    let files = match files_to_run(paths, TestKind::Litmus) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("{e}");

@@ -8,18 +8,61 @@ pub const FAMILIES: &[&str] = &[
     "mp-chain",
     "writes-readers",
     "xf-barrier",
+    "spinlock",
+    "ticket",
+    "rmw-chain",
 ];
 
-/// Generates member `n` of family `name` (`None` for an unknown name).
-pub fn generate(name: &str, n: usize) -> Option<String> {
-    Some(match name {
+/// Generates member `n` of family `name`, or says why it cannot: an unknown family, or a
+/// member the parser would reject (too many threads, or none).
+pub fn generate(name: &str, n: usize) -> Result<String, String> {
+    let threads = |n: usize| -> Option<usize> {
+        Some(match name {
+            "iriw" | "writes-readers" => n.saturating_add(2),
+            "sb-ring" | "spinlock" | "ticket" | "rmw-chain" => n,
+            "mp-chain" => n.max(1).saturating_add(1),
+            "xf-barrier" => n.max(1).saturating_mul(2),
+            _ => return None,
+        })
+    };
+    let Some(count) = threads(n) else {
+        return Err(format!(
+            "unknown family `{name}`: expected one of {}",
+            FAMILIES.join(", ")
+        ));
+    };
+    if count == 0 {
+        return Err(format!("{name} {n} has no thread: N must be at least 1"));
+    }
+    let max = vkherd_litmus::limits::MAX_THREADS;
+    if count > max {
+        let largest = (0..=max)
+            .filter(|&m| threads(m).is_some_and(|t| t <= max))
+            .max()
+            .unwrap_or(0);
+        return Err(format!(
+            "{name} {n} would have {count} threads, more than a test may have ({max}, see docs/errors.md): N can be at most {largest}"
+        ));
+    }
+    let text = match name {
         "iriw" => iriw(n),
         "sb-ring" => sb_ring(n),
         "mp-chain" => mp_chain(n),
         "writes-readers" => writes_readers(n, 2),
         "xf-barrier" => xf_barrier(n),
-        _ => return None,
-    })
+        "spinlock" => spinlock(n),
+        "ticket" => ticket(n),
+        _ => rmw_chain(n),
+    };
+    // The families stay inside every parser limit up to the thread limit; this is the
+    // safety net that keeps `gen` from ever printing a test vkherd then rejects.
+    crate::load_litmus(&text).map_err(|d| {
+        format!(
+            "{name} {n} is not a valid test: {} (a bug in the generator)",
+            d.message
+        )
+    })?;
+    Ok(text)
 }
 
 /// Formats a test from its thread headers and per-thread code columns.
@@ -205,6 +248,93 @@ pub fn xf_barrier(n: usize) -> String {
     )
 }
 
+/// Invocation `t` of a workgroup: every invocation of the lock families shares workgroup 0
+/// (the lock's atomics have workgroup scope).
+fn shared_workgroup(t: usize) -> String {
+    format!("P{t}@sg {t}, wg 0, qf 0")
+}
+
+/// The critical section of the lock families: increment the non-atomic counter x, made
+/// available and visible at device scope.
+fn increment_x(code: &mut Vec<String>) {
+    code.push("ld.vis.dv.sc0 r1, x".to_string());
+    code.push("add r2, r1, 1".to_string());
+    code.push("st.av.dv.sc0 x, r2".to_string());
+}
+
+/// A spin lock taken by `n` invocations: each spins on an acquire exchange of 1 into m
+/// until it reads 0, increments x, and releases m with a store of 0. The lock is correct:
+/// x ends at n. Its size grows with `--unroll` too (more spin iterations per path).
+pub fn spinlock(n: usize) -> String {
+    let n = n.max(1);
+    let headers: Vec<String> = (0..n).map(shared_workgroup).collect();
+    let cols: Vec<Vec<String>> = (0..n)
+        .map(|_| {
+            let mut c = vec![
+                "LC00:".to_string(),
+                "rmw.atom.acq.wg.sc0.semsc0.semvis r0, m, 1".to_string(),
+                "bne r0, 0, LC00".to_string(),
+            ];
+            increment_x(&mut c);
+            c.push("st.atom.rel.wg.sc0.semsc0.semav m, 0".to_string());
+            c
+        })
+        .collect();
+    table(
+        &format!("spinlock-{n}"),
+        "m = 0; x = 0;",
+        &headers,
+        &cols,
+        &format!("forall (x == {n})\n"),
+    )
+}
+
+/// A ticket lock taken by `n` invocations: each takes a ticket with an acquire fetch-add
+/// on `next`, spins with acquire loads of `serving` until it equals the ticket, increments
+/// x, and releases `serving` = ticket + 1. Correct: x ends at n.
+pub fn ticket(n: usize) -> String {
+    let n = n.max(1);
+    let headers: Vec<String> = (0..n).map(shared_workgroup).collect();
+    let cols: Vec<Vec<String>> = (0..n)
+        .map(|_| {
+            let mut c = vec![
+                "rmw.atom.acq.wg.sc0.semsc0.add r0, next, 1".to_string(),
+                "LC00:".to_string(),
+                "ld.atom.acq.wg.sc0.semsc0 r3, serving".to_string(),
+                "bne r3, r0, LC00".to_string(),
+            ];
+            increment_x(&mut c);
+            c.push("add r4, r0, 1".to_string());
+            c.push("st.atom.rel.wg.sc0.semsc0 serving, r4".to_string());
+            c
+        })
+        .collect();
+    table(
+        &format!("ticket-{n}"),
+        "next = 0; serving = 0; x = 0;",
+        &headers,
+        &cols,
+        &format!("forall (x == {n})\n"),
+    )
+}
+
+/// `n` invocations each add 1 to x with a relaxed device-scope RMW: RMW atomicity makes
+/// the final value n, and the values read are a permutation of 0..n.
+pub fn rmw_chain(n: usize) -> String {
+    let n = n.max(1);
+    let headers: Vec<String> = (0..n).map(own_workgroup).collect();
+    let cols: Vec<Vec<String>> = (0..n)
+        .map(|_| vec!["rmw.atom.dv.sc0.add r0, x, 1".to_string()])
+        .collect();
+    table(
+        &format!("rmw-chain-{n}"),
+        "x = 0;",
+        &headers,
+        &cols,
+        &format!("forall (x == {n})\n"),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,6 +348,23 @@ mod tests {
                     .unwrap_or_else(|d| panic!("{f} {n}: {}", d.render(f, &text)));
             }
         }
+    }
+
+    #[test]
+    fn members_up_to_the_thread_limit_load_and_larger_ones_are_refused() {
+        for (f, largest) in [
+            ("iriw", 62),
+            ("sb-ring", 64),
+            ("mp-chain", 63),
+            ("writes-readers", 62),
+            ("xf-barrier", 32),
+        ] {
+            assert!(generate(f, largest).is_ok(), "{f} {largest}");
+            let e = generate(f, largest + 1).unwrap_err();
+            assert!(e.contains(&format!("N can be at most {largest}")), "{e}");
+        }
+        assert!(generate("sb-ring", 0).is_err());
+        assert!(generate("nope", 1).unwrap_err().contains("unknown family"));
     }
 
     #[test]
@@ -236,5 +383,17 @@ mod tests {
         assert_eq!(run(writes_readers(2, 1)).verdict, crate::Verdict::Ok);
         // The XF barrier delivers every invocation's data to the next workgroup.
         assert_eq!(run(xf_barrier(2)).verdict, crate::Verdict::Ok);
+        // Locks are correct (mutual exclusion, and the release/acquire pairs order the
+        // critical sections): x ends at the number of invocations, with no race.
+        for r in [run(spinlock(2)), run(ticket(2))] {
+            assert_eq!(r.verdict, crate::Verdict::Ok);
+            assert!(!r.outcomes.flag_data_race);
+            assert_eq!(r.outcomes.states.len(), 1);
+        }
+        // RMW atomicity: three increments never lose one, and each reads a distinct value
+        // (3! orders, one execution each).
+        let r = run(rmw_chain(3));
+        assert_eq!(r.verdict, crate::Verdict::Ok);
+        assert_eq!(r.outcomes.consistent, 6);
     }
 }

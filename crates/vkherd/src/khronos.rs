@@ -16,23 +16,43 @@ pub struct CheckResult {
     pub satisfiable: bool,
     pub nochains: bool,
     pub predicate: String,
+    /// A limit stopped the check before a satisfying candidate was found: `satisfiable`
+    /// is false only because the search was cut short.
+    pub partial: bool,
 }
 
 impl CheckResult {
+    /// The answer matches the expectation (never for a partial check: it has no answer).
     pub fn passed(&self) -> bool {
-        self.expected_satisfiable == self.satisfiable
+        !self.partial && self.expected_satisfiable == self.satisfiable
     }
 }
 
-/// Parses, lowers and runs every check of a `.test` source.
+/// Parses, lowers and runs every check of a `.test` source, without limits.
 pub fn run_khronos(
     source: &str,
     name: &str,
     model: ModelOptions,
     cat: Option<&std::sync::Arc<vkherd_cat::Model>>,
 ) -> Result<Vec<CheckResult>, Diagnostic> {
+    let opts = crate::Options {
+        model,
+        cat: cat.cloned(),
+        ..crate::Options::default()
+    };
+    run_khronos_with(source, name, &opts)
+}
+
+/// Parses, lowers and runs every check of a `.test` source with the model, variants and
+/// limits of `opts` (`--max-candidates` and `--timeout` apply to each check).
+pub fn run_khronos_with(
+    source: &str,
+    name: &str,
+    opts: &crate::Options,
+) -> Result<Vec<CheckResult>, Diagnostic> {
     let test = vkherd_litmus::parse_khronos(source)?;
     let program = lower_khronos(&test, name)?;
+    let model = opts.model;
     test.checks
         .iter()
         .map(|check| {
@@ -41,8 +61,10 @@ pub fn run_khronos(
                     chains: model.chains && !check.nochains,
                     ..model
                 },
+                max_candidates: opts.max_candidates,
+                timeout: opts.timeout,
                 // A `NOCHAINS` check runs the cat model with its `no-chains` variant.
-                cat: cat.map(|m| {
+                cat: opts.cat.as_ref().map(|m| {
                     if check.nochains {
                         std::sync::Arc::new(m.with_variant("no-chains"))
                     } else {
@@ -52,7 +74,7 @@ pub fn run_khronos(
                 ..EnumOptions::default()
             };
             let visitor = PredicateVisitor { check };
-            let (found, _) = enumerate(&program, &opts, &visitor)
+            let (found, stats) = enumerate(&program, &opts, &visitor)
                 .map_err(|e| crate::locate::enum_diagnostic(&program, e))?;
             Ok(CheckResult {
                 line: check.span.line,
@@ -60,6 +82,7 @@ pub fn run_khronos(
                 satisfiable: found,
                 nochains: check.nochains,
                 predicate: check.text.clone(),
+                partial: stats.stopped.is_some() && !found,
             })
         })
         .collect()

@@ -1,22 +1,38 @@
 //! `vkherd khronos PATH...`: a line per check, a summary, non-zero exit on any FAIL.
 
-use crate::cli::{collect_files, EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK};
-use serde_json::json;
+use crate::cli::{
+    files_to_run, CommonArgs, LimitArgs, TestKind, EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, EXIT_PARTIAL,
+};
+use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Instant;
-use vkherd::khronos::run_khronos;
+use vkherd::khronos::run_khronos_with;
 use vkherd::models::ModelChoice;
+use vkherd::report::{self, plural, JsonError};
+use vkherd::Options;
 
-pub fn run(paths: &[PathBuf], model: &ModelChoice, as_json: bool) -> i32 {
-    let files = match collect_files(paths, "test") {
+pub fn run(paths: &[PathBuf], model: &ModelChoice, common: &CommonArgs, limits: &LimitArgs) -> i32 {
+    let files = match files_to_run(paths, TestKind::Khronos) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("{e}");
             return EXIT_BAD_INPUT;
         }
     };
+    let opts = Options {
+        model: model.options,
+        cat: model.cat.clone(),
+        max_candidates: limits.max_candidates(),
+        timeout: limits.timeout(),
+        ..Options::default()
+    };
+    // The same keys as every other JSON object of vkherd's (Khronos tests have no loops, so
+    // the unroll bound is moot, but one schema is simpler to archive).
+    let info = report::run_info(&opts);
+    let as_json = common.json;
     let start = Instant::now();
-    let (mut passed, mut failed, mut bad) = (0u64, 0u64, 0u64);
+    let (mut passed, mut failed, mut partial, mut bad) = (0u64, 0u64, 0u64, 0u64);
+    let word = |s: bool| if s { "SATISFIABLE" } else { "NOSOLUTION" };
     for file in &files {
         let name = file
             .file_stem()
@@ -26,37 +42,52 @@ pub fn run(paths: &[PathBuf], model: &ModelChoice, as_json: bool) -> i32 {
         let source = match std::fs::read(file) {
             Ok(b) => String::from_utf8_lossy(&b).into_owned(),
             Err(e) => {
-                eprintln!("error: cannot read {shown}: {e}");
+                let message = format!("cannot read {shown}: {e}");
+                eprintln!("error: {message}");
+                if as_json {
+                    outln!(
+                        "{}",
+                        report::json_error(&shown, &JsonError::File(message), &info)
+                    );
+                }
                 bad += 1;
                 continue;
             }
         };
-        match run_khronos(&source, &name, model.options, model.cat.as_ref()) {
+        match run_khronos_with(&source, &name, &opts) {
             Ok(results) => {
                 for r in results {
-                    let word = |s: bool| if s { "SATISFIABLE" } else { "NOSOLUTION" };
-                    let verdict = if r.passed() { "PASS" } else { "FAIL" };
-                    if r.passed() {
+                    let verdict = if r.partial {
+                        partial += 1;
+                        "PARTIAL"
+                    } else if r.passed() {
                         passed += 1;
+                        "PASS"
                     } else {
                         failed += 1;
-                    }
+                        "FAIL"
+                    };
+                    let got = if r.partial {
+                        "UNKNOWN"
+                    } else {
+                        word(r.satisfiable)
+                    };
                     if as_json {
-                        outln!(
-                            "{}",
-                            json!({
-                                "file": shown, "test": name, "line": r.line,
-                                "predicate": r.predicate, "nochains": r.nochains,
-                                "expected": word(r.expected_satisfiable),
-                                "got": word(r.satisfiable), "result": verdict,
-                            })
-                        );
+                        let mut v = json!({
+                            "file": shown, "test": name, "line": r.line,
+                            "predicate": r.predicate, "nochains": r.nochains,
+                            "expected": word(r.expected_satisfiable),
+                            "got": got, "result": verdict,
+                        });
+                        if let Value::Object(m) = &mut v {
+                            m.extend(info.clone());
+                        }
+                        outln!("{v}");
                     } else {
                         outln!(
                             "{name}:{line} expected {exp} got {got} {verdict}  {nc}{pred}",
                             line = r.line,
                             exp = word(r.expected_satisfiable),
-                            got = word(r.satisfiable),
                             nc = if r.nochains { "NOCHAINS " } else { "" },
                             pred = r.predicate,
                         );
@@ -65,6 +96,9 @@ pub fn run(paths: &[PathBuf], model: &ModelChoice, as_json: bool) -> i32 {
             }
             Err(d) => {
                 eprint!("{}", d.render(&shown, &source));
+                if as_json {
+                    outln!("{}", report::json_error(&shown, &JsonError::At(&d), &info));
+                }
                 bad += 1;
             }
         }
@@ -83,17 +117,23 @@ pub fn run(paths: &[PathBuf], model: &ModelChoice, as_json: bool) -> i32 {
         Some(_) => model.name.clone(),
     };
     if as_json {
-        outln!(
-            "{}",
-            json!({"summary": {"files": files.len(), "passed": passed, "failed": failed, "errors": bad, "seconds": secs}})
-        );
+        let mut v = json!({"summary": {"files": files.len(), "passed": passed, "failed": failed, "partial": partial, "errors": bad, "seconds": secs}});
+        if let Value::Object(m) = &mut v {
+            m.extend(info.clone());
+        }
+        outln!("{v}");
     } else {
         outln!(
-            "{} checks in {} files: {passed} passed, {failed} failed{} ({secs:.3} s, model {})",
-            passed + failed,
-            files.len(),
+            "{} in {}: {passed} passed, {failed} failed{}{} ({secs:.3} s, model {})",
+            plural(passed + failed + partial, "check"),
+            plural(files.len() as u64, "file"),
+            if partial > 0 {
+                format!(", {partial} stopped by a limit")
+            } else {
+                String::new()
+            },
             if bad > 0 {
-                format!(", {bad} files with errors")
+                format!(", {} with errors", plural(bad, "file"))
             } else {
                 String::new()
             },
@@ -104,6 +144,8 @@ pub fn run(paths: &[PathBuf], model: &ModelChoice, as_json: bool) -> i32 {
         EXIT_BAD_INPUT
     } else if failed > 0 {
         EXIT_FAIL
+    } else if partial > 0 {
+        EXIT_PARTIAL
     } else {
         EXIT_OK
     }

@@ -12,12 +12,24 @@
 pub mod families;
 pub mod khronos;
 pub mod locate;
+pub mod logs;
+pub mod merge;
 pub mod models;
 pub mod report;
 
 use std::time::Instant;
-pub use vkherd_enumerate::StopReason;
+
+/// `0.1.0 (1a2b3c4d5e6f)`: the version and the git commit of the build (`unknown` when
+/// built outside a git checkout; `, modified` when the checkout had uncommitted changes).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("VKHERD_GIT_COMMIT"),
+    ")"
+);
+pub use vkherd_enumerate::estimate::Estimate;
 use vkherd_enumerate::{collect_outcomes, EnumOptions, EnumStats, Outcomes};
+pub use vkherd_enumerate::{Shard, Speedcheck, StopReason};
 pub use vkherd_litmus::Diagnostic;
 use vkherd_model::{lower_litmus, Dialect, ModelOptions, Program, Quantifier};
 pub use vkherd_model::{Program as LoweredProgram, Variant};
@@ -41,8 +53,15 @@ pub struct Options {
     pub timeout: Option<std::time::Duration>,
     /// Plain generate-and-test enumeration instead of the pruned search.
     pub naive: bool,
-    /// Incremented once per candidate examined (for a progress display).
+    /// Incremented once per candidate examined or pruned (for a progress display).
     pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
+    /// herd7's `-speedcheck`: keep only the executions that matter to the condition
+    /// (`True`), and stop once the verdict is settled (`Fast`).
+    pub speedcheck: Speedcheck,
+    /// Only the set of allowed states (with exact marks); counts are not reported.
+    pub states_only: bool,
+    /// Run only this part of each test's search (`--shard K/N`; `merge` puts them back).
+    pub shard: Option<Shard>,
 }
 
 impl Default for Options {
@@ -57,6 +76,9 @@ impl Default for Options {
             timeout: None,
             naive: false,
             progress: None,
+            speedcheck: Speedcheck::Off,
+            states_only: false,
+            shard: None,
         }
     }
 }
@@ -72,6 +94,9 @@ impl Options {
             no_thin_air: self.no_thin_air,
             naive: self.naive,
             progress: self.progress.clone(),
+            speedcheck: self.speedcheck,
+            states_only: self.states_only,
+            shard: self.shard,
             ..EnumOptions::default()
         }
     }
@@ -115,9 +140,81 @@ pub struct Report {
     pub outcomes: Outcomes,
     pub stats: EnumStats,
     pub verdict: Verdict,
-    /// Warnings: unroll bound, thin air, deadlocks.
+    /// Warnings: unroll bound, thin air, deadlocks, observed locations no instruction
+    /// accesses.
     pub notes: Vec<String>,
+    /// No execution completes within `--unroll` (paths were dropped and no state is left):
+    /// `States 0` says nothing about the test, only about the bound.
+    pub bounded_empty: bool,
+    /// The `--unroll` bound the report was made with.
+    pub unroll: u32,
     pub seconds: f64,
+    /// The executions kept (`--speedcheck`).
+    pub speedcheck: Speedcheck,
+    /// Counts and the data-race flag are not exact (`--states-only`, `--speedcheck fast`).
+    pub counts_absent: bool,
+    /// The states listed are not exact (`--speedcheck fast`: the run stops at a witness).
+    pub states_absent: bool,
+}
+
+impl Report {
+    /// The verdict cannot change, however far the run would have gone: the run is
+    /// complete, or the states found already settle it. Sound because a stopped run has
+    /// judged each counted execution in full and the counts only grow as a run goes on: a
+    /// positive witness keeps `exists` Ok and `~exists` No, a negative one keeps `forall`
+    /// No.
+    pub fn verdict_final(&self) -> bool {
+        if self.stats.stopped.is_none() {
+            return true;
+        }
+        let quantifier = self
+            .program
+            .condition
+            .as_ref()
+            .map_or(Quantifier::Exists, |c| c.quantifier);
+        match quantifier {
+            Quantifier::Exists | Quantifier::NotExists => self.outcomes.positive > 0,
+            Quantifier::Forall => self.outcomes.negative > 0,
+        }
+    }
+}
+
+/// An upper bound on the candidates (examined or pruned) of a run, before running it.
+pub fn estimate(program: &Program, opts: &Options) -> Result<Estimate, Diagnostic> {
+    vkherd_enumerate::estimate::estimate(program, &opts.enum_options())
+        .map_err(|e| locate::enum_diagnostic(program, e))
+}
+
+/// How much bigger than the limits an estimate must be to warn before the run: the
+/// estimate ignores pruning, which often cuts all but a sliver of the search.
+const FAR_PAST: f64 = 1000.0;
+/// Candidates per second assumed to turn `--timeout` into a number of candidates: a
+/// generous rate, so that the warning errs towards silence.
+const ASSUMED_RATE: f64 = 1e6;
+
+/// A warning, before the run, that `estimate` is far past the run's limits (`None` if it
+/// is not).
+pub fn far_past_limits(estimate: &Estimate, opts: &Options) -> Option<String> {
+    let by_candidates = opts.max_candidates.map(|n| n as f64);
+    let by_time = opts.timeout.map(|t| t.as_secs_f64() * ASSUMED_RATE);
+    let limit = match (by_candidates, by_time) {
+        (Some(a), Some(b)) => a.min(b),
+        (a, b) => a.or(b)?,
+    };
+    let limits = [
+        opts.max_candidates.map(|n| format!("--max-candidates {n}")),
+        opts.timeout
+            .map(|t| format!("--timeout {}", t.as_secs_f64())),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(", ");
+    estimate.exceeds(limit * FAR_PAST).then(|| {
+        format!(
+            "Warning: the search has up to {estimate} candidates, far past the limits ({limits}): the run will likely stop with a partial result; --speedcheck fast stops once the verdict is settled, or narrow the condition or lower --unroll"
+        )
+    })
 }
 
 /// Enumerates a lowered program and judges its condition.
@@ -153,51 +250,146 @@ pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
     let start = Instant::now();
     let (outcomes, stats) = collect_outcomes(program, &opts.enum_options())
         .map_err(|e| locate::enum_diagnostic(program, e))?;
-    let quantifier = program
-        .condition
-        .as_ref()
-        .map_or(Quantifier::Exists, |c| c.quantifier);
-    let ok = match quantifier {
-        Quantifier::Exists => outcomes.positive > 0,
-        Quantifier::NotExists => outcomes.positive == 0,
-        Quantifier::Forall => outcomes.negative == 0,
-    };
-    let mut notes = Vec::new();
-    if stats.dropped_paths > 0 {
-        notes.push(format!(
-            "Warning: {} path(s) dropped by the unroll bound (--unroll {}): the result is bounded, not complete",
-            stats.dropped_paths, opts.unroll
-        ));
-    }
-    if opts.no_thin_air && stats.thin_air > 0 {
-        notes.push(format!(
-            "Warning: {} thin-air execution(s) left out (--no-thin-air)",
-            stats.thin_air
-        ));
-    } else if outcomes.thin_air > 0 {
-        notes.push(format!(
-            "Warning: {} thin-air execution(s) counted (values that depend on themselves through rf); --no-thin-air leaves them out",
-            outcomes.thin_air
-        ));
-    }
-    if stats.deadlocked_paths > 0 {
-        notes.push(format!(
-            "Warning: {} path combination(s) deadlock at a control barrier and are not counted",
-            stats.deadlocked_paths
-        ));
-    }
-    if let Some(reason) = stats.stopped {
-        notes.push(format!(
-            "Warning: {}: the result is partial",
-            stop_text(reason, stats.candidates)
-        ));
-    }
-    Ok(Report {
-        program: program.clone(),
+    Ok(Report::assemble(
+        program.clone(),
         outcomes,
         stats,
-        verdict: if ok { Verdict::Ok } else { Verdict::No },
-        notes,
-        seconds: start.elapsed().as_secs_f64(),
-    })
+        opts,
+        unaccessed_locations(program),
+        start.elapsed().as_secs_f64(),
+    ))
+}
+
+impl Report {
+    /// Judges the condition on `outcomes` and writes the notes: from a run, or from the
+    /// merged shards of one (`merge`). Only `opts.unroll`, `opts.no_thin_air`,
+    /// `opts.speedcheck` and `opts.states_only` matter. `program_notes` are the warnings
+    /// about the program itself ([`unaccessed_locations`]), which come first.
+    pub fn assemble(
+        program: Program,
+        outcomes: Outcomes,
+        stats: EnumStats,
+        opts: &Options,
+        program_notes: Vec<String>,
+        seconds: f64,
+    ) -> Report {
+        let quantifier = program
+            .condition
+            .as_ref()
+            .map_or(Quantifier::Exists, |c| c.quantifier);
+        let ok = match quantifier {
+            Quantifier::Exists => outcomes.positive > 0,
+            Quantifier::NotExists => outcomes.positive == 0,
+            Quantifier::Forall => outcomes.negative == 0,
+        };
+        let mut notes = program_notes;
+        let bounded_empty = stats.thread_without_paths.is_some();
+        if let Some(t) = stats.thread_without_paths {
+            notes.push(format!(
+                "Warning: no execution completes within the unroll bound (--unroll {}): every path of thread P{t} takes a backward jump more often, so States 0 says nothing about the test; raise the bound, e.g. --unroll {} (a loop that can never exit has no execution at any bound)",
+                opts.unroll,
+                raised_unroll(opts.unroll)
+            ));
+        } else if stats.dropped_paths > 0 {
+            notes.push(format!(
+                "Warning: {} dropped by the unroll bound (--unroll {}): the result is bounded, not complete",
+                report::plural(stats.dropped_paths, "path"),
+                opts.unroll
+            ));
+        }
+        let counts_absent = opts.states_only || opts.speedcheck == Speedcheck::Fast;
+        let states_absent = opts.speedcheck == Speedcheck::Fast;
+        if states_absent {
+            // Which witness is found first depends on scheduling: say nothing about thin air.
+        } else if counts_absent {
+            // Counts are not exact; the states' marks are.
+            if outcomes.states.values().any(|i| !i.not_thin_air) {
+                notes.push(
+                    "Warning: some state is reached only by thin-air executions (values that depend on themselves through rf); --no-thin-air leaves them out".to_string(),
+                );
+            }
+        } else if opts.no_thin_air && stats.thin_air > 0 {
+            notes.push(format!(
+                "Warning: {} left out (--no-thin-air)",
+                report::plural(stats.thin_air, "thin-air execution")
+            ));
+        } else if outcomes.thin_air > 0 {
+            notes.push(format!(
+                "Warning: {} counted (values that depend on themselves through rf); --no-thin-air leaves them out",
+                report::plural(outcomes.thin_air, "thin-air execution")
+            ));
+        }
+        if stats.deadlocked_paths > 0 && !states_absent {
+            notes.push(format!(
+                "Warning: {} at a control barrier, not counted",
+                deadlock_text(stats.deadlocked_paths)
+            ));
+        }
+        let mut report = Report {
+            program,
+            outcomes,
+            stats,
+            verdict: if ok { Verdict::Ok } else { Verdict::No },
+            notes,
+            bounded_empty,
+            unroll: opts.unroll,
+            seconds,
+            speedcheck: opts.speedcheck,
+            counts_absent,
+            states_absent,
+        };
+        if let Some(reason) = report.stats.stopped {
+            let what = if report.verdict_final() {
+                "the verdict is final, the list of states is partial"
+            } else {
+                "the result is partial"
+            };
+            let note = format!(
+                "Warning: {}: {what}",
+                stop_text(reason, report.stats.candidates)
+            );
+            report.notes.push(note);
+        }
+        report
+    }
+}
+
+/// `1 path combination deadlocks`, `2 path combinations deadlock`.
+fn deadlock_text(n: u64) -> String {
+    if n == 1 {
+        "1 path combination deadlocks".into()
+    } else {
+        format!("{n} path combinations deadlock")
+    }
+}
+
+/// The `--unroll` to suggest when `unroll` was too low.
+pub fn raised_unroll(unroll: u32) -> u32 {
+    unroll.saturating_mul(2).max(unroll.saturating_add(1))
+}
+
+/// A warning for each location the final state shows (condition, filter or `locations`)
+/// that no instruction accesses: it can only hold its initial value, which is most often a
+/// typo (`xx == 1` for `x == 1`).
+pub fn unaccessed_locations(program: &Program) -> Vec<String> {
+    use vkherd_model::{Instruction, Observable};
+    let accessed = |loc: usize| {
+        program.threads.iter().any(|t| {
+            t.code.iter().any(|i| {
+                matches!(i, Instruction::Access(a)
+                    if a.reference.is_some_and(|r| program.references[r].location == loc))
+            })
+        })
+    };
+    program
+        .observed
+        .iter()
+        .filter_map(|o| match *o {
+            Observable::Loc(l) if !accessed(l) => Some(format!(
+                "Warning: location `{}` is in the final state (condition, filter or locations) but no instruction accesses it: it always holds its initial value {} (a typo?)",
+                program.locations[l].name, program.locations[l].init
+            )),
+            _ => None,
+        })
+        .collect()
 }

@@ -8,10 +8,14 @@ macro_rules! outln {
     }};
 }
 
+mod argv;
 mod bench_cmd;
 mod cli;
+mod compare_cmd;
 mod diff_cmd;
 mod khronos_cmd;
+mod litmus_cmd;
+mod merge_cmd;
 mod progress;
 
 /// mimalloc: the enumeration allocates many small bit matrices from several rayon

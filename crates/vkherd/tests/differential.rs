@@ -28,10 +28,26 @@ fn run_in_pool(
 const NAIVE_BUDGET: u64 = 300_000;
 
 fn check_seeds(seeds: std::ops::Range<u64>, jumps: bool) {
+    check_generated(
+        seeds,
+        |seed| (common::random_test(seed, jumps), 2),
+        97,
+        NAIVE_BUDGET,
+    );
+}
+
+/// Compares the search with the naive enumeration on the tests `generate` makes (source
+/// and `--unroll`); at least `min_percent` of the seeds must be small enough to compare.
+fn check_generated(
+    seeds: std::ops::Range<u64>,
+    generate: impl Fn(u64) -> (String, u32),
+    min_percent: u64,
+    naive_budget: u64,
+) {
     let total = seeds.end - seeds.start;
     let mut checked = 0;
     for seed in seeds {
-        let source = common::random_test(seed, jumps);
+        let (source, unroll) = generate(seed);
         let program = match vkherd::load_litmus(&source) {
             Ok(p) => p,
             Err(d) => panic!(
@@ -41,11 +57,18 @@ fn check_seeds(seeds: std::ops::Range<u64>, jumps: bool) {
         };
         let naive = Options {
             naive: true,
+            unroll,
             ..Options::default()
         };
-        let search = Options::default();
-        let size = vkherd::run(&program, &search).map(|r| r.stats.candidates + r.stats.pruned);
-        if size.is_ok_and(|n| n > NAIVE_BUDGET) {
+        let search = Options {
+            unroll,
+            ..Options::default()
+        };
+        let enum_opts = vkherd_enumerate::EnumOptions {
+            unroll,
+            ..Default::default()
+        };
+        if vkherd_enumerate::naive_size(&program, &enum_opts, naive_budget).is_none() {
             continue;
         }
         let start = std::time::Instant::now();
@@ -57,17 +80,80 @@ fn check_seeds(seeds: std::ops::Range<u64>, jumps: bool) {
             let got = run_in_pool(&program, opts, threads);
             assert_eq!(
                 got, reference,
-                "seed {seed}: naive={} threads={threads} differs from naive at 1 thread\n{source}",
+                "seed {seed}: naive={} threads={threads} unroll={unroll} differs from naive at 1 thread\n{source}",
                 opts.naive
             );
         }
+        check_condition_modes(&program, &search, seed, &source);
         checked += 1;
     }
-    // Nearly every generated test must be compared, not skipped.
+    // Most generated tests must be compared, not skipped.
     assert!(
-        checked * 100 >= total * 97,
+        checked * 100 >= total * min_percent,
         "only {checked} of {total} seeds compared"
     );
+}
+
+/// `--speedcheck true|fast` and `--states-only` against the full run: the same verdict;
+/// with `true`, exactly the states (marks included) and counts of the executions that
+/// matter to the condition; with `--states-only`, exactly the same states and marks.
+fn check_condition_modes(
+    program: &vkherd::LoweredProgram,
+    base: &Options,
+    seed: u64,
+    source: &str,
+) {
+    let in_pool = |opts: &Options| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        pool.install(|| vkherd::run(program, opts)).ok()
+    };
+    let Some(full) = in_pool(base) else { return };
+    let forall = program
+        .condition
+        .as_ref()
+        .is_some_and(|c| c.quantifier == vkherd_model::Quantifier::Forall);
+    let with = |speedcheck, states_only| Options {
+        speedcheck,
+        states_only,
+        ..base.clone()
+    };
+    let fail = |what: &str| format!("seed {seed}: {what} differs from the full run\n{source}");
+    for opts in [
+        with(vkherd::Speedcheck::True, false),
+        with(vkherd::Speedcheck::Fast, false),
+        with(vkherd::Speedcheck::Off, true),
+        with(vkherd::Speedcheck::True, true),
+    ] {
+        let got = in_pool(&opts).expect("runs");
+        assert_eq!(got.verdict, full.verdict, "{}", fail("verdict"));
+        let kept: std::collections::BTreeMap<_, _> = full
+            .outcomes
+            .states
+            .iter()
+            .filter(|(_, i)| opts.speedcheck == vkherd::Speedcheck::Off || i.satisfies != forall)
+            .map(|(k, i)| (k.clone(), (i.race_free, i.not_thin_air, i.satisfies)))
+            .collect();
+        let states: std::collections::BTreeMap<_, _> = got
+            .outcomes
+            .states
+            .iter()
+            .map(|(k, i)| (k.clone(), (i.race_free, i.not_thin_air, i.satisfies)))
+            .collect();
+        match (opts.speedcheck, opts.states_only) {
+            (vkherd::Speedcheck::Fast, _) => {}
+            (_, true) => assert_eq!(states, kept, "{}", fail("states-only states")),
+            _ => {
+                assert_eq!(states, kept, "{}", fail("speedcheck states"));
+                let (p, n) = (full.outcomes.positive, full.outcomes.negative);
+                let want = if forall { (0, n) } else { (p, 0) };
+                let got_counts = (got.outcomes.positive, got.outcomes.negative);
+                assert_eq!(got_counts, want, "{}", fail("speedcheck counts"));
+            }
+        }
+    }
 }
 
 #[test]
@@ -81,13 +167,24 @@ fn search_matches_naive_on_tests_with_jumps() {
 }
 
 #[test]
+fn search_matches_naive_on_rmw_spin_loops() {
+    // RMW tests grow fast (k! asmo orders): a smaller naive budget keeps this in seconds.
+    check_generated(20_000..20_400, common::random_rmw_test, 50, 60_000);
+}
+
+#[test]
 #[ignore = "prints a generated test: VKHERD_SEED=N cargo test --test differential print_seed -- --ignored --nocapture"]
 fn print_seed() {
     let seed: u64 = std::env::var("VKHERD_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
-    println!("{}", common::random_test(seed, seed >= 10_000));
+    if seed >= 20_000 {
+        let (text, unroll) = common::random_rmw_test(seed);
+        println!("(* run with --unroll {unroll} *)\n{text}");
+    } else {
+        println!("{}", common::random_test(seed, seed >= 10_000));
+    }
 }
 
 #[test]

@@ -225,6 +225,11 @@ fn primary<'a>(src: &Src<'a>, i: &'a str, b: &mut Budget, depth: usize) -> PResu
         let (j, _) = ws(j)?;
         return match j.strip_prefix(')') {
             Some(rest) => Ok((rest, c)),
+            // Nothing left to close it: the `(` is the mistake, not the end of the file.
+            None if j.trim().is_empty() => fail(
+                &i[..1],
+                "unclosed `(`: expected a `)` to close it before the end of the condition",
+            ),
             None => Err(unexpected(j, "`)`, `/\\` or `\\/`")),
         };
     }

@@ -214,3 +214,138 @@ pub fn random_test(seed: u64, jumps: bool) -> String {
     }
     text
 }
+
+/// A random RMW-heavy test: 2 or 3 invocations working on a location `m` with spin loops
+/// over RMWs (`bne`/`beq`), several RMWs, atomic loads and stores, and plain or atomic
+/// accesses to `x`; mostly one workgroup and one scope so that the RMWs are mutually
+/// ordered. Returns the test and the `--unroll` to run it at (1 to 3).
+pub fn random_rmw_test(seed: u64) -> (String, u32) {
+    let mut rng = Rng::new(seed ^ 0x5EED_0FAB);
+    let unroll = 1 + rng.below(3) as u32;
+    // Small enough for the naive enumeration to finish: fewer loops at higher unrolls.
+    let mut loops_left = 4 - unroll;
+    let nthreads = 2 + usize::from(unroll == 1 && rng.chance(30));
+    let one_scope = rng.chance(75);
+    let scope_of = |rng: &mut Rng| {
+        if one_scope {
+            "wg"
+        } else {
+            *rng.pick(&SCOPES)
+        }
+    };
+    let mut columns: Vec<Vec<String>> = Vec::new();
+    let mut headers = Vec::new();
+    let mut regs_of = Vec::new();
+    for t in 0..nthreads {
+        let wg = if one_scope { 0 } else { rng.below(2) };
+        headers.push(format!("P{t}@sg {}, wg {wg}, qf 0", rng.below(2)));
+        let mut reg = 0u32;
+        let mut code = Vec::new();
+        let mut loops = 0;
+        for _ in 0..1 + rng.below(2) {
+            let scope = scope_of(&mut rng);
+            let (sem, acq, rel) = *rng.pick(&[
+                ("", false, false),
+                (".acq", true, false),
+                (".rel", false, true),
+                (".acq_rel", true, true),
+            ]);
+            let sems = if acq || rel {
+                semantics(&mut rng, acq, rel)
+            } else {
+                String::new()
+            };
+            let op = *rng.pick(&["", "", ".add", ".or"]);
+            let val = rng.below(3);
+            let r = reg;
+            match rng.below(7) {
+                0..=2 if loops == 0 && loops_left > 0 => {
+                    loops_left -= 1;
+                    // A spin loop over an RMW: leave only on reading `exit`.
+                    let exit = rng.below(2);
+                    let jump = if rng.chance(50) { "bne" } else { "beq" };
+                    let cmp = if jump == "bne" { exit } else { 1 - exit };
+                    code.push(format!("LC0{loops}:"));
+                    code.push(format!(
+                        "rmw.atom{sem}.{scope}.sc0{sems}{op} r{r}, m, {val}"
+                    ));
+                    code.push(format!("{jump} r{r}, {cmp}, LC0{loops}"));
+                    loops += 1;
+                    reg += 1;
+                }
+                0..=3 => {
+                    code.push(format!(
+                        "rmw.atom{sem}.{scope}.sc0{sems}{op} r{r}, m, {val}"
+                    ));
+                    reg += 1;
+                }
+                4 => {
+                    let rel = if rng.chance(50) {
+                        format!(".rel.{scope}.sc0{}", semantics(&mut rng, false, true))
+                    } else {
+                        format!(".{scope}.sc0")
+                    };
+                    code.push(format!("st.atom{rel} m, {val}"));
+                }
+                5 => {
+                    code.push(format!("ld.atom.acq.{scope}.sc0.semsc0 r{r}, m"));
+                    reg += 1;
+                }
+                _ => {
+                    if rng.chance(50) {
+                        code.push(format!("ld.vis.dv.sc0 r{r}, x"));
+                        reg += 1;
+                    } else {
+                        code.push(format!("st.av.dv.sc0 x, {}", t + 1));
+                    }
+                }
+            }
+        }
+        regs_of.push(reg);
+        columns.push(code);
+    }
+    let rows = columns.iter().map(Vec::len).max().unwrap_or(0);
+    let mut text = format!("VULKAN random-rmw-{seed}\n\"generated\"\n{{ m = 0; x = 0; }}\n");
+    text.push_str(&headers.join(" | "));
+    text.push_str(" ;\n");
+    for r in 0..rows {
+        let cells: Vec<&str> = columns
+            .iter()
+            .map(|c| c.get(r).map_or("", String::as_str))
+            .collect();
+        text.push_str(&cells.join(" | "));
+        text.push_str(" ;\n");
+    }
+    // Half the tests observe registers only, so that a state can be known before the
+    // leaf (the cuts of --states-only and --speedcheck get exercised).
+    let registers_only = rng.chance(50) && regs_of.iter().any(|&n| n > 0);
+    let mut shown = if registers_only {
+        Vec::new()
+    } else {
+        vec!["m".to_string(), "x".to_string()]
+    };
+    for (t, &n) in regs_of.iter().enumerate() {
+        for r in 0..n {
+            shown.push(format!("P{t}:r{r}"));
+        }
+    }
+    if !shown.is_empty() {
+        text.push_str(&format!("locations [{};]\n", shown.join("; ")));
+    }
+    let with_regs: Vec<usize> = (0..nthreads).filter(|&t| regs_of[t] > 0).collect();
+    if registers_only {
+        match (with_regs.as_slice(), rng.below(3)) {
+            ([a, b, ..], 0) => text.push_str(&format!("exists (P{a}:r0 == 0 /\\ P{b}:r0 == 0)\n")),
+            ([a, ..], 1) => text.push_str(&format!("~exists (P{a}:r0 == 1)\n")),
+            ([a, ..], _) => text.push_str(&format!("forall (P{a}:r0 == 0 \\/ P{a}:r0 == 2)\n")),
+            ([], _) => unreachable!("some thread has a register"),
+        }
+        return (text, unroll);
+    }
+    match (regs_of.iter().position(|&n| n > 0), rng.below(3)) {
+        (Some(t), 0) => text.push_str(&format!("exists (P{t}:r0 == 0 /\\ m == 1)\n")),
+        (Some(t), 1) => text.push_str(&format!("~exists (P{t}:r0 == 1)\n")),
+        _ => text.push_str("forall (m == 0 \\/ m == 1 \\/ x == 1)\n"),
+    }
+    (text, unroll)
+}

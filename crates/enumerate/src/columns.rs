@@ -1,0 +1,61 @@
+//! The final-state columns a partial execution already determines, for the visitors that
+//! cut subtrees by the state they reach (`--speedcheck`, `--states-only`).
+
+use crate::values::{Source, ValueSolver};
+use vkherd_model::{Observable, Program, Rel, Statics};
+
+/// The value of each observed column (in [`Program::observed`] order) that every
+/// completion of the partial execution gives, or `None` if it may vary.
+///
+/// - A register: its final value once the forward run determines it (see
+///   [`ValueSolver::partial_values`]: a known value never changes).
+/// - A location without writes: its initial value.
+/// - A location whose writes are all atomic and pairwise mutually ordered: asmo orders
+///   them totally, and the final value is the asmo-last write's (a write after it in
+///   `(locord + asmo)+` would be asmo-before it too, a cycle, so no consistent execution
+///   has another maximum). It is known once the partial `asmo` (transitively closed;
+///   every completion contains it) puts one write before all the others, and that write's
+///   value is known.
+///   Only for models whose final values follow Vulkan's `co = (locord + asmo)+`
+///   (`asmo_decides`, see `Ctx::vulkan_core`).
+/// - Any other location: unknown until the leaf (non-atomic writes can leave several final
+///   values, decided by locord).
+pub fn known_columns(
+    program: &Program,
+    s: &Statics,
+    solver: &ValueSolver<'_>,
+    rf: &[Option<Source>],
+    asmo: &Rel,
+    asmo_decides: bool,
+) -> Vec<Option<i64>> {
+    let (regs, writes) = solver.partial_values(rf);
+    program
+        .observed
+        .iter()
+        .map(|o| match *o {
+            Observable::Reg { thread, reg } => {
+                regs[thread].get(reg as usize).copied().unwrap_or(Some(0))
+            }
+            Observable::Loc(l) => {
+                let ws: Vec<usize> =
+                    s.w.iter()
+                        .filter(|&w| s.events[w].location == Some(l))
+                        .collect();
+                if ws.is_empty() {
+                    return Some(program.locations[l].init);
+                }
+                let totally_ordered = ws
+                    .iter()
+                    .all(|&a| ws.iter().all(|&b| a == b || s.mutordatom.contains(a, b)))
+                    && ws.iter().all(|&w| s.a.contains(w));
+                if !totally_ordered || !asmo_decides {
+                    return None;
+                }
+                let last = ws
+                    .iter()
+                    .find(|&&w| ws.iter().all(|&v| v == w || asmo.contains(v, w)))?;
+                writes[*last]
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,230 @@
+//! `vkherd PATH...`: a herd-style report (or a JSON object) per `.litmus` file, warnings
+//! on stderr, and for a run of several files a summary line at the end.
+
+use crate::cli::{combine_status, files_to_run, report_status, TestKind, EXIT_BAD_INPUT, EXIT_OK};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+use vkherd::merge::{ShardBy, ShardPlace};
+use vkherd::report::{self, plural, JsonError};
+use vkherd::{Options, Verdict};
+
+/// What to print besides the reports.
+pub struct Output {
+    pub json: bool,
+    /// herd7's `Time NAME SECONDS` line.
+    pub time: bool,
+    /// A `Stats` line per test on stderr.
+    pub stats: bool,
+    /// State lines without marks, and a `Time` line: herd7's own log format.
+    pub herd7_log: bool,
+    /// `--shard K/N` (K from 1): one test's search, or the list of tests, in N parts.
+    pub shard: Option<(u64, u64)>,
+}
+
+/// Counts for the summary line.
+#[derive(Default)]
+struct Tally {
+    tests: u64,
+    ok: u64,
+    no: u64,
+    racy: u64,
+    partial: u64,
+    bounded_empty: u64,
+    errors: u64,
+}
+
+pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
+    let files = match files_to_run(paths, TestKind::Litmus) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    // One test: shard its search. Several: shard the list of tests.
+    let by = if files.len() == 1 {
+        ShardBy::Search
+    } else {
+        ShardBy::Test
+    };
+    if output.shard.is_some() && (opts.states_only || opts.speedcheck == vkherd::Speedcheck::Fast) {
+        // Their reports have no counts, and the states a shard skips depend on what it
+        // found first: the parts would not add up to the whole run.
+        eprintln!("error: --shard cannot be combined with --states-only or --speedcheck fast");
+        return EXIT_BAD_INPUT;
+    }
+    if let (Some((index, count)), ShardBy::Search) = (output.shard, by) {
+        opts.shard = Some(vkherd::Shard {
+            index: index - 1,
+            count,
+        });
+    }
+    let info = report::run_info(&opts);
+    let start = Instant::now();
+    let mut tally = Tally::default();
+    let mut status = EXIT_OK;
+    let stdout = std::io::stdout();
+    for (k, file) in files.iter().enumerate() {
+        let place = output.shard.map(|(index, count)| ShardPlace {
+            index,
+            count,
+            by,
+            test: k,
+            tests: files.len(),
+        });
+        if place.is_some_and(|p| by == ShardBy::Test && !ShardPlace::runs_test(p.index, p.count, k))
+        {
+            continue;
+        }
+        let name = file.display().to_string();
+        let fail = |tally: &mut Tally, error: JsonError<'_>, text: String| {
+            tally.errors += 1;
+            eprint!("{text}");
+            if output.json {
+                let _ = writeln!(
+                    stdout.lock(),
+                    "{}",
+                    report::json_error(&name, &error, &info)
+                );
+            }
+        };
+        let source = match std::fs::read(file) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) => {
+                let message = format!("cannot read {name}: {e}");
+                fail(
+                    &mut tally,
+                    JsonError::File(message.clone()),
+                    format!("error: {message}\n"),
+                );
+                continue;
+            }
+        };
+        let result = vkherd::load_litmus(&source).and_then(|program| {
+            // An estimate is only an aid: a test over a limit fails in `run`, with its error.
+            let estimate = vkherd::estimate(&program, &opts).ok().map(|mut e| {
+                if let Some(sh) = opts.shard {
+                    e.log10 -= (sh.count as f64).log10(); // about a shard's share
+                }
+                e
+            });
+            if let (true, Some(e)) = (output.stats, estimate) {
+                eprintln!(
+                    "Estimate {name}: at most {e} candidates over {}",
+                    plural(e.path_combinations, "path combination")
+                );
+            }
+            if let Some(warning) = estimate.and_then(|e| vkherd::far_past_limits(&e, &opts)) {
+                eprintln!("{name}: {warning}");
+            }
+            let label = progress_label(k, files.len(), &name);
+            let progress = crate::progress::Progress::start(&label, estimate);
+            opts.progress = progress.as_ref().map(|p| p.counter());
+            vkherd::run(&program, &opts)
+        });
+        let rep = match result {
+            Ok(rep) => rep,
+            Err(d) => {
+                fail(&mut tally, JsonError::At(&d), d.render(&name, &source));
+                continue;
+            }
+        };
+        tally.tests += 1;
+        status = combine_status(status, report_status(&rep));
+        match rep.verdict {
+            Verdict::Ok => tally.ok += 1,
+            Verdict::No => tally.no += 1,
+        }
+        tally.racy += u64::from(rep.outcomes.flag_data_race);
+        tally.partial += u64::from(rep.stats.stopped.is_some());
+        tally.bounded_empty += u64::from(rep.bounded_empty);
+        // Errors writing stdout (a closed pipe) are ignored, as everywhere in the CLI.
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+        if let (true, Some(place)) = (output.json, &place) {
+            let _ = writeln!(
+                out,
+                "{}",
+                vkherd::merge::shard_report_json(&rep, &name, &opts, place, &info)
+            );
+        } else if output.json {
+            let _ = report::write_json(&mut out, &rep, &name, &info);
+            let _ = writeln!(out);
+        } else {
+            let _ = report::write_herd_text(&mut out, &rep, !output.herd7_log);
+            if output.time || output.herd7_log {
+                let _ = write!(out, "{}", report::time_line(&rep));
+            }
+            let _ = writeln!(out);
+        }
+        let _ = out.flush();
+        drop(out);
+        for note in &rep.notes {
+            eprintln!("{name}: {note}");
+        }
+        if output.stats {
+            eprintln!("{}", report::stats_line(&rep, &name));
+        }
+    }
+    let directory_run = files.len() > 1 || paths.iter().any(|p| p.is_dir());
+    if directory_run && !output.json {
+        let line = summary_line(&tally, files.len(), start.elapsed().as_secs_f64());
+        // A herd7 log holds reports only: there the summary goes to stderr.
+        if output.herd7_log {
+            eprintln!("{line}");
+        } else {
+            let _ = writeln!(stdout.lock(), "{line}");
+        }
+    }
+    if tally.errors > 0 {
+        EXIT_BAD_INPUT
+    } else {
+        status
+    }
+}
+
+/// What the spinner shows for the `k`-th (from 0) of `n` files: `test 3 of 138 FILE`.
+fn progress_label(k: usize, n: usize, name: &str) -> String {
+    if n > 1 {
+        format!("test {} of {n} {name}", k + 1)
+    } else {
+        name.to_string()
+    }
+}
+
+/// `Summary: 12 tests in 13 files: 9 Ok, 3 No, 4 racy, 0 partial, 0 bounded-empty,
+/// 1 error, 0.53 s`.
+fn summary_line(t: &Tally, files: usize, seconds: f64) -> String {
+    format!(
+        "Summary: {} in {}: {} Ok, {} No, {} racy, {} partial, {} bounded-empty, {}, {seconds:.2} s",
+        plural(t.tests, "test"),
+        plural(files as u64, "file"),
+        t.ok,
+        t.no,
+        t.racy,
+        t.partial,
+        t.bounded_empty,
+        plural(t.errors, "error"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_label_counts_tests_and_the_summary_uses_plurals() {
+        assert_eq!(progress_label(2, 138, "a.litmus"), "test 3 of 138 a.litmus");
+        assert_eq!(progress_label(0, 1, "a.litmus"), "a.litmus");
+        let t = Tally {
+            tests: 1,
+            ok: 1,
+            errors: 1,
+            ..Tally::default()
+        };
+        assert_eq!(
+            summary_line(&t, 2, 0.5),
+            "Summary: 1 test in 2 files: 1 Ok, 0 No, 0 racy, 0 partial, 0 bounded-empty, 1 error, 0.50 s"
+        );
+    }
+}

@@ -1,0 +1,61 @@
+//! `vkherd merge`: puts the `--json` output of the shards of a run (`--shard K/N`) back
+//! together and prints the whole run's reports, as the run would have.
+
+use crate::cli::{combine_status, report_status, EXIT_BAD_INPUT, EXIT_OK};
+use std::io::Write;
+use std::path::PathBuf;
+use vkherd::{merge, report};
+
+/// Reads the shards' JSON lines and prints the whole run's reports (and their warnings),
+/// with the exit code the run would have had.
+pub fn run(files: &[PathBuf], as_json: bool) -> i32 {
+    let mut objects = Vec::new();
+    for file in files {
+        let text = match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", file.display());
+                return EXIT_BAD_INPUT;
+            }
+        };
+        for (n, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            match serde_json::from_str::<serde_json::Value>(line) {
+                Ok(v) => objects.push(v),
+                Err(e) => {
+                    eprintln!(
+                        "error: {}:{}: not a JSON report: {e}",
+                        file.display(),
+                        n + 1
+                    );
+                    return EXIT_BAD_INPUT;
+                }
+            }
+        }
+    }
+    let merged = match merge::merge(&objects) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: cannot merge: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let mut status = EXIT_OK;
+    let stdout = std::io::stdout();
+    for m in &merged {
+        status = combine_status(status, report_status(&m.report));
+        // Errors writing stdout (a closed pipe) are ignored, as everywhere in the CLI.
+        let mut out = stdout.lock();
+        if as_json {
+            let _ = writeln!(out, "{}", report::json(&m.report, &m.file, &m.run_info));
+        } else {
+            let _ = writeln!(out, "{}", report::herd_text(&m.report));
+        }
+        for note in &m.report.notes {
+            eprintln!("{}: {note}", m.file);
+        }
+    }
+    status
+}
