@@ -9,6 +9,10 @@
 //!    it in asmo at once. Spin loops over RMWs have n! asmo orders of which almost all
 //!    die once rf is fixed by the values the branches demand; choosing both together cuts
 //!    them before they are enumerated.
+//!
+//!    "Mutually ordered atomic writes" is Vulkan's set of pairs asmo orders; for OpenCL
+//!    programs it is every pair of writes to a location (`candidates::asmo_pairs`, C11's
+//!    modification order), and everything below holds with that set in its place.
 //! 2. **The other asmo pairs**, lazily ([`AsmoOrders`], seeded with stage 1's order), as
 //!    before; the model's asmo terms are computed once per complete asmo.
 //! 3. **The other reads**, read by read in program order, with the full model check.
@@ -23,8 +27,8 @@
 //! - Along a branch `rf`/`RFINIT` only gain pairs and `asmo` only gains pairs; stage 1
 //!   keeps the transitive closure of its oriented pairs, which every completion
 //!   contains (asmo is transitive).
-//! - `asmo` may relate only mutually ordered atomic writes and must be a strict order, so
-//!   a closure that leaves `mutordatom` or has a self-loop cannot complete (as in
+//! - `asmo` may relate only the pairs of `asmo_pairs` and must be a strict order, so
+//!   a closure that leaves them or has a self-loop cannot complete (as in
 //!   [`AsmoOrders`]).
 //! - Before it, a cheap filter: the coherence core (coherence.rs) must be acyclic; each
 //!   of its terms is contained in the first axiom's relation in every completion.
@@ -104,7 +108,8 @@ struct Search<'c, 'a, V> {
     choice_suffix: Vec<u128>,
     /// Stage 2: the asmo pairs left.
     other_pairs: Vec<(usize, usize)>,
-    /// The mutordatom pairs of atomic writes, both ways: the only pairs asmo may contain.
+    /// `asmo_pairs` (Vulkan: the mutordatom pairs of atomic writes), both ways: the only
+    /// pairs asmo may contain.
     allowed: Rel,
     /// The RMW events (`R & W`).
     rmw: EventSet,
