@@ -55,6 +55,8 @@ bases! {
     "SCOPEWG" Set Static "workgroup scope";
     "SCOPEQF" Set Static "queue family scope";
     "SCOPEDEV" Set Static "device scope";
+    "SC" Set Static "OpenCL: seq_cst operations (empty in Vulkan tests)";
+    "SCOPEWI" Set Static "OpenCL: memory_scope_work_item (empty in Vulkan tests)";
     "CBAR" Set Static "control barriers";
     "AV" Set Static "per-instruction availability operations";
     "VIS" Set Static "per-instruction visibility operations";
@@ -137,6 +139,8 @@ pub fn static_value(i: usize, s: &Statics) -> Value {
         "SCOPEWG" => set(&s.scopewg),
         "SCOPEQF" => set(&s.scopeqf),
         "SCOPEDEV" => set(&s.scopedev),
+        "SC" => set(&s.seqcst),
+        "SCOPEWI" => set(&s.scopewi),
         "CBAR" => set(&s.cbar),
         "AV" => set(&s.av),
         "VIS" => set(&s.vis),

@@ -91,6 +91,7 @@ pub const FILES: &[(&str, &str)] = &[
         "vulkan-asserts.cat",
         include_str!("../models/vulkan-asserts.cat"),
     ),
+    ("opencl.cat", include_str!("../models/opencl.cat")),
 ];
 
 /// The models `--model NAME` accepts.
@@ -112,6 +113,12 @@ pub const BUNDLED: &[Bundled] = &[
         variants: &[],
         file: "vulkan-asserts.cat",
         doc: "vulkan plus the Alloy file's asserts and locordcomplete, as flags",
+    },
+    Bundled {
+        name: "opencl",
+        variants: &[],
+        file: "opencl.cat",
+        doc: "the SPIR-V memory model for OpenCL (seed 004), default for OPENCL tests",
     },
 ];
 

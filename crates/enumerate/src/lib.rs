@@ -361,7 +361,9 @@ pub fn naive_size(program: &Program, opts: &EnumOptions, cap: u64) -> Option<u64
                 continue;
             }
             let asmo_cap = (cap / rf).saturating_add(1) as usize;
-            let asmo = candidates::AsmoOrders::new(&s).take(asmo_cap).count() as u64;
+            let asmo = candidates::AsmoOrders::new(program, &s)
+                .take(asmo_cap)
+                .count() as u64;
             total = total.checked_add(rf.checked_mul(asmo)?)?;
             if total > cap {
                 return None;

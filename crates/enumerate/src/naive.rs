@@ -23,7 +23,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
             message: "too many reads-from candidates to enumerate (more than 2^64)".into(),
         });
     };
-    let asmos: Vec<crate::Asmo> = AsmoOrders::new(s)
+    let asmos: Vec<crate::Asmo> = AsmoOrders::new(ctx.program, s)
         .take_while(|_| ctx.budget.alive())
         .map(|a| ctx.asmo(a))
         .collect();

@@ -9,6 +9,10 @@
 //!    it in asmo at once. Spin loops over RMWs have n! asmo orders of which almost all
 //!    die once rf is fixed by the values the branches demand; choosing both together cuts
 //!    them before they are enumerated.
+//!
+//!    "Mutually ordered atomic writes" is Vulkan's set of pairs asmo orders; for OpenCL
+//!    programs it is every pair of writes to a location (`candidates::asmo_pairs`, C11's
+//!    modification order), and everything below holds with that set in its place.
 //! 2. **The other asmo pairs**, lazily ([`AsmoOrders`], seeded with stage 1's order), as
 //!    before; the model's asmo terms are computed once per complete asmo.
 //! 3. **The other reads**, read by read in program order, with the full model check.
@@ -23,8 +27,8 @@
 //! - Along a branch `rf`/`RFINIT` only gain pairs and `asmo` only gains pairs; stage 1
 //!   keeps the transitive closure of its oriented pairs, which every completion
 //!   contains (asmo is transitive).
-//! - `asmo` may relate only mutually ordered atomic writes and must be a strict order, so
-//!   a closure that leaves `mutordatom` or has a self-loop cannot complete (as in
+//! - `asmo` may relate only the pairs of `asmo_pairs` and must be a strict order, so
+//!   a closure that leaves them or has a self-loop cannot complete (as in
 //!   [`AsmoOrders`]).
 //! - Before it, a cheap filter: the coherence core (coherence.rs) must be acyclic; each
 //!   of its terms is contained in the first axiom's relation in every completion.
@@ -66,7 +70,7 @@
 //! only ([`Ctx::unit_counts`]). Which branches exist does not depend on the shard, so the
 //! shards partition exactly the candidates of the whole search.
 
-use crate::candidates::{rf_options, AsmoOrders};
+use crate::candidates::{asmo_pairs, rf_options, AsmoOrders};
 use crate::coherence::CoherenceCore;
 use crate::model::AsmoState;
 use crate::values::Source;
@@ -104,7 +108,8 @@ struct Search<'c, 'a, V> {
     choice_suffix: Vec<u128>,
     /// Stage 2: the asmo pairs left.
     other_pairs: Vec<(usize, usize)>,
-    /// The mutordatom pairs of atomic writes, both ways: the only pairs asmo may contain.
+    /// `asmo_pairs` (Vulkan: the mutordatom pairs of atomic writes), both ways: the only
+    /// pairs asmo may contain.
     allowed: Rel,
     /// The RMW events (`R & W`).
     rmw: EventSet,
@@ -134,8 +139,8 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
     let s = ctx.s;
     let all = rf_options(ctx.program, s);
     let rmw = s.r.inter(&s.w);
-    let aw = s.a.inter(&s.w);
-    let allowed = s.mutordatom.restrict(&aw, &aw);
+    // The pairs asmo orders (the dialect decides: candidates::asmo_pairs).
+    let allowed = asmo_pairs(ctx.program, s);
     // Contended locations: those an RMW accesses and, in tests with branches, those with
     // mutually ordered atomic writes (a spin loop's exit value fixes rf, which then fixes
     // asmo). Straight-line tests without RMWs keep asmo first: there interleaving only
@@ -168,7 +173,9 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
         if let Some(opts) = &all[e] {
             choices.push(Choice::Rf(e, opts.clone()));
         }
-        if aw.contains(e) {
+        // Writes `allowed` may pair (Vulkan: atomic writes only, so the plain ones add no
+        // choice; OpenCL: every write).
+        if s.w.contains(e) {
             for &w in &placed {
                 if allowed.contains(w, e) {
                     choices.push(Choice::Orient(w, e));

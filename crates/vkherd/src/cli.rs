@@ -143,10 +143,10 @@ impl LimitArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
-    /// The model: vulkan, vulkan-2024, cat:NAME (a bundled cat model) or a .cat file
-    /// (`vkherd models` lists them).
-    #[arg(long, value_name = "NAME|FILE", default_value = "vulkan")]
-    model: String,
+    /// The model: vulkan, vulkan-2024, opencl, cat:NAME (a bundled cat model) or a .cat
+    /// file (`vkherd models` lists them) [default: vulkan, opencl for OPENCL tests]
+    #[arg(long, value_name = "NAME|FILE")]
+    model: Option<String>,
     /// Turn on a variant of a cat model (`if "NAME"`); repeatable.
     #[arg(long = "variant", value_name = "NAME")]
     variants: Vec<String>,
@@ -252,6 +252,7 @@ impl RunArgs {
         Options {
             model: model.options,
             cat: model.cat.clone(),
+            model_given: model.given,
             unroll: self.unroll,
             no_thin_air: self.no_thin_air,
             max_candidates: self.limits.max_candidates(),
@@ -271,7 +272,11 @@ impl RunArgs {
 
 impl CommonArgs {
     pub fn model(&self) -> Result<ModelChoice, String> {
-        vkherd::models::resolve(&self.model, &self.variants, self.no_chains)
+        let given = self.model.is_some();
+        let name = self.model.as_deref().unwrap_or("vulkan");
+        let mut choice = vkherd::models::resolve(name, &self.variants, self.no_chains)?;
+        choice.given = given;
+        Ok(choice)
     }
 
     pub fn init_threads(&self) {
@@ -308,10 +313,8 @@ pub fn collect_files(paths: &[PathBuf], ext: &str) -> Result<Vec<PathBuf>, Strin
 /// directories given, or files of the other kind (`.test` given to the main command,
 /// `.litmus` given to `khronos`).
 pub fn files_to_run(paths: &[PathBuf], kind: TestKind) -> Result<Vec<PathBuf>, String> {
-    let mut files = collect_files(paths, kind.ext())?;
-    if kind == TestKind::Litmus {
-        files = without_opencl_in_directories(paths, files);
-    }
+    // Both dialects: each `.litmus` test runs its dialect's model unless --model is given.
+    let files = collect_files(paths, kind.ext())?;
     let other = kind.other();
     let misplaced: Vec<&PathBuf> = files
         .iter()
@@ -348,32 +351,6 @@ pub fn files_to_run(paths: &[PathBuf], kind: TestKind) -> Result<Vec<PathBuf>, S
         ));
     }
     Ok(files)
-}
-
-/// `files` without the OpenCL tests found in directories: no model runs them yet
-/// (docs/opencl.md), so a directory like `litmus-tests/` still runs as before. A note on
-/// stderr says how many were skipped; an OpenCL file named on the command line is kept
-/// (and gets its error).
-fn without_opencl_in_directories(paths: &[PathBuf], files: Vec<PathBuf>) -> Vec<PathBuf> {
-    let named: std::collections::HashSet<&PathBuf> = paths.iter().collect();
-    let mut skipped = 0u64;
-    let files = files
-        .into_iter()
-        .filter(|f| {
-            let opencl = !named.contains(f)
-                && std::fs::read(f)
-                    .is_ok_and(|b| vkherd_litmus::is_opencl(&String::from_utf8_lossy(&b)));
-            skipped += u64::from(opencl);
-            !opencl
-        })
-        .collect();
-    if skipped > 0 {
-        eprintln!(
-            "note: skipped {} found in directories: the OpenCL model is not available yet (docs/opencl.md)",
-            vkherd::report::plural(skipped, "OpenCL test")
-        );
-    }
-    files
 }
 
 /// The two kinds of test file.

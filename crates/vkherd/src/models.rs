@@ -2,6 +2,7 @@
 //!
 //! - `vulkan`, `vulkan-2024`: the hand-written Rust transcription of the Vulkan model (the
 //!   default engine: fastest);
+//! - `opencl`: the bundled OpenCL model (opencl.cat), run by the cat engine;
 //! - `cat:NAME`: a cat model bundled in the binary (`cat:vulkan`, `cat:vulkan-2024`,
 //!   `cat:vulkan-asserts`), run by the cat engine;
 //! - a path to a `.cat` file.
@@ -22,6 +23,8 @@ pub struct ModelChoice {
     pub cat: Option<Arc<Model>>,
     /// As given on the command line (with its variants), for reports.
     pub name: String,
+    /// False when `--model` was not given: OPENCL tests then run the OpenCL model.
+    pub given: bool,
 }
 
 impl Default for ModelChoice {
@@ -30,6 +33,7 @@ impl Default for ModelChoice {
             options: ModelOptions::default(),
             cat: None,
             name: "vulkan".into(),
+            given: false,
         }
     }
 }
@@ -46,7 +50,12 @@ pub fn list() -> Vec<(String, String)> {
             "the Vulkan model exactly as the seed spirv.als (hand-written Rust)".to_string(),
         ),
     ];
-    for b in BUNDLED {
+    out.push((
+        "opencl".to_string(),
+        "the SPIR-V memory model for OpenCL (seed 004), cat engine; the default for OPENCL tests"
+            .to_string(),
+    ));
+    for b in BUNDLED.iter().filter(|b| b.name != "opencl") {
         out.push((format!("cat:{}", b.name), format!("{} (cat engine)", b.doc)));
     }
     out
@@ -72,12 +81,15 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
                 options: hand(v),
                 cat: None,
                 name: shown,
+                given: true,
             });
         }
         "vulkan" | "vulkan-2024" => (
             hand(Variant::from_name(name).expect("a variant name")),
             Model::bundled(name, &all),
         ),
+        // OpenCL has no hand-written engine: the name is the bundled cat model.
+        "opencl" => (hand(Variant::Vulkan), Model::bundled("opencl", &all)),
         _ => match name.strip_prefix("cat:") {
             Some(b) => {
                 let v = if b == "vulkan-2024" {
@@ -137,5 +149,15 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
         options,
         cat: Some(Arc::new(model)),
         name: shown,
+        given: true,
     })
+}
+
+/// The bundled OpenCL model, compiled once per process: the model of OPENCL tests when
+/// `--model` is not given.
+pub fn opencl() -> Arc<Model> {
+    static OPENCL: std::sync::OnceLock<Arc<Model>> = std::sync::OnceLock::new();
+    OPENCL
+        .get_or_init(|| Arc::new(Model::bundled("opencl", &[]).expect("opencl.cat compiles")))
+        .clone()
 }
