@@ -25,7 +25,8 @@ fn corpus_programs() -> Vec<LoweredProgram> {
     fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
             let p = e.path();
-            // OpenCL tests have no model to run them yet (docs/opencl.md).
+            // The Vulkan corpus (the hand-written engine); `vkherd bench litmus-tests/opencl`
+            // measures the OpenCL one (cat engine).
             if p.is_dir() && p.file_name().is_some_and(|n| n == "opencl") {
                 continue;
             }

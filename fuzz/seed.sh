@@ -15,6 +15,8 @@ copy() {
 case "$target" in
 parse_litmus)
     copy $(find litmus-tests crates/vkherd/tests/malformed -name '*.litmus' 2>/dev/null) ;;
+parse_cat)
+    copy $(find crates/cat/models -name '*.cat' 2>/dev/null) ;;
 parse_khronos)
     copy $(find ../shared/khronos-tests crates/vkherd/tests/malformed -name '*.test' 2>/dev/null) ;;
 *)

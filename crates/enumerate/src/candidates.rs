@@ -2,7 +2,7 @@
 //! and `asmo` orders (semantics.md "Candidate executions", items 2 and 3).
 
 use crate::values::Source;
-use vkherd_model::{Instruction, Pin, Program, Rel, Statics};
+use vkherd_model::{Dialect, Instruction, Pin, Program, Rel, Statics};
 
 /// The possible rf sources of every event (`None` for events that are not reads).
 pub fn rf_options(program: &Program, s: &Statics) -> Vec<Option<Vec<Source>>> {
@@ -40,9 +40,32 @@ pub fn rf_options(program: &Program, s: &Statics) -> Vec<Option<Vec<Source>>> {
         .collect()
 }
 
-/// Every `asmo`: a strict partial order on atomic writes whose pairs, in either direction,
-/// are exactly the mutordatom pairs of atomic writes (`rai[asmo] = ((A&W)->(A&W)) &
-/// mutordatom`, `strict_partial_order[asmo]`).
+/// The pairs of writes `asmo` must order one way or the other (both directions listed):
+/// which writes a modification order covers is the one choice of the enumerator that
+/// depends on the memory model, so it depends on the program's dialect.
+/// - Vulkan (spirv.als): the mutordatom pairs of atomic writes, `rai[asmo] =
+///   ((A&W)->(A&W)) & mutordatom`: a *scoped* order, over atomics only, that may leave
+///   writes out of each other's scope unordered.
+/// - OpenCL (seed 004 §3.6, C11): "All modifications to a particular atomic object M occur
+///   in some particular total order, called the modification order of M". The order is
+///   per location and unscoped, and it covers every write to the location, atomic or not:
+///   the coherence and visible-side-effect rules of §3.6 compare non-atomic writes in it
+///   too (a non-atomic write that races is still a side effect of M). So: every pair of
+///   distinct writes to one location (`(sloc & (W->W)) - iden`). With every pair ordered,
+///   the orders [`AsmoOrders`] generates are exactly the per-location total orders.
+pub fn asmo_pairs(program: &Program, s: &Statics) -> Rel {
+    match program.dialect {
+        Dialect::Vulkan => {
+            let aw = s.a.inter(&s.w);
+            s.mutordatom.restrict(&aw, &aw)
+        }
+        Dialect::OpenCl => s.sloc.restrict(&s.w, &s.w).minus(&s.iden),
+    }
+}
+
+/// Every `asmo`: a strict partial order on writes whose pairs, in either direction, are
+/// exactly [`asmo_pairs`] (Vulkan: `strict_partial_order[asmo]`; OpenCL: total per
+/// location).
 ///
 /// Generated lazily, depth first, by orienting each mutually-ordered pair both ways. A
 /// partial orientation is abandoned as soon as its transitive closure has a self-loop or
@@ -51,7 +74,7 @@ pub fn rf_options(program: &Program, s: &Statics) -> Vec<Option<Vec<Source>>> {
 /// completion would be valid. Complete orientations are kept if transitive.
 pub struct AsmoOrders {
     pairs: Vec<(usize, usize)>,
-    /// The mutordatom pairs of atomic writes, both ways: the only pairs asmo may contain.
+    /// [`asmo_pairs`]: the only pairs asmo may contain.
     allowed: Rel,
     /// `choice[d]`: 0 = pair d oriented as written, 1 = reversed, 2 = both tried.
     choice: Vec<u8>,
@@ -61,9 +84,8 @@ pub struct AsmoOrders {
 }
 
 impl AsmoOrders {
-    pub fn new(s: &Statics) -> AsmoOrders {
-        let aw = s.a.inter(&s.w);
-        let allowed = s.mutordatom.restrict(&aw, &aw);
+    pub fn new(program: &Program, s: &Statics) -> AsmoOrders {
+        let allowed = asmo_pairs(program, s);
         let pairs: Vec<(usize, usize)> = allowed.pairs().filter(|&(a, b)| a < b).collect();
         AsmoOrders::seeded(&Rel::empty(s.n), allowed, pairs)
     }

@@ -16,6 +16,8 @@ use vkherd_model::{Observable, Program, Rel, Statics};
 ///   has another maximum). It is known once the partial `asmo` (transitively closed;
 ///   every completion contains it) puts one write before all the others, and that write's
 ///   value is known.
+///   Only for models whose final values follow Vulkan's `co = (locord + asmo)+`
+///   (`asmo_decides`, see `Ctx::vulkan_core`).
 /// - Any other location: unknown until the leaf (non-atomic writes can leave several final
 ///   values, decided by locord).
 pub fn known_columns(
@@ -24,6 +26,7 @@ pub fn known_columns(
     solver: &ValueSolver<'_>,
     rf: &[Option<Source>],
     asmo: &Rel,
+    asmo_decides: bool,
 ) -> Vec<Option<i64>> {
     let (regs, writes) = solver.partial_values(rf);
     program
@@ -45,7 +48,7 @@ pub fn known_columns(
                     .iter()
                     .all(|&a| ws.iter().all(|&b| a == b || s.mutordatom.contains(a, b)))
                     && ws.iter().all(|&w| s.a.contains(w));
-                if !totally_ordered {
+                if !totally_ordered || !asmo_decides {
                     return None;
                 }
                 let last = ws

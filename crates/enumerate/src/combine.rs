@@ -22,13 +22,23 @@ pub fn layout(program: &Program, paths: &[&Path]) -> Layout {
     for (t, path) in paths.iter().enumerate() {
         let mut per_step = Vec::with_capacity(path.steps.len());
         for step in &path.steps {
-            let ev = match *step {
-                Step::Exec(i) => match &program.threads[t].code[i] {
+            // A failed compare-exchange is a read with its failure flags.
+            let (i, failed_cas) = match *step {
+                Step::Exec(i) => (Some(i), false),
+                Step::Cas { index, success } => (Some(index), !success),
+                Step::Jump { .. } => (None, false),
+            };
+            let ev = match i {
+                Some(i) => match &program.threads[t].code[i] {
                     Instruction::Access(a) => {
+                        let flags = match &a.cas {
+                            Some(cas) if failed_cas => cas.fail_flags,
+                            _ => a.flags,
+                        };
                         events.push(Event {
                             thread: t,
                             instr: i,
-                            flags: a.flags,
+                            flags,
                             reference: a.reference,
                             location: a.reference.map(|r| program.references[r].location),
                         });
@@ -36,7 +46,7 @@ pub fn layout(program: &Program, paths: &[&Path]) -> Layout {
                     }
                     _ => None,
                 },
-                Step::Jump { .. } => None,
+                None => None,
             };
             per_step.push(ev);
         }

@@ -8,8 +8,11 @@
 //!   (`rf_options`; pins only remove sources), so the rf choices of a combination are at
 //!   most their product; the pruned search counts a cut subtree by its rf completions only;
 //! - asmo: a valid asmo is a strict partial order whose comparable pairs are fixed
-//!   (mutordatom on atomic writes, which share a location); a linear extension of it
-//!   determines it, so there are at most (atomic writes to l)! orders per location l;
+//!   (`candidates::asmo_pairs`: Vulkan, mutordatom on atomic writes; OpenCL, every pair of
+//!   writes to a location; both within a location); a linear extension of it determines
+//!   it, so there are at most (ordered writes to l)! orders per location l;
+//! - a compare-exchange step counts as the event it makes (an RMW on success, a read on
+//!   failure), like any access;
 //! - quorum choices: counted exactly per combination (`meeting_count`); above
 //!   [`EXACT_COMBINATIONS`] combinations, each thread contributes its worst path
 //!   (most reads, writes, atomic writes per location, most quorum barrier executions), and
@@ -19,7 +22,7 @@ use crate::combine::{layout, meeting_count};
 use crate::paths::{Path, Step};
 use crate::{all_thread_paths, EnumError, EnumOptions, PathCombinations};
 use std::fmt;
-use vkherd_model::{Event, Flags, Instruction, Program};
+use vkherd_model::{Dialect, Event, Flags, Instruction, Program};
 
 /// Most path combinations whose bounds are computed one by one.
 const EXACT_COMBINATIONS: u64 = 1024;
@@ -117,7 +120,10 @@ impl Counts {
         self.reads[l] += r as u64;
         self.writes[l] += w as u64;
         self.rmws[l] += (r && w) as u64;
-        self.atomic_writes[l] += (w && ev.flags.has(Flags::A)) as u64;
+        // The writes asmo orders (candidates::asmo_pairs): atomic ones in Vulkan, all in
+        // OpenCL.
+        let ordered = ev.flags.has(Flags::A) || program.dialect == Dialect::OpenCl;
+        self.atomic_writes[l] += (w && ordered) as u64;
     }
 
     /// Each count the larger of the two.
@@ -170,17 +176,24 @@ impl Counts {
 fn path_counts(program: &Program, t: usize, path: &Path) -> Counts {
     let mut c = Counts::new(program.locations.len());
     for step in &path.steps {
-        if let Step::Exec(i) = *step {
-            if let Instruction::Access(a) = &program.threads[t].code[i] {
-                let ev = Event {
-                    thread: t,
-                    instr: i,
-                    flags: a.flags,
-                    reference: a.reference,
-                    location: a.reference.map(|r| program.references[r].location),
-                };
-                c.add_event(program, &ev);
-            }
+        let (i, failed_cas) = match *step {
+            Step::Exec(i) => (i, false),
+            Step::Cas { index, success } => (index, !success),
+            Step::Jump { .. } => continue,
+        };
+        if let Instruction::Access(a) = &program.threads[t].code[i] {
+            let flags = match &a.cas {
+                Some(cas) if failed_cas => cas.fail_flags,
+                _ => a.flags,
+            };
+            let ev = Event {
+                thread: t,
+                instr: i,
+                flags,
+                reference: a.reference,
+                location: a.reference.map(|r| program.references[r].location),
+            };
+            c.add_event(program, &ev);
         }
     }
     c

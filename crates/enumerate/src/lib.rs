@@ -8,6 +8,7 @@ mod coherence;
 mod columns;
 pub mod combine;
 pub mod estimate;
+mod model;
 mod naive;
 pub mod outcomes;
 pub mod paths;
@@ -21,15 +22,22 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 use values::{ValueSolver, Values};
 use vkherd_litmus::Span;
-use vkherd_model::axioms::{AsmoTerms, Candidate, StaticTerms};
-use vkherd_model::{Derived, EventSet, Instruction, ModelOptions, Program, Rel, Statics};
+use vkherd_model::{EventSet, Instruction, ModelOptions, Program, Rel, Statics};
 
+use model::ModelState;
+pub use model::{bundled_model, Judgement};
 pub use outcomes::{collect_outcomes, Outcomes, Speedcheck, StateInfo};
+pub use vkherd_cat::Model;
+
+pub(crate) use model::Asmo;
 
 /// How to enumerate.
 #[derive(Debug, Clone)]
 pub struct EnumOptions {
+    /// The options of the bundled Vulkan model (and of the hand-written reference).
     pub model: ModelOptions,
+    /// A cat model to run; `None` runs the hand-written Vulkan model for `model`.
+    pub cat: Option<std::sync::Arc<Model>>,
     /// A backward jump may be taken at most this many times on a path.
     pub unroll: u32,
     /// Stop after this many candidates (rf × asmo choices) have been examined.
@@ -139,6 +147,7 @@ impl Default for EnumOptions {
     fn default() -> Self {
         EnumOptions {
             model: ModelOptions::default(),
+            cat: None,
             unroll: 2,
             max_candidates: None,
             max_paths: 100_000,
@@ -177,15 +186,16 @@ pub struct EnumStats {
     pub thread_without_paths: Option<usize>,
 }
 
-/// One candidate execution, with its values and derived relations.
+/// One candidate execution, with its values and the model's verdict and relations.
 pub struct CandidateView<'a> {
     pub statics: &'a Statics,
     pub rf: &'a Rel,
     pub rfinit: &'a EventSet,
     pub asmo: &'a Rel,
     pub values: &'a Values,
-    pub derived: &'a Derived,
-    /// `pred consistent` holds.
+    /// The model's judgement (race flag, and the relations the visitor asked for).
+    pub eval: &'a Judgement<'a>,
+    /// Every non-flag check of the model holds.
     pub consistent: bool,
 }
 
@@ -214,6 +224,10 @@ pub trait Visitor: Sync {
     /// True once the visitor needs no more candidates (the run stops, not partial).
     fn done(&self) -> bool {
         false
+    }
+    /// The model's named relations the visitor reads ([`Evaluation::rel`]).
+    fn wanted(&self) -> Vec<&'static str> {
+        Vec::new()
     }
 }
 
@@ -347,7 +361,9 @@ pub fn naive_size(program: &Program, opts: &EnumOptions, cap: u64) -> Option<u64
                 continue;
             }
             let asmo_cap = (cap / rf).saturating_add(1) as usize;
-            let asmo = candidates::AsmoOrders::new(&s).take(asmo_cap).count() as u64;
+            let asmo = candidates::AsmoOrders::new(program, &s)
+                .take(asmo_cap)
+                .count() as u64;
             total = total.checked_add(rf.checked_mul(asmo)?)?;
             if total > cap {
                 return None;
@@ -390,17 +406,19 @@ fn combination<V: Visitor>(
         Meeting::Instances(v) => v,
     };
     let solver = ValueSolver::new(program, combo.to_vec(), &lay).with_deadline(budget);
+    let wanted = visitor.wanted();
     let mut acc = V::Acc::default();
     let mut stats = EnumStats::default();
     for (meeting, scbarinst) in scbarinsts.into_iter().enumerate() {
         let statics = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
         check_instances(&statics.scbarinst, &statics.po, &statics.events)
             .map_err(|e| barrier_error(program, &lay, e))?;
-        let terms = StaticTerms::new(&statics);
+        let prepared = ModelState::new(opts.cat.as_deref(), &statics, &wanted);
         let ctx = Ctx {
             program,
             s: &statics,
-            terms: &terms,
+            model: &prepared,
+            wanted: &wanted,
             solver: &solver,
             opts,
             visitor,
@@ -432,14 +450,13 @@ impl EnumStats {
     }
 }
 
-/// An asmo with the model terms that depend on it alone.
-pub(crate) type Asmo = (Rel, AsmoTerms);
-
 /// What the rf × asmo enumeration of one path combination needs.
 pub(crate) struct Ctx<'a, V> {
     pub program: &'a Program,
     pub s: &'a Statics,
-    pub terms: &'a StaticTerms,
+    pub model: &'a ModelState<'a>,
+    /// The relations the visitor reads.
+    pub wanted: &'a [&'static str],
     pub solver: &'a ValueSolver<'a>,
     pub opts: &'a EnumOptions,
     pub visitor: &'a V,
@@ -450,42 +467,9 @@ pub(crate) struct Ctx<'a, V> {
     pub split: bool,
 }
 
-// The model as the search sees it: the only places the enumerator calls into the axioms
-// (`asmo_terms`, `lower_asmo_terms`, `could_be_consistent`, `visit_leaf`). Swapping the
-// model engine means changing these four functions, and keeping or dropping the
-// model-specific filter of coherence.rs.
+// The search's view of a run besides the model (whose calls are in model.rs): liveness,
+// cuts by state, sharding and pruned counts.
 impl<V: Visitor> Ctx<'_, V> {
-    /// The model terms that depend on a complete `asmo` alone (computed once per asmo).
-    pub fn asmo_terms(&self, asmo: &Rel) -> AsmoTerms {
-        AsmoTerms::new(self.s, self.terms, asmo)
-    }
-
-    /// Terms that are contained in the asmo terms of every asmo: those of the empty
-    /// order. Sound lower bound: `rs` and `hypors` are `stor[..] . *(imm[asmo] . ..)`,
-    /// and `*` contains the identity, so the empty asmo gives `stor[REL&A]` and
-    /// `stor[W&A]`, which every asmo's `rs`/`hypors` contain; `release` is built from
-    /// them with `.` and `+` only. Used while asmo is still partial (`imm[asmo]` is not
-    /// monotone in asmo, so the exact terms of a partial asmo would not be a bound).
-    pub fn lower_asmo_terms(&self) -> AsmoTerms {
-        AsmoTerms::new(self.s, self.terms, &Rel::empty(self.s.n))
-    }
-
-    /// Can the partial execution still be completed into a consistent one? `asmo` must be
-    /// transitively closed, and `asmo_terms` the exact terms of a complete asmo or
-    /// [`Self::lower_asmo_terms`]. Monotone: the check uses only relations that grow
-    /// with rf, RFINIT, asmo and the asmo terms (see search.rs), so `false` holds for
-    /// every completion.
-    pub fn could_be_consistent(
-        &self,
-        rf: &Rel,
-        rfinit: &EventSet,
-        asmo: &Rel,
-        asmo_terms: &AsmoTerms,
-    ) -> bool {
-        let cand = Candidate { rf, rfinit, asmo };
-        Derived::compute_with(self.s, self.terms, asmo_terms, cand).consistent(self.s, cand)
-    }
-
     /// False once the budget is spent, the time is up or the visitor is done.
     pub fn alive(&self) -> bool {
         self.budget.alive() && !self.visitor.done()
@@ -498,7 +482,14 @@ impl<V: Visitor> Ctx<'_, V> {
         if !self.visitor.cuts_by_state() {
             return false;
         }
-        let known = columns::known_columns(self.program, self.s, self.solver, rf, asmo);
+        let known = columns::known_columns(
+            self.program,
+            self.s,
+            self.solver,
+            rf,
+            asmo,
+            self.vulkan_core(),
+        );
         self.visitor.skip(&known)
     }
 
@@ -558,7 +549,7 @@ impl<V: Visitor> Ctx<'_, V> {
         st: &mut EnumStats,
         rf: &Rel,
         rfinit: &EventSet,
-        (asmo, asmo_terms): &Asmo,
+        asmo: &Asmo,
         solutions: &[Values],
     ) {
         st.candidates += 1;
@@ -569,9 +560,7 @@ impl<V: Visitor> Ctx<'_, V> {
             st.value_mismatch += 1;
             return;
         }
-        let cand = Candidate { rf, rfinit, asmo };
-        let derived = Derived::compute_with(self.s, self.terms, asmo_terms, cand);
-        let consistent = derived.consistent(self.s, cand);
+        let (eval, consistent) = self.judge(asmo, rf, rfinit, self.wanted);
         if !consistent && !self.visitor.needs_inconsistent() {
             return;
         }
@@ -586,9 +575,9 @@ impl<V: Visitor> Ctx<'_, V> {
                 statics: self.s,
                 rf,
                 rfinit,
-                asmo,
+                asmo: &asmo.0,
                 values,
-                derived: &derived,
+                eval: &eval,
                 consistent,
             };
             self.visitor.visit(acc, &view);

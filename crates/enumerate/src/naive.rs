@@ -7,7 +7,6 @@ use crate::{Ctx, EnumError, EnumStats, Visitor};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use vkherd_litmus::Span;
-use vkherd_model::axioms::AsmoTerms;
 use vkherd_model::{EventSet, Rel};
 
 pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumStats), EnumError> {
@@ -24,12 +23,9 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
             message: "too many reads-from candidates to enumerate (more than 2^64)".into(),
         });
     };
-    let asmos: Vec<crate::Asmo> = AsmoOrders::new(s)
+    let asmos: Vec<crate::Asmo> = AsmoOrders::new(ctx.program, s)
         .take_while(|_| ctx.budget.alive())
-        .map(|a| {
-            let t = AsmoTerms::new(s, ctx.terms, &a);
-            (a, t)
-        })
+        .map(|a| ctx.asmo(a))
         .collect();
     let overflow = AtomicBool::new(false);
     let result = (0..total_rf)

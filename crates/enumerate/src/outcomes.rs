@@ -5,7 +5,7 @@ use crate::{CandidateView, Visitor};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::RwLock;
-use vkherd_model::{Derived, Observable, Program, Quantifier, Statics};
+use vkherd_model::{Observable, Program, Quantifier, Statics};
 
 /// What is known about one final state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -109,20 +109,11 @@ impl<'p> OutcomeCollector<'p> {
 }
 
 /// The final value(s) of each observable of an execution: registers at the end of their
-/// thread's path; a location, every write to it that no other write to it follows in
-/// `(locord + asmo)+` (its initial value if it has no write).
-fn final_values(
-    program: &Program,
-    s: &Statics,
-    d: &Derived,
-    c: &CandidateView<'_>,
-) -> Vec<Vec<i64>> {
-    // (locord + asmo)+ is needed only when a location is observed.
-    let order = program
-        .observed
-        .iter()
-        .any(|o| matches!(o, Observable::Loc(_)))
-        .then(|| d.locord.union(c.asmo).plus());
+/// thread's path; a location, every write to it that no other write to it follows in the
+/// model's `co` (Vulkan: `(locord + asmo)+`; its initial value if it has no write).
+fn final_values(program: &Program, s: &Statics, c: &CandidateView<'_>) -> Vec<Vec<i64>> {
+    // co is asked for (see `wanted`) only when a location is observed.
+    let order = c.eval.rel(FINAL_ORDER);
     program
         .observed
         .iter()
@@ -144,7 +135,7 @@ fn final_values(
                 let mut vals: Vec<i64> = writes
                     .iter()
                     .filter(|&&w| {
-                        let order = order.as_ref().expect("built when a location is observed");
+                        let order = order.expect("a model defines co (see docs/models.md)");
                         !writes.iter().any(|&v| v != w && order.contains(w, v))
                     })
                     .map(|&w| c.values.write[w])
@@ -178,14 +169,13 @@ impl Visitor for OutcomeCollector<'_> {
 
     fn visit(&self, acc: &mut Outcomes, c: &CandidateView<'_>) {
         let s = c.statics;
-        let d = c.derived;
         if !c.consistent {
             return;
         }
         acc.consistent += 1;
-        let racy = d.racy();
+        let racy = c.eval.racy();
         let program = self.program;
-        let columns = final_values(program, s, d, c);
+        let columns = final_values(program, s, c);
         let mut counted_any = false;
         for_each_product(&columns, &mut |state| {
             let value = |o: Observable| {
@@ -290,7 +280,23 @@ impl Visitor for OutcomeCollector<'_> {
     fn done(&self) -> bool {
         self.speedcheck == Speedcheck::Fast && self.settled.load(Ordering::Relaxed)
     }
+
+    fn wanted(&self) -> Vec<&'static str> {
+        let observes_location = self
+            .program
+            .observed
+            .iter()
+            .any(|o| matches!(o, Observable::Loc(_)));
+        if observes_location {
+            vec![FINAL_ORDER]
+        } else {
+            vec![]
+        }
+    }
 }
+
+/// The model relation whose maximal writes give a location's final value.
+pub const FINAL_ORDER: &str = "co";
 
 /// Enumerates `program` and collects its outcomes.
 pub fn collect_outcomes(

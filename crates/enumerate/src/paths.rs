@@ -10,6 +10,10 @@ pub enum Step {
     Exec(usize),
     /// The jump at `index` is taken or falls through.
     Jump { index: usize, taken: bool },
+    /// The compare-exchange at `index` succeeds (one RMW event) or fails (one read event,
+    /// with the failure order). Both are paths; the values decide which is possible, as
+    /// for a jump (values.rs `branches_agree`).
+    Cas { index: usize, success: bool },
 }
 
 /// A syntactic path through one thread's code.
@@ -87,6 +91,20 @@ pub fn thread_paths(
                     });
                     pc = *target;
                 }
+                Instruction::Access(a) if a.cas.is_some() => {
+                    // The failure goes on the stack; we follow the success.
+                    let mut fail = steps.clone();
+                    fail.push(Step::Cas {
+                        index: pc,
+                        success: false,
+                    });
+                    stack.push((pc + 1, fail, taken_count.clone()));
+                    steps.push(Step::Cas {
+                        index: pc,
+                        success: true,
+                    });
+                    pc += 1;
+                }
                 _ => {
                     steps.push(Step::Exec(pc));
                     pc += 1;
@@ -95,14 +113,16 @@ pub fn thread_paths(
         }
     }
     // Depth-first order with the taken branch first; make it deterministic and natural:
-    // sort by the sequence of branch decisions (fall-through first).
+    // sort by the sequence of branch decisions (fall-through first, compare-exchange
+    // success first).
     out.paths.sort_by(|a, b| {
         let key = |p: &Path| {
             p.steps
                 .iter()
                 .filter_map(|s| match s {
                     Step::Jump { taken, .. } => Some(*taken),
-                    _ => None,
+                    Step::Cas { success, .. } => Some(!*success),
+                    Step::Exec(_) => None,
                 })
                 .collect::<Vec<_>>()
         };

@@ -9,6 +9,10 @@
 //!    it in asmo at once. Spin loops over RMWs have n! asmo orders of which almost all
 //!    die once rf is fixed by the values the branches demand; choosing both together cuts
 //!    them before they are enumerated.
+//!
+//!    "Mutually ordered atomic writes" is Vulkan's set of pairs asmo orders; for OpenCL
+//!    programs it is every pair of writes to a location (`candidates::asmo_pairs`, C11's
+//!    modification order), and everything below holds with that set in its place.
 //! 2. **The other asmo pairs**, lazily ([`AsmoOrders`], seeded with stage 1's order), as
 //!    before; the model's asmo terms are computed once per complete asmo.
 //! 3. **The other reads**, read by read in program order, with the full model check.
@@ -23,12 +27,12 @@
 //! - Along a branch `rf`/`RFINIT` only gain pairs and `asmo` only gains pairs; stage 1
 //!   keeps the transitive closure of its oriented pairs, which every completion
 //!   contains (asmo is transitive).
-//! - `asmo` may relate only mutually ordered atomic writes and must be a strict order, so
-//!   a closure that leaves `mutordatom` or has a self-loop cannot complete (as in
+//! - `asmo` may relate only the pairs of `asmo_pairs` and must be a strict order, so
+//!   a closure that leaves them or has a self-loop cannot complete (as in
 //!   [`AsmoOrders`]).
 //! - Before it, a cheap filter: the coherence core (coherence.rs) must be acyclic; each
 //!   of its terms is contained in the first axiom's relation in every completion.
-//! - The model check ([`Ctx::could_be_consistent`]) uses relations monotone in rf,
+//! - The model check ([`Ctx::may_complete`]) uses relations monotone in rf,
 //!   RFINIT, asmo and the asmo terms (rs, hypors, release):
 //!   - `sw` = release . (rf & mutordatom) . acquire + a static term: monotone in rf and
 //!     release;
@@ -44,7 +48,7 @@
 //!   No relation uses a complement or difference of something that grows (`- iden` and
 //!   `- mutordatom` subtract static relations). The asmo terms are NOT monotone in asmo
 //!   (`imm[asmo]`), so while asmo is partial (stage 1) the check uses
-//!   [`Ctx::lower_asmo_terms`], contained in the terms of every asmo; from stage 2 on,
+//!   [`Ctx::lower_asmo`], contained in the terms of every asmo; from stage 2 on,
 //!   asmo is complete and fixed and its exact terms are used.
 //! - An RMW `e` reading a write `w` with `(w, e)` in mutordatom: every consistent
 //!   completion has `w asmo e`, since asmo orders the pair one way and `e asmo w` closes
@@ -66,13 +70,13 @@
 //! only ([`Ctx::unit_counts`]). Which branches exist does not depend on the shard, so the
 //! shards partition exactly the candidates of the whole search.
 
-use crate::candidates::{rf_options, AsmoOrders};
+use crate::candidates::{asmo_pairs, rf_options, AsmoOrders};
 use crate::coherence::CoherenceCore;
+use crate::model::AsmoState;
 use crate::values::Source;
 use crate::{Asmo, Ctx, EnumError, EnumStats, Unit, Visitor};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-use vkherd_model::axioms::AsmoTerms;
 use vkherd_model::{EventSet, Rel};
 
 /// Depth down to which subtrees are handed to rayon as separate tasks (per stage).
@@ -104,12 +108,17 @@ struct Search<'c, 'a, V> {
     choice_suffix: Vec<u128>,
     /// Stage 2: the asmo pairs left.
     other_pairs: Vec<(usize, usize)>,
-    /// The mutordatom pairs of atomic writes, both ways: the only pairs asmo may contain.
+    /// `asmo_pairs` (Vulkan: the mutordatom pairs of atomic writes), both ways: the only
+    /// pairs asmo may contain.
     allowed: Rel,
     /// The RMW events (`R & W`).
     rmw: EventSet,
-    /// The asmo-term lower bound (only built when there is a stage 1).
-    lower_terms: Option<AsmoTerms>,
+    /// The asmo-term lower bound (only built when there is a stage 1, and only if the
+    /// engine has one: `Ctx::lower_asmo`).
+    lower_terms: Option<AsmoState>,
+    /// The model entails Vulkan's coherence core (`Ctx::vulkan_core`): the coherence
+    /// filter and the placing of an RMW right after the write it reads are sound.
+    vulkan_core: bool,
     /// A cheap filter run before the model check (coherence.rs), in stage 1 and, when
     /// some location has two writes (where coherence cycles are common: writes-readers
     /// 5 cpu 0.89x), in stage 3. `None` when neither applies: building it per path
@@ -130,8 +139,8 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
     let s = ctx.s;
     let all = rf_options(ctx.program, s);
     let rmw = s.r.inter(&s.w);
-    let aw = s.a.inter(&s.w);
-    let allowed = s.mutordatom.restrict(&aw, &aw);
+    // The pairs asmo orders (the dialect decides: candidates::asmo_pairs).
+    let allowed = asmo_pairs(ctx.program, s);
     // Contended locations: those an RMW accesses and, in tests with branches, those with
     // mutually ordered atomic writes (a spin loop's exit value fixes rf, which then fixes
     // asmo). Straight-line tests without RMWs keep asmo first: there interleaving only
@@ -164,7 +173,9 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
         if let Some(opts) = &all[e] {
             choices.push(Choice::Rf(e, opts.clone()));
         }
-        if aw.contains(e) {
+        // Writes `allowed` may pair (Vulkan: atomic writes only, so the plain ones add no
+        // choice; OpenCL: every write).
+        if s.w.contains(e) {
             for &w in &placed {
                 if allowed.contains(w, e) {
                     choices.push(Choice::Orient(w, e));
@@ -202,6 +213,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
             .is_some()
     });
     let stage1 = !choices.is_empty();
+    let vulkan_core = ctx.vulkan_core();
     let search = Search {
         ctx,
         choices,
@@ -209,8 +221,9 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
         other_pairs,
         allowed,
         rmw,
-        lower_terms: stage1.then(|| ctx.lower_asmo_terms()),
-        core: (stage1 || two_writes).then(|| CoherenceCore::new(s)),
+        lower_terms: stage1.then(|| ctx.lower_asmo()).flatten(),
+        vulkan_core,
+        core: (vulkan_core && (stage1 || two_writes)).then(|| CoherenceCore::new(s)),
         reads,
         options,
         suffix,
@@ -253,7 +266,8 @@ impl<V: Visitor> Search<'_, '_, V> {
                     assign(&mut q, *e, src);
                     if let Source::Write(w) = src {
                         // An RMW follows the write it reads in asmo (see the header).
-                        if self.rmw.contains(*e) && self.allowed.contains(w, *e) {
+                        if self.vulkan_core && self.rmw.contains(*e) && self.allowed.contains(w, *e)
+                        {
                             add_asmo(&mut q.asmo, w, *e);
                         }
                     }
@@ -325,14 +339,12 @@ impl<V: Visitor> Search<'_, '_, V> {
             .is_none_or(|c| c.acyclic(rf, rfinit, asmo))
     }
 
-    /// The model check of a stage-1 partial execution, with the asmo lower bound.
+    /// The model check of a stage-1 partial execution, with the asmo lower bound (none
+    /// if the engine has no lower bound: then only values and the coherence core cut).
     fn model_viable(&self, p: &Partial) -> bool {
-        let terms = self
-            .lower_terms
+        self.lower_terms
             .as_ref()
-            .expect("built when stage 1 has choices");
-        self.ctx
-            .could_be_consistent(&p.rf, &p.rfinit, &p.asmo, terms)
+            .is_none_or(|terms| self.ctx.may_complete(&p.asmo, terms, &p.rf, &p.rfinit))
     }
 
     /// Stage 2: every completion of stage 1's asmo on the other locations, then stage 3.
@@ -344,8 +356,7 @@ impl<V: Visitor> Search<'_, '_, V> {
             let Some(unit) = self.ctx.unit_child(unit, index as u64, 1) else {
                 return Default::default();
             };
-            let terms = self.ctx.asmo_terms(&a);
-            let asmo: Asmo = (a, terms);
+            let asmo: Asmo = self.ctx.asmo(a);
             let mut q = p.clone();
             self.node(&asmo, 0, &mut q, unit)
         };
@@ -366,12 +377,10 @@ impl<V: Visitor> Search<'_, '_, V> {
     }
 
     /// Can the partial execution still be completed into a consistent one (asmo complete)?
-    fn viable(&self, (asmo, asmo_terms): &Asmo, p: &Partial) -> bool {
+    fn viable(&self, (asmo, state): &Asmo, p: &Partial) -> bool {
         self.ctx.solver.partial_agrees(&p.rf_src)
             && self.core_acyclic(&p.rf, &p.rfinit, asmo)
-            && self
-                .ctx
-                .could_be_consistent(&p.rf, &p.rfinit, asmo, asmo_terms)
+            && self.ctx.may_complete(asmo, state, &p.rf, &p.rfinit)
     }
 
     /// Stage 3: explores the subtree where reads `0..depth` are assigned as in `p`

@@ -224,11 +224,30 @@ impl<'a> ValueSolver<'a> {
         let mut regs = self.initial_regs(t);
         let code = &self.program.threads[t].code;
         for (s, step) in self.paths[t].steps.iter().enumerate() {
-            let Step::Exec(i) = *step else { continue };
+            let (i, cas_success) = match *step {
+                Step::Exec(i) => (i, None),
+                Step::Cas { index, success } => (index, Some(success)),
+                Step::Jump { .. } => continue,
+            };
             match &code[i] {
                 Instruction::Access(a) => {
                     let e = self.layout.step_events[t][s].expect("access makes an event");
                     let operand = a.value.map(|o| value_of(o, &regs));
+                    if let (Some(success), Some(cas)) = (cas_success, &a.cas) {
+                        // Success writes the desired value; failure writes nothing. The
+                        // value read goes to `dst` either way (C: on failure it replaces
+                        // *expected, on success it equals it).
+                        if success {
+                            p.write[e] = operand.flatten();
+                        }
+                        if let Some(d) = a.dst {
+                            regs[d as usize] = p.read[e];
+                        }
+                        if let Some(d) = cas.success_dst {
+                            regs[d as usize] = Some(i64::from(success));
+                        }
+                        continue;
+                    }
                     match a.kind {
                         AccessKind::Load => {
                             if let Some(d) = a.dst {
@@ -301,6 +320,37 @@ impl<'a> ValueSolver<'a> {
                     }
                     Instruction::Jump { .. } => {}
                 },
+                Step::Cas { index, success } => {
+                    let Instruction::Access(a) = &code[index] else {
+                        unreachable!("a compare-exchange step is an access")
+                    };
+                    let cas = a.cas.as_ref().expect("a compare-exchange step has cas");
+                    let e = self.layout.step_events[t][s].expect("access makes an event");
+                    let old = p.read[e];
+                    // A weak compare-exchange may fail spuriously: its failure needs no
+                    // value. Otherwise success needs old == expected, failure old !=
+                    // expected (read before `dst`, which may be the expected register).
+                    if success || !cas.weak {
+                        match (old, value_of(cas.expected, &regs)) {
+                            (Some(x), Some(y)) => {
+                                if (x == y) != success {
+                                    return false;
+                                }
+                            }
+                            _ => {
+                                if !unknown_ok {
+                                    return false;
+                                }
+                            }
+                        }
+                    }
+                    if let Some(d) = a.dst {
+                        regs[d as usize] = old;
+                    }
+                    if let Some(d) = cas.success_dst {
+                        regs[d as usize] = Some(i64::from(success));
+                    }
+                }
                 Step::Jump { index, taken } => {
                     if let Instruction::Jump {
                         cond: Some((op, a, b)),
@@ -360,7 +410,11 @@ impl<'a> ValueSolver<'a> {
                 Operand::Imm(_) => Vec::new(),
             };
             for (s, step) in self.paths[t].steps.iter().enumerate() {
-                let Step::Exec(i) = *step else { continue };
+                let i = match *step {
+                    Step::Exec(i) => i,
+                    Step::Cas { index, .. } => index,
+                    Step::Jump { .. } => continue,
+                };
                 match &code[i] {
                     Instruction::Access(a) => {
                         let Some(e) = self.layout.step_events[t][s] else {
@@ -372,6 +426,9 @@ impl<'a> ValueSolver<'a> {
                         }
                         deps[e] = d;
                         if let Some(dst) = a.dst {
+                            reg_deps[dst as usize] = vec![e];
+                        }
+                        if let Some(dst) = a.cas.as_ref().and_then(|c| c.success_dst) {
                             reg_deps[dst as usize] = vec![e];
                         }
                     }

@@ -42,6 +42,10 @@ pub struct Statics {
     pub scopewg: EventSet,
     pub scopeqf: EventSet,
     pub scopedev: EventSet,
+    /// OpenCL: seq_cst operations (`Flags::SEQCST`; empty in Vulkan tests).
+    pub seqcst: EventSet,
+    /// OpenCL: memory_scope_work_item (`Flags::SCOPEWI`; empty in Vulkan tests).
+    pub scopewi: EventSet,
     pub cbar: EventSet,
     pub av: EventSet,
     pub vis: EventSet,
@@ -168,6 +172,8 @@ impl Statics {
         let scopewg = flag(Flags::SCOPEWG);
         let scopeqf = flag(Flags::SCOPEQF);
         let scopedev = flag(Flags::SCOPEDEV);
+        let seqcst = flag(Flags::SEQCST);
+        let scopewi = flag(Flags::SCOPEWI);
         let nonpriv = flag(Flags::NONPRIV);
         let rw = r.union(&w);
         // PRIV = R+W-NONPRIV
@@ -281,6 +287,8 @@ impl Statics {
             scopewg,
             scopeqf,
             scopedev,
+            seqcst,
+            scopewi,
             av,
             vis,
             semav,

@@ -482,6 +482,27 @@ impl Rel {
         r
     }
 
+    /// Whether every pair is in the relation (stops at the first missing one).
+    pub fn is_full(&self) -> bool {
+        let mask = last_word_mask(self.n);
+        let st = self.stride;
+        (0..self.n).all(|a| {
+            let row = self.row_words(a);
+            row[..st - 1].iter().all(|&w| w == usize::MAX) && row[st - 1] == mask
+        })
+    }
+
+    /// Range restriction in place (`r := r.[s]`).
+    pub fn restrict_range_with(&mut self, s: &EventSet) {
+        debug_assert_eq!(self.n, s.len_universe());
+        let sw = s.as_blocks();
+        for a in 0..self.n {
+            for (x, y) in self.row_words_mut(a).iter_mut().zip(sw) {
+                *x &= *y;
+            }
+        }
+    }
+
     /// Removes the diagonal (Alloy `r - iden`).
     pub fn minus_identity(&self) -> Rel {
         let mut r = self.clone();
@@ -944,6 +965,19 @@ mod tests {
         );
         assert!(Rel::empty(0).plus().is_empty());
         assert!(Rel::empty(1).plus().is_empty());
+    }
+
+    #[test]
+    fn is_full_only_for_every_pair() {
+        for n in [0, 1, 63, 64, 65, 130] {
+            assert!(Rel::full(n).is_full(), "{n}");
+            if n > 0 {
+                let mut r = Rel::full(n);
+                r.remove(n - 1, n / 2);
+                assert!(!r.is_full(), "{n}");
+                assert!(!Rel::identity(n).is_full() || n == 1);
+            }
+        }
     }
 
     #[test]

@@ -3,8 +3,8 @@
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use vkherd::{Options, Variant};
-use vkherd_model::ModelOptions;
+use vkherd::models::ModelChoice;
+use vkherd::Options;
 
 /// Exit codes (documented in docs/cli.md).
 pub const EXIT_OK: i32 = 0;
@@ -143,18 +143,18 @@ impl LimitArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
-    /// Model variant.
-    #[arg(long, value_name = "NAME", default_value = "vulkan", value_parser = ["vulkan", "vulkan-2024"])]
-    model: String,
+    /// The model: vulkan, vulkan-2024, opencl, cat:NAME (a bundled cat model) or a .cat
+    /// file (`vkherd models` lists them) [default: vulkan, opencl for OPENCL tests]
+    #[arg(long, value_name = "NAME|FILE")]
+    model: Option<String>,
+    /// Turn on a variant of a cat model (`if "NAME"`); repeatable.
+    #[arg(long = "variant", value_name = "NAME")]
+    variants: Vec<String>,
     /// Model variant "no chains": availability/visibility chains of one element only
     /// (Alloy `chains = stor[EV]`), as in the Khronos NOCHAINS checks. A weaker model, not
-    /// a limitation of vkherd.
+    /// a limitation of vkherd (the same as `--variant no-chains`).
     #[arg(long)]
     no_chains: bool,
-    /// Turn on a variant of the model: `mmra`, happens-before keeps only the
-    /// program-order pairs whose `!mmra(...)` tags are compatible (docs/mmra.md).
-    #[arg(long, value_name = "NAME", value_parser = ["mmra"])]
-    variant: Vec<String>,
     /// One JSON object per test (one per line) instead of herd-style text.
     #[arg(long)]
     pub json: bool,
@@ -183,6 +183,27 @@ enum Command {
         family: String,
         /// Its size parameter.
         n: usize,
+    },
+    /// List the bundled models, one line each.
+    Models,
+    /// Run tests under two models and report the states one allows and the other forbids,
+    /// and the tests whose verdict changes.
+    Diff {
+        /// The first model (NAME|FILE; `+VARIANT` suffixes add variants, e.g. `vulkan+no-chains`).
+        model_a: String,
+        /// The second model.
+        model_b: String,
+        /// `.litmus` files or directories.
+        #[arg(required = true, value_name = "FILE|DIR")]
+        paths: Vec<PathBuf>,
+        /// One JSON object per test that differs, and a summary object.
+        #[arg(long)]
+        json: bool,
+        /// Worker threads (default: all cores).
+        #[arg(short = 'j', long = "threads", value_name = "N")]
+        threads: Option<usize>,
+        #[command(flatten)]
+        run: RunArgs,
     },
     /// Benchmark enumeration: median time over repeated runs, candidates, candidates/s.
     Bench {
@@ -227,9 +248,11 @@ enum Command {
 }
 
 impl RunArgs {
-    pub fn options(&self, model: ModelOptions) -> Options {
+    pub fn options(&self, model: &ModelChoice) -> Options {
         Options {
-            model,
+            model: model.options,
+            cat: model.cat.clone(),
+            model_given: model.given,
             unroll: self.unroll,
             no_thin_air: self.no_thin_air,
             max_candidates: self.limits.max_candidates(),
@@ -248,12 +271,12 @@ impl RunArgs {
 }
 
 impl CommonArgs {
-    pub fn model(&self) -> ModelOptions {
-        ModelOptions {
-            variant: Variant::from_name(&self.model).unwrap_or_default(),
-            chains: !self.no_chains,
-            mmra: self.variant.iter().any(|v| v == "mmra"),
-        }
+    pub fn model(&self) -> Result<ModelChoice, String> {
+        let given = self.model.is_some();
+        let name = self.model.as_deref().unwrap_or("vulkan");
+        let mut choice = vkherd::models::resolve(name, &self.variants, self.no_chains)?;
+        choice.given = given;
+        Ok(choice)
     }
 
     pub fn init_threads(&self) {
@@ -290,10 +313,8 @@ pub fn collect_files(paths: &[PathBuf], ext: &str) -> Result<Vec<PathBuf>, Strin
 /// directories given, or files of the other kind (`.test` given to the main command,
 /// `.litmus` given to `khronos`).
 pub fn files_to_run(paths: &[PathBuf], kind: TestKind) -> Result<Vec<PathBuf>, String> {
-    let mut files = collect_files(paths, kind.ext())?;
-    if kind == TestKind::Litmus {
-        files = without_opencl_in_directories(paths, files);
-    }
+    // Both dialects: each `.litmus` test runs its dialect's model unless --model is given.
+    let files = collect_files(paths, kind.ext())?;
     let other = kind.other();
     let misplaced: Vec<&PathBuf> = files
         .iter()
@@ -330,32 +351,6 @@ pub fn files_to_run(paths: &[PathBuf], kind: TestKind) -> Result<Vec<PathBuf>, S
         ));
     }
     Ok(files)
-}
-
-/// `files` without the OpenCL tests found in directories: no model runs them yet
-/// (docs/opencl.md), so a directory like `litmus-tests/` still runs as before. A note on
-/// stderr says how many were skipped; an OpenCL file named on the command line is kept
-/// (and gets its error).
-fn without_opencl_in_directories(paths: &[PathBuf], files: Vec<PathBuf>) -> Vec<PathBuf> {
-    let named: std::collections::HashSet<&PathBuf> = paths.iter().collect();
-    let mut skipped = 0u64;
-    let files = files
-        .into_iter()
-        .filter(|f| {
-            let opencl = !named.contains(f)
-                && std::fs::read(f)
-                    .is_ok_and(|b| vkherd_litmus::is_opencl(&String::from_utf8_lossy(&b)));
-            skipped += u64::from(opencl);
-            !opencl
-        })
-        .collect();
-    if skipped > 0 {
-        eprintln!(
-            "note: skipped {} found in directories: the OpenCL model is not available yet (docs/opencl.md)",
-            vkherd::report::plural(skipped, "OpenCL test")
-        );
-    }
-    files
 }
 
 /// The two kinds of test file.
@@ -437,7 +432,31 @@ pub fn main() -> i32 {
             limits,
         }) => {
             common.init_threads();
-            crate::khronos_cmd::run(paths, common, limits)
+            match common.model() {
+                Ok(m) => crate::khronos_cmd::run(paths, &m, common, limits),
+                Err(e) => bad_model(&e),
+            }
+        }
+        Some(Command::Models) => {
+            for (name, doc) in vkherd::models::list() {
+                outln!("{name:<20} {doc}");
+            }
+            EXIT_OK
+        }
+        Some(Command::Diff {
+            model_a,
+            model_b,
+            paths,
+            json,
+            threads,
+            run,
+        }) => {
+            if let Some(n) = threads {
+                let _ = rayon::ThreadPoolBuilder::new()
+                    .num_threads((*n).max(1))
+                    .build_global();
+            }
+            crate::diff_cmd::run(model_a, model_b, paths, run, *json)
         }
         Some(Command::Gen { family, n }) => match vkherd::families::generate(family, *n) {
             Ok(text) => {
@@ -456,7 +475,10 @@ pub fn main() -> i32 {
             run,
         }) => {
             common.init_threads();
-            crate::bench_cmd::run(paths, *runs, &run.options(common.model()), common.json)
+            match common.model() {
+                Ok(m) => crate::bench_cmd::run(paths, *runs, &run.options(&m), common.json),
+                Err(e) => bad_model(&e),
+            }
         }
         Some(Command::Compare { old, new, json }) => crate::compare_cmd::run(old, new, *json),
         Some(Command::Completions { shell }) => {
@@ -481,7 +503,11 @@ pub fn main() -> i32 {
         Some(Command::Merge { files, json }) => crate::merge_cmd::run(files, *json),
         None => {
             cli.common.init_threads();
-            let opts = cli.run.options(cli.common.model());
+            let model = match cli.common.model() {
+                Ok(m) => m,
+                Err(e) => return bad_model(&e),
+            };
+            let opts = cli.run.options(&model);
             let output = crate::litmus_cmd::Output {
                 json: cli.common.json,
                 time: cli.time,
@@ -492,4 +518,12 @@ pub fn main() -> i32 {
             crate::litmus_cmd::run(&cli.paths, opts, output)
         }
     }
+}
+
+fn bad_model(e: &str) -> i32 {
+    eprint!("{e}");
+    if !e.ends_with('\n') {
+        eprintln!();
+    }
+    EXIT_BAD_INPUT
 }

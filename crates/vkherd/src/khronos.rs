@@ -33,9 +33,11 @@ pub fn run_khronos(
     source: &str,
     name: &str,
     model: ModelOptions,
+    cat: Option<&std::sync::Arc<vkherd_cat::Model>>,
 ) -> Result<Vec<CheckResult>, Diagnostic> {
     let opts = crate::Options {
         model,
+        cat: cat.cloned(),
         ..crate::Options::default()
     };
     run_khronos_with(source, name, &opts)
@@ -61,6 +63,14 @@ pub fn run_khronos_with(
                 },
                 max_candidates: opts.max_candidates,
                 timeout: opts.timeout,
+                // A `NOCHAINS` check runs the cat model with its `no-chains` variant.
+                cat: opts.cat.as_ref().map(|m| {
+                    if check.nochains {
+                        std::sync::Arc::new(m.with_variant("no-chains"))
+                    } else {
+                        m.clone()
+                    }
+                }),
                 ..EnumOptions::default()
             };
             let visitor = PredicateVisitor { check };
@@ -103,13 +113,13 @@ impl Visitor for PredicateVisitor<'_> {
         if *acc {
             return;
         }
-        let d = c.derived;
+        let count = |name: &str| c.eval.rel(name).map_or(0, |r| r.count());
         *acc = self.check.preds.iter().all(|p| match *p {
             KhronosPred::Consistent => c.consistent,
             // dr is symmetric: each racing pair counts twice, as in Alloy's #dr.
-            KhronosPred::DataRaces { greater, n } => compare_count(d.dr.count(), greater, n),
+            KhronosPred::DataRaces { greater, n } => compare_count(count("dr"), greater, n),
             // rs includes (w, w) for every atomic release write.
-            KhronosPred::ReleaseSeq { greater, n } => compare_count(d.rs.count(), greater, n),
+            KhronosPred::ReleaseSeq { greater, n } => compare_count(count("rs"), greater, n),
         });
     }
 
@@ -120,5 +130,9 @@ impl Visitor for PredicateVisitor<'_> {
     /// A predicate without `consistent[X]` ranges over all candidates.
     fn needs_inconsistent(&self) -> bool {
         !self.check.preds.contains(&KhronosPred::Consistent)
+    }
+
+    fn wanted(&self) -> Vec<&'static str> {
+        vec!["dr", "rs"]
     }
 }

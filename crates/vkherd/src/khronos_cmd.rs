@@ -7,10 +7,11 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Instant;
 use vkherd::khronos::run_khronos_with;
+use vkherd::models::ModelChoice;
 use vkherd::report::{self, plural, JsonError};
 use vkherd::Options;
 
-pub fn run(paths: &[PathBuf], common: &CommonArgs, limits: &LimitArgs) -> i32 {
+pub fn run(paths: &[PathBuf], model: &ModelChoice, common: &CommonArgs, limits: &LimitArgs) -> i32 {
     let files = match files_to_run(paths, TestKind::Khronos) {
         Ok(f) => f,
         Err(e) => {
@@ -19,7 +20,8 @@ pub fn run(paths: &[PathBuf], common: &CommonArgs, limits: &LimitArgs) -> i32 {
         }
     };
     let opts = Options {
-        model: common.model(),
+        model: model.options,
+        cat: model.cat.clone(),
         max_candidates: limits.max_candidates(),
         timeout: limits.timeout(),
         ..Options::default()
@@ -102,7 +104,18 @@ pub fn run(paths: &[PathBuf], common: &CommonArgs, limits: &LimitArgs) -> i32 {
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    let model = opts.model;
+    let label = match &model.cat {
+        None => format!(
+            "{}{}",
+            model.options.variant.name(),
+            if model.options.chains {
+                ""
+            } else {
+                ", no chains"
+            }
+        ),
+        Some(_) => model.name.clone(),
+    };
     if as_json {
         let mut v = json!({"summary": {"files": files.len(), "passed": passed, "failed": failed, "partial": partial, "errors": bad, "seconds": secs}});
         if let Value::Object(m) = &mut v {
@@ -111,7 +124,7 @@ pub fn run(paths: &[PathBuf], common: &CommonArgs, limits: &LimitArgs) -> i32 {
         outln!("{v}");
     } else {
         outln!(
-            "{} in {}: {passed} passed, {failed} failed{}{} ({secs:.3} s, model {}{})",
+            "{} in {}: {passed} passed, {failed} failed{}{} ({secs:.3} s, model {})",
             plural(passed + failed + partial, "check"),
             plural(files.len() as u64, "file"),
             if partial > 0 {
@@ -124,8 +137,7 @@ pub fn run(paths: &[PathBuf], common: &CommonArgs, limits: &LimitArgs) -> i32 {
             } else {
                 String::new()
             },
-            model.variant.name(),
-            if model.chains { "" } else { ", no chains" },
+            label,
         );
     }
     if bad > 0 {

@@ -14,6 +14,7 @@ pub mod khronos;
 pub mod locate;
 pub mod logs;
 pub mod merge;
+pub mod models;
 pub mod report;
 
 use std::time::Instant;
@@ -37,6 +38,11 @@ pub use vkherd_model::{Program as LoweredProgram, Variant};
 #[derive(Debug, Clone)]
 pub struct Options {
     pub model: ModelOptions,
+    /// A cat model to run instead of the hand-written one ([`models::resolve`]).
+    pub cat: Option<std::sync::Arc<vkherd_cat::Model>>,
+    /// `--model` was given: OPENCL tests run `cat` (or are refused if it is the
+    /// hand-written Vulkan model) instead of the OpenCL model.
+    pub model_given: bool,
     /// A backward jump may be taken at most this many times on a path.
     pub unroll: u32,
     /// Leave out thin-air executions.
@@ -62,6 +68,8 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             model: ModelOptions::default(),
+            cat: None,
+            model_given: false,
             unroll: 2,
             no_thin_air: false,
             max_candidates: None,
@@ -79,6 +87,7 @@ impl Options {
     fn enum_options(&self) -> EnumOptions {
         EnumOptions {
             model: self.model,
+            cat: self.cat.clone(),
             unroll: self.unroll,
             max_candidates: self.max_candidates,
             timeout: self.timeout,
@@ -210,24 +219,34 @@ pub fn far_past_limits(estimate: &Estimate, opts: &Options) -> Option<String> {
 
 /// Enumerates a lowered program and judges its condition.
 pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
-    if program.dialect == Dialect::OpenCl {
-        // Judging an OpenCL test with the Vulkan axioms would give wrong verdicts.
-        // The header is the first line; a run has no source text to point into, so the
-        // error names line 1, column 1 (always a real place).
-        let start = vkherd_model::Span {
-            offset: 0,
-            len: 0,
-            line: 1,
-            column: 1,
+    // The model follows the dialect unless --model was given (docs/opencl.md).
+    let opencl_opts;
+    let opts = if program.dialect == Dialect::OpenCl && opts.cat.is_none() {
+        if opts.model_given {
+            // The hand-written engine is the Vulkan axioms: wrong verdicts on OpenCL.
+            // A run has no source text to point into: the error names the header line.
+            let start = vkherd_model::Span {
+                offset: 0,
+                len: 0,
+                line: 1,
+                column: 1,
+            };
+            return Err(Diagnostic::new(
+                start,
+                format!(
+                    "`{}` is an OpenCL test and the hand-written Vulkan model cannot judge it; expected --model opencl (the default for OPENCL tests) or a cat model",
+                    program.name
+                ),
+            ));
+        }
+        opencl_opts = Options {
+            cat: Some(models::opencl()),
+            ..opts.clone()
         };
-        return Err(Diagnostic::new(
-            start,
-            format!(
-                "`{}` is an OpenCL test: it parses and lowers, but the OpenCL model is not available yet (docs/opencl.md); expected a VULKAN test",
-                program.name
-            ),
-        ));
-    }
+        &opencl_opts
+    } else {
+        opts
+    };
     let start = Instant::now();
     let (outcomes, stats) = collect_outcomes(program, &opts.enum_options())
         .map_err(|e| locate::enum_diagnostic(program, e))?;

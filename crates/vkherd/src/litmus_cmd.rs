@@ -115,9 +115,11 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
                     plural(e.path_combinations, "path combination")
                 );
             }
-            if let Some(warning) = estimate.and_then(|e| vkherd::far_past_limits(&e, &opts)) {
-                eprintln!("{name}: {warning}");
-            }
+            // The estimate ignores pruning (a spin lock estimated at 1e20 finishes in
+            // milliseconds), so the warning waits until the run has taken a while.
+            let _warning = estimate
+                .and_then(|e| vkherd::far_past_limits(&e, &opts))
+                .map(|w| DeferredNote::after(WARNING_DELAY, format!("{name}: {w}")));
             let label = progress_label(k, files.len(), &name);
             let progress = crate::progress::Progress::start(&label, estimate);
             opts.progress = progress.as_ref().map(|p| p.counter());
@@ -180,6 +182,40 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
         EXIT_BAD_INPUT
     } else {
         status
+    }
+}
+
+/// How long a run goes before the far-past-the-limits warning is printed.
+const WARNING_DELAY: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// A note printed on stderr after a delay, unless dropped first.
+struct DeferredNote {
+    cancel: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl DeferredNote {
+    fn after(delay: std::time::Duration, note: String) -> DeferredNote {
+        let (cancel, cancelled) = std::sync::mpsc::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = cancelled.recv_timeout(delay) {
+                eprintln!("{note}");
+            }
+        });
+        DeferredNote {
+            cancel: Some(cancel),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for DeferredNote {
+    fn drop(&mut self) {
+        // Dropping the sender wakes the thread at once; joining keeps stderr in order.
+        drop(self.cancel.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
     }
 }
 

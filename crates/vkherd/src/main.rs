@@ -12,6 +12,7 @@ mod argv;
 mod bench_cmd;
 mod cli;
 mod compare_cmd;
+mod diff_cmd;
 mod khronos_cmd;
 mod litmus_cmd;
 mod merge_cmd;

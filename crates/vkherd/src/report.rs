@@ -178,16 +178,21 @@ pub fn time_line(report: &Report) -> String {
 /// What every JSON object of a run carries, so that an archived result says how it was
 /// made: vkherd's version, the model, its variants, the unroll bound and the limits.
 pub fn run_info(opts: &Options) -> Map<String, Value> {
-    let mut variants = Vec::new();
-    if !opts.model.chains {
-        variants.push("no-chains");
-    }
-    if opts.model.mmra {
-        variants.push("mmra");
-    }
+    let (model, variants): (String, Vec<String>) = match &opts.cat {
+        // A cat model: its name (bundled name or file) and the variants it was compiled with.
+        Some(cat) => (cat.name.clone(), cat.active.iter().cloned().collect()),
+        None => (
+            opts.model.variant.name().to_string(),
+            if opts.model.chains {
+                vec![]
+            } else {
+                vec!["no-chains".to_string()]
+            },
+        ),
+    };
     let mut m = Map::new();
     m.insert("vkherd".into(), json!(crate::VERSION));
-    m.insert("model".into(), json!(opts.model.variant.name()));
+    m.insert("model".into(), json!(model));
     m.insert("variants".into(), json!(variants));
     m.insert("unroll".into(), json!(opts.unroll));
     m.insert(

@@ -201,20 +201,31 @@ fn an_open_verdict_on_a_stopped_run_is_not_final_and_wins_over_a_settled_one() {
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stdout));
 }
 
-/// OpenCL tests are read in their dialect (docs/opencl.md); until the OpenCL model runs,
-/// vkherd refuses to judge them (exit code 2) instead of using the Vulkan axioms, and a
-/// malformed one gets a located error like any input.
+/// OpenCL tests are read in their dialect and judged by the OpenCL model unless --model
+/// is given (docs/opencl.md); `--model vulkan` (the hand-written Vulkan axioms) refuses
+/// them with exit code 2; a malformed one gets a located error like any input.
 #[test]
-fn opencl_tests_parse_and_are_refused_with_exit_code_2() {
+fn opencl_tests_run_the_opencl_model_and_the_vulkan_model_refuses_them() {
     let ok = write(
         "opencl-ok.litmus",
-        "OPENCL ok\n{ [x] = 0; }\nP0@wg 0, dev 0 (global atomic_int* x) {\n  atomic_store(x, 1);\n}\nexists (x = 1)\n",
+        "OPENCL ok\n{ [x] = 0; }\nP0@wg 0, dev 0 (global int* x) {\n  *x = 1;\n  *x = 2;\n}\nexists (x = 1)\n",
     );
+    // Coherence of plain writes: x = 1 at the end needs 2 before 1 in the modification
+    // order of x, against sequenced-before (seed 004 §3.6 write-write coherence).
     let out = vkherd(&[ok.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("Test ok Allowed\nStates 1\nx=2;\nNo\n"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = vkherd(&["--model", "vulkan", ok.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
-        err.contains("error: `ok` is an OpenCL test: it parses and lowers, but the OpenCL model is not available yet"),
+        err.contains(
+            "error: `ok` is an OpenCL test and the hand-written Vulkan model cannot judge it"
+        ),
         "{err}"
     );
     assert!(err.contains("opencl-ok.litmus:1:1"), "{err}");
@@ -238,10 +249,9 @@ fn opencl_tests_parse_and_are_refused_with_exit_code_2() {
     );
 }
 
-/// In a directory, OpenCL tests are skipped with a note (no model runs them yet); the
-/// Vulkan tests beside them run as usual.
+/// In a directory, each test runs the model of its dialect.
 #[test]
-fn opencl_tests_in_a_directory_are_skipped_with_a_note() {
+fn a_directory_with_both_dialects_runs_each_with_its_model() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mixed-dialects");
     let _ = std::fs::create_dir_all(&dir);
     std::fs::write(
@@ -256,12 +266,7 @@ fn opencl_tests_in_a_directory_are_skipped_with_a_note() {
     .expect("write");
     let out = vkherd(&[dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains(
-        "note: skipped 1 OpenCL test found in directories: the OpenCL model is not available yet"
-    ));
-    assert!(
-        text(&out.stdout).starts_with("Test b Allowed\n"),
-        "{}",
-        text(&out.stdout)
-    );
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("Test a Allowed\n"), "{stdout}");
+    assert!(stdout.contains("Test b Allowed\n"), "{stdout}");
 }

@@ -59,6 +59,20 @@ fn run(source: &str, mmra: bool, naive: bool) -> vkherd::Report {
     vkherd::run(&program, &opts).expect("generated test runs")
 }
 
+/// `--variant mmra` as the command line runs it: the cat engine on vulkan.cat.
+fn run_cat(source: &str) -> vkherd::Report {
+    let program = vkherd::load_litmus(source).expect("loads");
+    let choice = vkherd::models::resolve("vulkan", &["mmra".to_string()], false).unwrap();
+    assert!(choice.cat.is_some(), "a variant runs the cat engine");
+    let opts = Options {
+        model: choice.options,
+        cat: choice.cat,
+        unroll: 2,
+        ..Options::default()
+    };
+    vkherd::run(&program, &opts).expect("runs")
+}
+
 const SEEDS: std::ops::Range<u64> = 0..24;
 
 #[test]
@@ -116,8 +130,9 @@ fn tags_never_remove_a_state_and_the_search_agrees_with_naive() {
 }
 
 /// The message-passing, fence and barrier tests of the corpus, randomly tagged (three
-/// taggings each): tags never remove a state, they do add some, and the search agrees
-/// with --naive.
+/// taggings each): tags never remove a state, they do add some, the search agrees with
+/// --naive, and the cat engine's vulkan.cat with the variant agrees with the hand-written
+/// engine.
 #[test]
 fn tagged_synchronising_corpus_tests_only_gain_states() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../litmus-tests");
@@ -145,6 +160,12 @@ fn tagged_synchronising_corpus_tests_only_gain_states() {
                 if mmra.outcomes.states.len() > plain.outcomes.states.len() {
                     grew += 1;
                 }
+                // The two engines (hand-written, vulkan.cat) agree on the variant.
+                assert_eq!(
+                    report::herd_text(&mmra),
+                    report::herd_text(&run_cat(&source)),
+                    "{name}: the cat engine differs\n{source}"
+                );
                 let naive = run(&source, true, true);
                 assert_eq!(
                     report::herd_text(&mmra),
@@ -159,4 +180,24 @@ fn tagged_synchronising_corpus_tests_only_gain_states() {
         grew * 5 >= runs,
         "only {grew} of {runs} tagged tests gained a state"
     );
+}
+
+/// The MMRA corpus under both engines: the hand-written model and vulkan.cat, each with
+/// the variant, give the same reports (corpus.rs checks them against the headers).
+#[test]
+fn both_engines_agree_on_the_mmra_corpus() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../litmus-tests/mmra");
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).expect("litmus-tests/mmra") {
+        let f = e.expect("entry").path();
+        let source = std::fs::read_to_string(&f).unwrap();
+        assert_eq!(
+            report::herd_text(&run(&source, true, false)),
+            report::herd_text(&run_cat(&source)),
+            "{}",
+            f.display()
+        );
+        n += 1;
+    }
+    assert_eq!(n, 9);
 }

@@ -1,0 +1,504 @@
+//! From statements to a [`Graph`]: names resolved (model definitions, then base names),
+//! functions inlined, variants chosen, types checked, includes read.
+
+use crate::ast::*;
+use crate::base::{lookup, Kind};
+use crate::ir::{Graph, Op, RecGroup, N};
+use crate::mono::polarity;
+use crate::{CatError, Check, Source};
+use std::collections::BTreeSet;
+use std::rc::Rc;
+use vkherd_litmus::{Diagnostic, Span};
+
+/// Files included inside one another at most this deep.
+const MAX_INCLUDE_DEPTH: usize = 16;
+/// Function calls nested at most this deep (a function cannot call itself, but a chain of
+/// functions can still be long).
+const MAX_CALL_DEPTH: usize = 64;
+
+/// A value bound to a name.
+#[derive(Clone)]
+enum Val {
+    Node(N),
+    /// `0` or `_` before its type is known.
+    Poly(Poly),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Poly {
+    Empty,
+    Universe,
+}
+
+#[derive(Clone)]
+enum Entry {
+    Val(Val),
+    Func {
+        params: Vec<String>,
+        body: Rc<Expr>,
+        /// The definitions visible where the function was defined: the first `env_len`
+        /// entries of the environment (top-level definitions are only ever appended).
+        env_len: usize,
+        file: usize,
+    },
+}
+
+/// What compiling a model produces.
+pub struct Output {
+    pub graph: Graph,
+    /// Every top-level definition that is a set or relation, in order (later definitions
+    /// of one name shadow earlier ones).
+    pub named: Vec<(String, N)>,
+    pub checks: Vec<Check>,
+    /// The variant names the model tests with `if "NAME"`.
+    pub variants: BTreeSet<String>,
+}
+
+pub struct Compiler<'a> {
+    graph: Graph,
+    env: Vec<(String, Entry)>,
+    named: Vec<(String, N)>,
+    checks: Vec<Check>,
+    variants: &'a BTreeSet<String>,
+    seen_variants: BTreeSet<String>,
+    /// Every file read, for error messages.
+    pub files: Vec<Source>,
+    resolve: &'a dyn Fn(&str, &Source) -> Option<Source>,
+    file: usize,
+    call_depth: usize,
+}
+
+type Res<T> = Result<T, Diagnostic>;
+
+impl<'a> Compiler<'a> {
+    pub fn new(
+        variants: &'a BTreeSet<String>,
+        resolve: &'a dyn Fn(&str, &Source) -> Option<Source>,
+    ) -> Self {
+        Compiler {
+            graph: Graph::default(),
+            env: Vec::new(),
+            named: Vec::new(),
+            checks: Vec::new(),
+            variants,
+            seen_variants: BTreeSet::new(),
+            files: Vec::new(),
+            resolve,
+            file: 0,
+            call_depth: 0,
+        }
+    }
+
+    fn error(&self, e: Diagnostic) -> CatError {
+        CatError {
+            file: self.files[self.file].name.clone(),
+            source: self.files[self.file].text.clone(),
+            diagnostic: e,
+        }
+    }
+
+    /// Compiles `src` and everything it includes.
+    pub fn compile(mut self, src: Source) -> Result<Output, CatError> {
+        self.file_stmts(src, 0)?;
+        Ok(Output {
+            graph: self.graph,
+            named: self.named,
+            checks: self.checks,
+            variants: self.seen_variants,
+        })
+    }
+
+    fn file_stmts(&mut self, src: Source, depth: usize) -> Result<(), CatError> {
+        let index = self.files.len();
+        self.files.push(src);
+        let saved = std::mem::replace(&mut self.file, index);
+        let stmts = crate::parse::parse_cat(&self.files[index].text).map_err(|d| self.error(d))?;
+        for st in stmts {
+            if let Stmt::Include { file, span } = &st {
+                if depth >= MAX_INCLUDE_DEPTH {
+                    return Err(self.error(Diagnostic::new(
+                        *span,
+                        format!("includes nested more than {MAX_INCLUDE_DEPTH} deep (does the file include itself?)"),
+                    )));
+                }
+                let Some(inc) = (self.resolve)(file, &self.files[index]) else {
+                    return Err(self.error(Diagnostic::new(
+                        *span,
+                        format!("cannot read included file `{file}`: expected a bundled model name or a path relative to this file"),
+                    )));
+                };
+                self.file_stmts(inc, depth + 1)?;
+                continue;
+            }
+            self.stmt(st).map_err(|d| self.error(d))?;
+        }
+        self.file = saved;
+        Ok(())
+    }
+
+    fn stmt(&mut self, st: Stmt) -> Res<()> {
+        match st {
+            Stmt::Include { .. } => unreachable!("handled by file_stmts"),
+            Stmt::Let {
+                rec: false,
+                bindings,
+            } => {
+                // `let a = .. and b = ..`: every body sees the definitions before the `let`.
+                let mut new = Vec::new();
+                for b in bindings {
+                    let entry = if b.params.is_empty() {
+                        Entry::Val(self.expr(&b.body)?)
+                    } else {
+                        Entry::Func {
+                            params: b.params.clone(),
+                            body: Rc::new(b.body.clone()),
+                            env_len: self.env.len(),
+                            file: self.file,
+                        }
+                    };
+                    new.push((b.name, entry));
+                }
+                for (name, e) in new {
+                    if let Entry::Val(v) = &e {
+                        let n = self.node_default(v.clone());
+                        self.named.push((name.clone(), n));
+                    }
+                    self.env.push((name, e));
+                }
+                Ok(())
+            }
+            Stmt::Let {
+                rec: true,
+                bindings,
+            } => self.let_rec(bindings),
+            Stmt::Check {
+                flag,
+                negated,
+                kind,
+                expr,
+                name,
+                span,
+            } => {
+                let v = self.expr(&expr)?;
+                let n = match kind {
+                    CheckKind::Empty => self.node_default(v),
+                    _ => self.as_kind(v, Kind::Rel, expr.span, "a check on cycles")?,
+                };
+                let pol = polarity(&self.graph, n);
+                // A check may cut the search if, once it fails on a partial candidate, it
+                // fails on every completion: the checked relation only grows with rf for
+                // `acyclic`/`irreflexive`/`empty`, and only shrinks for `~empty`.
+                let may_cut = !flag
+                    && if negated {
+                        pol.antitone()
+                    } else {
+                        pol.monotone()
+                    };
+                self.checks.push(Check {
+                    name: name.unwrap_or_else(|| default_check_name(kind, negated)),
+                    kind,
+                    negated,
+                    flag,
+                    node: n,
+                    may_cut,
+                    span,
+                });
+                Ok(())
+            }
+        }
+    }
+
+    fn let_rec(&mut self, bindings: Vec<Binding>) -> Res<()> {
+        let group = self.graph.groups.len() as u32;
+        // Every recursive name is a relation (herd7's use: closures of relations).
+        let mut vars = Vec::new();
+        for (i, b) in bindings.iter().enumerate() {
+            if !b.params.is_empty() {
+                return Err(Diagnostic::new(
+                    b.span,
+                    "`let rec` cannot define a function: expected `let rec NAME = ...`",
+                ));
+            }
+            let v = self.graph.rec_var(group, i as u32, Kind::Rel);
+            vars.push(v);
+        }
+        let mark = self.env.len();
+        for (b, &v) in bindings.iter().zip(&vars) {
+            self.env.push((b.name.clone(), Entry::Val(Val::Node(v))));
+        }
+        let mut bodies = Vec::new();
+        for b in &bindings {
+            let val = self.expr(&b.body)?;
+            bodies.push(self.as_kind(val, Kind::Rel, b.body.span, "a recursive definition")?);
+        }
+        self.env.truncate(mark);
+        for (b, &body) in bindings.iter().zip(&bodies) {
+            for &v in &vars {
+                if !crate::mono::monotone_in(&self.graph, body, v) {
+                    return Err(Diagnostic::new(
+                        b.body.span,
+                        "a `let rec` body must only grow with the recursive names (no `~` or `\\` right of them): the fixpoint would not be well defined",
+                    ));
+                }
+            }
+        }
+        // Inputs of the fixpoint: nodes outside the group read by the bodies.
+        let mut inputs = BTreeSet::new();
+        let mut stack: Vec<N> = bodies.clone();
+        let mut seen = BTreeSet::new();
+        while let Some(n) = stack.pop() {
+            if !seen.insert(n) {
+                continue;
+            }
+            let node = self.graph.node(n);
+            if !node.in_rec {
+                inputs.insert(n);
+                continue;
+            }
+            stack.extend(node.op.operands());
+        }
+        self.graph.groups.push(RecGroup {
+            vars: vars.clone(),
+            bodies,
+        });
+        let inputs: Vec<N> = inputs.into_iter().collect();
+        for (i, b) in bindings.into_iter().enumerate() {
+            let n = self.graph.fix(group, i as u32, inputs.clone(), Kind::Rel);
+            self.named.push((b.name.clone(), n));
+            self.env.push((b.name, Entry::Val(Val::Node(n))));
+        }
+        Ok(())
+    }
+
+    fn node_default(&mut self, v: Val) -> N {
+        match v {
+            Val::Node(n) => n,
+            Val::Poly(Poly::Empty) => self.graph.empty(Kind::Rel),
+            Val::Poly(Poly::Universe) => self.graph.full(Kind::Rel),
+        }
+    }
+
+    fn as_kind(&mut self, v: Val, k: Kind, span: Span, what: &str) -> Res<N> {
+        match v {
+            Val::Poly(Poly::Empty) => Ok(self.graph.empty(k)),
+            Val::Poly(Poly::Universe) => Ok(self.graph.full(k)),
+            Val::Node(n) if self.graph.kind(n) == k => Ok(n),
+            Val::Node(_) => Err(Diagnostic::new(
+                span,
+                format!(
+                    "this is a {}, but {what} needs a {}",
+                    kind_name(self.graph.kind(Self::n(&v))),
+                    kind_name(k)
+                ),
+            )),
+        }
+    }
+
+    fn n(v: &Val) -> N {
+        match v {
+            Val::Node(n) => *n,
+            Val::Poly(_) => 0,
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Entry> {
+        self.env
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, e)| e)
+    }
+
+    fn expr(&mut self, e: &Expr) -> Res<Val> {
+        Ok(match &e.kind {
+            ExprKind::Empty => Val::Poly(Poly::Empty),
+            ExprKind::Universe => Val::Poly(Poly::Universe),
+            ExprKind::Name(name) => match self.lookup(name).cloned() {
+                Some(Entry::Val(v)) => v,
+                Some(Entry::Func { params, .. }) => {
+                    return Err(Diagnostic::new(
+                        e.span,
+                        format!(
+                            "`{name}` is a function of {} argument(s): expected `{name}(...)`",
+                            params.len()
+                        ),
+                    ))
+                }
+                None => match lookup(name) {
+                    Some(i) => Val::Node(self.graph.base(i)),
+                    None => {
+                        return Err(Diagnostic::new(
+                            e.span,
+                            format!("unknown name `{name}`: expected a definition above or a base name (see docs/models.md)"),
+                        ))
+                    }
+                },
+            },
+            ExprKind::If {
+                variant,
+                then,
+                els,
+            } => {
+                self.seen_variants.insert(variant.clone());
+                if self.variants.contains(variant) {
+                    self.expr(then)?
+                } else {
+                    self.expr(els)?
+                }
+            }
+            ExprKind::Compl(a) => match self.expr(a)? {
+                Val::Poly(Poly::Empty) => Val::Poly(Poly::Universe),
+                Val::Poly(Poly::Universe) => Val::Poly(Poly::Empty),
+                Val::Node(n) => Val::Node(self.graph.compl(n)),
+            },
+            ExprKind::Stor(a) => {
+                let v = self.expr(a)?;
+                let s = self.as_kind(v, Kind::Set, a.span, "`[...]`")?;
+                Val::Node(self.graph.stor(s))
+            }
+            ExprKind::Post(op, a) => {
+                let v = self.expr(a)?;
+                let r = self.as_kind(v, Kind::Rel, a.span, "a postfix operator")?;
+                let make: fn(N) -> Op = match op {
+                    PostOp::Plus => Op::Plus,
+                    PostOp::Star => Op::Star,
+                    PostOp::Opt => Op::Opt,
+                    PostOp::Inv => Op::Inv,
+                };
+                Val::Node(self.graph.unary(make, r))
+            }
+            ExprKind::Bin(op, a, b) => self.binary(*op, a, b)?,
+            ExprKind::App(f, args) => self.apply(f, args, e.span)?,
+        })
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Res<Val> {
+        let va = self.expr(a)?;
+        let vb = self.expr(b)?;
+        match op {
+            BinOp::Seq => {
+                let x = self.as_kind(va, Kind::Rel, a.span, "`;`")?;
+                let y = self.as_kind(vb, Kind::Rel, b.span, "`;`")?;
+                Ok(Val::Node(self.graph.seq(vec![x, y])))
+            }
+            BinOp::Cross => {
+                let x = self.as_kind(va, Kind::Set, a.span, "`*` (cartesian product)")?;
+                let y = self.as_kind(vb, Kind::Set, b.span, "`*` (cartesian product)")?;
+                Ok(Val::Node(self.graph.cross(x, y)))
+            }
+            BinOp::Union | BinOp::Inter | BinOp::Diff => {
+                // The type is the operands' (`0` and `_` take the other side's).
+                let k = match (&va, &vb) {
+                    (Val::Node(x), _) => self.graph.kind(*x),
+                    (_, Val::Node(y)) => self.graph.kind(*y),
+                    _ => Kind::Rel,
+                };
+                let what = match op {
+                    BinOp::Union => "`|` with a left side of that type",
+                    BinOp::Inter => "`&` with a left side of that type",
+                    _ => "`\\` with a left side of that type",
+                };
+                let x = self.as_kind(va, k, a.span, what)?;
+                let y = self.as_kind(vb, k, b.span, what)?;
+                Ok(Val::Node(match op {
+                    BinOp::Union => self.graph.union(k, vec![x, y]),
+                    BinOp::Inter => self.graph.inter(k, vec![x, y]),
+                    _ => self.graph.diff(x, y),
+                }))
+            }
+        }
+    }
+
+    fn apply(&mut self, f: &str, args: &[Expr], span: Span) -> Res<Val> {
+        if matches!(f, "domain" | "range") && self.lookup(f).is_none() {
+            if args.len() != 1 {
+                return Err(Diagnostic::new(
+                    span,
+                    format!("`{f}` takes one relation, not {} arguments", args.len()),
+                ));
+            }
+            let v = self.expr(&args[0])?;
+            let r = self.as_kind(v, Kind::Rel, args[0].span, &format!("`{f}`"))?;
+            let make: fn(N) -> Op = if f == "domain" { Op::Domain } else { Op::Range };
+            return Ok(Val::Node(self.graph.unary(make, r)));
+        }
+        let Some(Entry::Func {
+            params,
+            body,
+            env_len,
+            file,
+        }) = self.lookup(f).cloned()
+        else {
+            let what = if self.lookup(f).is_some() || lookup(f).is_some() {
+                "is not a function"
+            } else {
+                "is not defined"
+            };
+            return Err(Diagnostic::new(
+                span,
+                format!("`{f}` {what}: expected a function defined with `let {f}(...) = ...`, `domain` or `range`"),
+            ));
+        };
+        if params.len() != args.len() {
+            return Err(Diagnostic::new(
+                span,
+                format!(
+                    "`{f}` takes {} argument(s), not {}",
+                    params.len(),
+                    args.len()
+                ),
+            ));
+        }
+        if self.call_depth >= MAX_CALL_DEPTH {
+            return Err(Diagnostic::new(
+                span,
+                format!("function calls nested more than {MAX_CALL_DEPTH} deep"),
+            ));
+        }
+        let mut vals = Vec::new();
+        for a in args {
+            vals.push(self.expr(a)?);
+        }
+        // The body sees the definitions before the function and its parameters: the
+        // rest of the environment is set aside (moved, not copied) during the call.
+        let rest = self.env.split_off(env_len);
+        for (p, v) in params.iter().zip(vals) {
+            self.env.push((p.clone(), Entry::Val(v)));
+        }
+        let saved_file = std::mem::replace(&mut self.file, file);
+        self.call_depth += 1;
+        let r = self.expr(&body);
+        self.call_depth -= 1;
+        self.env.truncate(env_len);
+        self.env.extend(rest);
+        self.file = saved_file;
+        // An error inside the body is reported at the call (the body's own file may differ).
+        r.map_err(|d| {
+            if file == self.file {
+                d
+            } else {
+                Diagnostic::new(span, format!("in `{f}`: {}", d.message))
+            }
+        })
+    }
+}
+
+fn kind_name(k: Kind) -> &'static str {
+    match k {
+        Kind::Set => "set",
+        Kind::Rel => "relation",
+    }
+}
+
+fn default_check_name(kind: CheckKind, negated: bool) -> String {
+    let k = match kind {
+        CheckKind::Acyclic => "acyclic",
+        CheckKind::Irreflexive => "irreflexive",
+        CheckKind::Empty => "empty",
+    };
+    if negated {
+        format!("not-{k}")
+    } else {
+        k.to_string()
+    }
+}

@@ -1,0 +1,860 @@
+//! Staged evaluation of a compiled model over the bit-matrix relations of one execution.
+//!
+//! [`Prepared::new`] runs once per path combination: it computes every static node and
+//! specialises the rest against those values (a union with an empty operand loses it, an
+//! intersection with an empty one is empty, a `;` chain through an empty factor is empty,
+//! known operands of `|`/`&` are folded into one constant; a node whose operands all
+//! become known is computed on the spot). So `ithb` for a set of storage classes that no
+//! access uses costs nothing per candidate, and `chains & r` is `r` when chains are
+//! supported. What is left is ordered into a per-asmo program and per-candidate programs.
+
+use crate::ast::CheckKind;
+use crate::base::{static_value, Kind, Stage, Value, BASES};
+use crate::ir::{Op, N};
+use crate::Model;
+use std::collections::HashMap;
+use vkherd_model::{EventSet, Rel, Statics};
+
+/// A `;` factor: a relation, or `[S]` applied as a restriction.
+#[derive(Debug, Clone)]
+enum Factor {
+    Rel(N),
+    Restrict(N),
+}
+
+/// A node's operation after specialisation (operands resolved through aliases).
+#[derive(Debug, Clone)]
+enum Step {
+    /// The candidate's rf, RFINIT or asmo.
+    Input(Input),
+    Raw(Op),
+    Union(Option<Value>, Vec<N>),
+    Inter(Option<Value>, Vec<N>),
+    Seq(Vec<Factor>),
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Input {
+    Rf,
+    RfInit,
+    Asmo,
+}
+
+/// Where a node's value lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Loc {
+    /// Computed by `Prepared::new` (in `known`).
+    Known(N),
+    Asmo(u32),
+    Cand(u32),
+    /// Inside a fixpoint: computed by the fixpoint's evaluation only.
+    InRec,
+}
+
+/// A model specialised to one path combination.
+pub struct Prepared<'m> {
+    model: &'m Model,
+    n: usize,
+    known: Vec<Option<Value>>,
+    loc: Vec<Loc>,
+    /// The node whose value a node has (itself, unless simplified to another).
+    alias: Vec<N>,
+    steps: Vec<Option<Step>>,
+    asmo_program: Vec<N>,
+    /// Per-candidate programs: the nodes the cutting checks need, and everything needed.
+    /// Per cutting check, in order: the candidate nodes it needs that the checks before
+    /// it did not (the search stops at the first failing check, as `consistent` does).
+    cut_segments: Vec<Vec<N>>,
+    full_program: Vec<N>,
+    cand_slots: usize,
+    cut_checks: Vec<usize>,
+    /// The named relations asked for at preparation, by name.
+    wanted: Vec<(String, N)>,
+}
+
+/// The per-asmo values.
+pub struct AsmoValues {
+    vals: Vec<Option<Value>>,
+}
+
+/// The values of one candidate.
+pub struct Evaluation<'p, 'm> {
+    prep: &'p Prepared<'m>,
+    asmo: &'p AsmoValues,
+    cand: Vec<Option<Value>>,
+}
+
+fn empty_value(kind: Kind, n: usize) -> Value {
+    match kind {
+        Kind::Set => Value::Set(EventSet::new(n)),
+        Kind::Rel => Value::Rel(Rel::empty(n)),
+    }
+}
+
+fn full_value(kind: Kind, n: usize) -> Value {
+    match kind {
+        Kind::Set => Value::Set(EventSet::full(n)),
+        Kind::Rel => Value::Rel(Rel::full(n)),
+    }
+}
+
+fn is_full(v: &Value, n: usize) -> bool {
+    match v {
+        Value::Set(s) => s.count() == n,
+        Value::Rel(r) => n > 0 && r.is_full() || n == 0,
+    }
+}
+
+/// The union (or intersection) of `konst` and the values of `ops`.
+fn fold<'a>(konst: Option<&Value>, ops: &[N], union: bool, get: &impl Fn(N) -> &'a Value) -> Value {
+    let (mut acc, rest) = match konst {
+        Some(k) => (k.clone(), ops),
+        None => (get(ops[0]).clone(), &ops[1..]),
+    };
+    for &o in rest {
+        match (&mut acc, get(o)) {
+            (Value::Rel(a), Value::Rel(b)) if union => a.union_with(b),
+            (Value::Rel(a), Value::Rel(b)) => a.inter_with(b),
+            (Value::Set(a), Value::Set(b)) if union => a.union_with(b),
+            (Value::Set(a), Value::Set(b)) => a.inter_with(b),
+            _ => unreachable!("type-checked"),
+        }
+    }
+    acc
+}
+
+/// Computes one step, reading operands through `get`.
+fn exec<'a>(step: &Step, kind: Kind, n: usize, get: &impl Fn(N) -> &'a Value) -> Value {
+    match step {
+        Step::Union(konst, ops) => fold(konst.as_ref(), ops, true, get),
+        Step::Inter(konst, ops) => fold(konst.as_ref(), ops, false, get),
+        Step::Seq(factors) => {
+            // The first relation is borrowed, not copied; restrictions after it apply in
+            // place once the chain owns its value.
+            let mut owned: Option<Rel> = None;
+            let mut first: Option<&Rel> = None;
+            // Consecutive `[S]`s were merged when the chain was built.
+            let mut dom: Option<&EventSet> = None;
+            for f in factors {
+                match *f {
+                    Factor::Restrict(s) => {
+                        let s = get(s).set();
+                        if let Some(r) = first.take() {
+                            owned = Some(r.restrict_range(s));
+                        } else if let Some(r) = &mut owned {
+                            r.restrict_range_with(s);
+                        } else if let Some(d) = dom {
+                            owned = Some(Rel::stor(&d.inter(s)));
+                        } else {
+                            dom = Some(s);
+                        }
+                    }
+                    Factor::Rel(r) => {
+                        let r = get(r).rel();
+                        if let Some(a) = first.take() {
+                            owned = Some(a.seq(r));
+                        } else if let Some(a) = owned.take() {
+                            owned = Some(a.seq(r));
+                        } else if let Some(d) = dom.take() {
+                            owned = Some(r.restrict_domain(d));
+                        } else {
+                            first = Some(r);
+                        }
+                    }
+                }
+            }
+            Value::Rel(match (owned, first, dom) {
+                (Some(a), _, _) => a,
+                (None, Some(r), _) => r.clone(),
+                (None, None, Some(d)) => Rel::stor(d),
+                (None, None, None) => Rel::identity(n),
+            })
+        }
+        Step::Raw(op) => exec_raw(op, kind, n, get),
+        Step::Input(_) => unreachable!("read by the evaluator"),
+    }
+}
+
+fn exec_raw<'a>(op: &Op, kind: Kind, n: usize, get: &impl Fn(N) -> &'a Value) -> Value {
+    match op {
+        Op::Empty => empty_value(kind, n),
+        Op::Full => full_value(kind, n),
+        Op::Union(v) => fold(None, v, true, get),
+        Op::Inter(v) => fold(None, v, false, get),
+        Op::Seq(v) => {
+            let mut acc = get(v[0]).rel().clone();
+            for &f in &v[1..] {
+                acc = acc.seq(get(f).rel());
+            }
+            Value::Rel(acc)
+        }
+        Op::Diff(a, b) => match (get(*a), get(*b)) {
+            (Value::Rel(x), Value::Rel(y)) => Value::Rel(x.minus(y)),
+            (Value::Set(x), Value::Set(y)) => Value::Set(x.minus(y)),
+            _ => unreachable!("type-checked"),
+        },
+        Op::Compl(a) => match get(*a) {
+            Value::Rel(x) => Value::Rel(Rel::full(n).minus(x)),
+            Value::Set(x) => Value::Set(x.complement()),
+        },
+        Op::Cross(a, b) => Value::Rel(Rel::cross(get(*a).set(), get(*b).set())),
+        Op::Inv(a) => Value::Rel(get(*a).rel().inv()),
+        Op::Plus(a) => Value::Rel(get(*a).rel().plus()),
+        Op::Star(a) => Value::Rel(get(*a).rel().star()),
+        Op::Opt(a) => Value::Rel(get(*a).rel().opt()),
+        Op::Stor(a) => Value::Rel(Rel::stor(get(*a).set())),
+        Op::Domain(a) => Value::Set(get(*a).rel().domain()),
+        Op::Range(a) => Value::Set(get(*a).rel().range()),
+        Op::Base(_) | Op::RecVar { .. } | Op::Fix { .. } => {
+            unreachable!("read by the evaluator, not computed")
+        }
+    }
+}
+
+impl<'m> Prepared<'m> {
+    /// Specialises `model` to the execution `s`. `wanted` names the relations the caller
+    /// will read from each [`Evaluation`] (an unknown name is ignored).
+    /// The model this is prepared from.
+    pub fn model(&self) -> &'m Model {
+        self.model
+    }
+
+    pub fn new(model: &'m Model, s: &Statics, wanted: &[&str]) -> Prepared<'m> {
+        let g = &model.graph;
+        let n = s.n;
+        let count = g.nodes.len();
+        let mut p = Prepared {
+            model,
+            n,
+            known: vec![None; count],
+            loc: vec![Loc::InRec; count],
+            alias: (0..count as N).collect(),
+            steps: vec![None; count],
+            asmo_program: Vec::new(),
+            cut_segments: Vec::new(),
+            full_program: Vec::new(),
+            cand_slots: 0,
+            cut_checks: Vec::new(),
+            wanted: Vec::new(),
+        };
+        // Only what the checks and the wanted relations read is computed.
+        let checks = &model.checks;
+        let mut full_roots: Vec<N> = checks.iter().map(|c| c.node).collect();
+        for w in wanted {
+            if let Some(node) = model.named(w) {
+                p.wanted.push((w.to_string(), node));
+                full_roots.push(node);
+            }
+        }
+        let mut reach = vec![false; count];
+        let mut stack = full_roots.clone();
+        while let Some(m) = stack.pop() {
+            if std::mem::replace(&mut reach[m as usize], true) {
+                continue;
+            }
+            g.nodes[m as usize].op.each_operand(|o| stack.push(o));
+        }
+        let mut stage = vec![Stage::Static; count];
+        // Closures of known relations, by the node holding their operand's value: the
+        // ithb of every storage-class subset that no access uses is the same `^ssw`.
+        let mut closures: HashMap<(bool, N), N> = HashMap::new();
+        for i in 0..count {
+            let node = &g.nodes[i];
+            if node.in_rec || !reach[i] {
+                continue;
+            }
+            let me = i as N;
+            let (step, st) = match &node.op {
+                Op::Base(b) if BASES[*b].stage == Stage::Static => {
+                    p.known[i] = Some(static_value(*b, s));
+                    p.loc[i] = Loc::Known(me);
+                    continue;
+                }
+                Op::Base(b) => {
+                    let input = match BASES[*b].name {
+                        "rf" => Input::Rf,
+                        "RFINIT" => Input::RfInit,
+                        _ => Input::Asmo,
+                    };
+                    (Step::Input(input), BASES[*b].stage)
+                }
+                op => {
+                    // The common case: every operand is known, the node is computed now.
+                    let mut all_known = !matches!(op, Op::Fix { .. });
+                    op.each_operand(|o| all_known &= p.known_value(o).is_some());
+                    if all_known {
+                        p.loc[i] = Loc::Known(p.fold_known(op, node.kind, me, &mut closures));
+                        continue;
+                    }
+                    let ops = op.operands();
+                    let res: Vec<N> = ops.iter().map(|&o| p.resolve(o)).collect();
+                    let op = remap(op, &res);
+                    let all_known = res.iter().all(|&o| p.known_value(o).is_some());
+                    if all_known && !matches!(op, Op::Fix { .. }) {
+                        let v = exec_raw(&op, node.kind, n, &|m| p.known_value(m).expect("known"));
+                        p.known[i] = Some(v);
+                        p.loc[i] = Loc::Known(me);
+                        continue;
+                    }
+                    match p.simplify(&op, node.kind) {
+                        Simplified::Known(v) => {
+                            p.known[i] = Some(v);
+                            p.loc[i] = Loc::Known(me);
+                            continue;
+                        }
+                        Simplified::Alias(a) => {
+                            p.alias[i] = p.alias[a as usize];
+                            p.loc[i] = p.loc[a as usize];
+                            stage[i] = stage[a as usize];
+                            continue;
+                        }
+                        Simplified::Step(step) => {
+                            let st = res
+                                .iter()
+                                .map(|&o| stage[o as usize])
+                                .max()
+                                .unwrap_or(Stage::Static);
+                            let st = if matches!(op, Op::Fix { .. }) {
+                                st.max(Stage::Asmo)
+                            } else {
+                                st
+                            };
+                            (step, st)
+                        }
+                    }
+                }
+            };
+            stage[i] = st;
+            p.steps[i] = Some(step);
+            // Slots are given below, once the needed nodes are known.
+            p.loc[i] = if st == Stage::Asmo {
+                Loc::Asmo(u32::MAX)
+            } else {
+                Loc::Cand(u32::MAX)
+            };
+        }
+        // The programs: the nodes each output needs, in index (= topological) order.
+        p.cut_checks = (0..checks.len()).filter(|&c| checks[c].may_cut).collect();
+        let full = p.needed(&full_roots);
+        let mut asmo_slots = 0u32;
+        let mut cand_slots = 0u32;
+        for (i, &needed) in full.iter().enumerate() {
+            if !needed {
+                continue;
+            }
+            match p.loc[i] {
+                Loc::Asmo(_) if p.steps[i].is_some() => {
+                    p.loc[i] = Loc::Asmo(asmo_slots);
+                    asmo_slots += 1;
+                    p.asmo_program.push(i as N);
+                }
+                Loc::Cand(_) if p.steps[i].is_some() => {
+                    p.loc[i] = Loc::Cand(cand_slots);
+                    cand_slots += 1;
+                    p.full_program.push(i as N);
+                }
+                _ => {}
+            }
+        }
+        // Aliases copy the location of their target, whose slot is now known.
+        for i in 0..count {
+            let target = p.alias[i] as usize;
+            if target != i {
+                p.loc[i] = p.loc[target];
+            }
+        }
+        p.cand_slots = cand_slots as usize;
+        let mut covered = vec![false; count];
+        for &c in &p.cut_checks {
+            let need = p.needed(&[checks[c].node]);
+            let segment: Vec<N> = p
+                .full_program
+                .iter()
+                .copied()
+                .filter(|&i| need[i as usize] && !covered[i as usize])
+                .collect();
+            for &i in &segment {
+                covered[i as usize] = true;
+            }
+            p.cut_segments.push(segment);
+        }
+        p
+    }
+
+    /// The node holding a known node's value.
+    fn holder(&self, n: N) -> N {
+        match self.loc[n as usize] {
+            Loc::Known(k) => k,
+            _ => n,
+        }
+    }
+
+    /// Computes node `me`, whose operands are all known, or finds an equal value already
+    /// held: a union or intersection that keeps one operand's value is that operand, and
+    /// a closure of a value already closed is that closure. Returns the holder.
+    fn fold_known(
+        &mut self,
+        op: &Op,
+        kind: Kind,
+        me: N,
+        closures: &mut HashMap<(bool, N), N>,
+    ) -> N {
+        let n = self.n;
+        match op {
+            Op::Union(v) | Op::Inter(v) => {
+                let union = matches!(op, Op::Union(_));
+                let mut keep: Option<N> = None;
+                let mut several = false;
+                for &o in v {
+                    let val = self.known_value(o).expect("known");
+                    let neutral = if union {
+                        val.is_empty()
+                    } else {
+                        is_full(val, n)
+                    };
+                    if !neutral {
+                        let h = self.holder(o);
+                        match keep {
+                            Some(k) if k != h => several = true,
+                            _ => keep = Some(h),
+                        }
+                    }
+                }
+                if !several {
+                    if let Some(k) = keep {
+                        return k;
+                    }
+                    // Every operand is neutral: the union of empties is the first one.
+                    if union {
+                        return self.holder(v[0]);
+                    }
+                }
+            }
+            // The closure of an empty relation is itself.
+            Op::Plus(a) if self.known_value(*a).is_some_and(Value::is_empty) => {
+                return self.holder(*a);
+            }
+            Op::Plus(a) | Op::Star(a) => {
+                let key = (matches!(op, Op::Plus(_)), self.holder(*a));
+                if let Some(&k) = closures.get(&key) {
+                    return k;
+                }
+                closures.insert(key, me);
+            }
+            _ => {}
+        }
+        let get = |m| self.known_value(m).expect("known");
+        let v = match op {
+            // `[S]` factors as restrictions, not products with identity matrices.
+            Op::Seq(v) => {
+                let g = &self.model.graph;
+                let factors = v
+                    .iter()
+                    .map(|&f| match &g.node(f).op {
+                        Op::Stor(s) => Factor::Restrict(*s),
+                        _ => Factor::Rel(f),
+                    })
+                    .collect();
+                exec(&Step::Seq(factors), kind, n, &get)
+            }
+            _ => exec_raw(op, kind, n, &get),
+        };
+        self.known[me as usize] = Some(v);
+        me
+    }
+
+    /// The node whose value `n` has (following aliases).
+    fn resolve(&self, n: N) -> N {
+        self.alias[n as usize]
+    }
+
+    fn known_value(&self, n: N) -> Option<&Value> {
+        match self.loc[n as usize] {
+            Loc::Known(k) => self.known[k as usize].as_ref(),
+            _ => None,
+        }
+    }
+
+    fn simplify(&self, op: &Op, kind: Kind) -> Simplified {
+        let n = self.n;
+        let known_empty = |o: &N| self.known_value(*o).is_some_and(Value::is_empty);
+        match op {
+            Op::Union(v) => {
+                let mut konst: Option<Value> = None;
+                let mut dynamic = Vec::new();
+                for &o in v {
+                    match self.known_value(o) {
+                        Some(x) if x.is_empty() => {}
+                        Some(x) => {
+                            konst = Some(match konst {
+                                None => x.clone(),
+                                Some(Value::Rel(r)) => Value::Rel(r.union(x.rel())),
+                                Some(Value::Set(s)) => Value::Set(s.union(x.set())),
+                            })
+                        }
+                        None => dynamic.push(o),
+                    }
+                }
+                if konst.is_none() && dynamic.len() == 1 {
+                    return Simplified::Alias(dynamic[0]);
+                }
+                Simplified::Step(Step::Union(konst, dynamic))
+            }
+            Op::Inter(v) => {
+                if v.iter().any(known_empty) {
+                    return Simplified::Known(empty_value(kind, n));
+                }
+                let mut konst: Option<Value> = None;
+                let mut dynamic = Vec::new();
+                for &o in v {
+                    match self.known_value(o) {
+                        Some(x) if is_full(x, n) => {}
+                        Some(x) => {
+                            konst = Some(match konst {
+                                None => x.clone(),
+                                Some(Value::Rel(r)) => Value::Rel(r.inter(x.rel())),
+                                Some(Value::Set(s)) => Value::Set(s.inter(x.set())),
+                            })
+                        }
+                        None => dynamic.push(o),
+                    }
+                }
+                if konst.is_none() && dynamic.len() == 1 {
+                    return Simplified::Alias(dynamic[0]);
+                }
+                Simplified::Step(Step::Inter(konst, dynamic))
+            }
+            Op::Seq(v) => {
+                if v.iter().any(known_empty) {
+                    return Simplified::Known(empty_value(Kind::Rel, n));
+                }
+                let g = &self.model.graph;
+                let factors = v
+                    .iter()
+                    .map(|&f| match &g.node(f).op {
+                        Op::Stor(s) => Factor::Restrict(self.resolve(*s)),
+                        _ => Factor::Rel(f),
+                    })
+                    .collect();
+                Simplified::Step(Step::Seq(factors))
+            }
+            Op::Diff(a, b) => {
+                if known_empty(a) {
+                    Simplified::Known(empty_value(kind, n))
+                } else if known_empty(b) {
+                    Simplified::Alias(*a)
+                } else {
+                    Simplified::Step(Step::Raw(op.clone()))
+                }
+            }
+            Op::Cross(a, b) if known_empty(a) || known_empty(b) => {
+                Simplified::Known(empty_value(Kind::Rel, n))
+            }
+            Op::Inv(a) | Op::Plus(a) | Op::Stor(a) | Op::Domain(a) | Op::Range(a)
+                if known_empty(a) =>
+            {
+                Simplified::Known(empty_value(kind, n))
+            }
+            _ => Simplified::Step(Step::Raw(op.clone())),
+        }
+    }
+
+    /// Marks the non-known nodes that `roots` need.
+    fn needed(&self, roots: &[N]) -> Vec<bool> {
+        let mut need = vec![false; self.loc.len()];
+        let mut stack: Vec<N> = roots.to_vec();
+        while let Some(n) = stack.pop() {
+            let n = self.resolve(n);
+            if need[n as usize] {
+                continue;
+            }
+            need[n as usize] = true;
+            if let Some(step) = &self.steps[n as usize] {
+                match step {
+                    Step::Union(_, v) | Step::Inter(_, v) => stack.extend(v),
+                    Step::Seq(f) => stack.extend(f.iter().map(|f| match *f {
+                        Factor::Rel(x) | Factor::Restrict(x) => x,
+                    })),
+                    Step::Raw(op) => op.each_operand(|o| stack.push(o)),
+                    Step::Input(_) => {}
+                }
+            }
+        }
+        need
+    }
+
+    fn value<'a>(
+        &'a self,
+        n: N,
+        asmo: &'a [Option<Value>],
+        cand: &'a [Option<Value>],
+    ) -> &'a Value {
+        match self.loc[n as usize] {
+            Loc::Known(k) => self.known[k as usize].as_ref().expect("known"),
+            Loc::Asmo(slot) => asmo[slot as usize].as_ref().expect("computed per asmo"),
+            Loc::Cand(slot) => cand[slot as usize]
+                .as_ref()
+                .expect("computed per candidate"),
+            Loc::InRec => unreachable!("inside a fixpoint"),
+        }
+    }
+
+    fn compute(
+        &self,
+        i: N,
+        rf: &Rel,
+        rfinit: &EventSet,
+        asmo_rel: &Rel,
+        asmo: &[Option<Value>],
+        cand: &[Option<Value>],
+    ) -> Value {
+        let node = self.model.graph.node(i);
+        let step = self.steps[i as usize].as_ref().expect("a step");
+        match step {
+            Step::Input(Input::Rf) => Value::Rel(rf.clone()),
+            Step::Input(Input::RfInit) => Value::Set(rfinit.clone()),
+            Step::Input(Input::Asmo) => Value::Rel(asmo_rel.clone()),
+            Step::Raw(Op::Fix { group, index, .. }) => {
+                self.fixpoint(*group, *index, &|m| self.value(m, asmo, cand))
+            }
+            step => exec(step, node.kind, self.n, &|m| self.value(m, asmo, cand)),
+        }
+    }
+
+    /// The least fixpoint of a `let rec` group (Kleene iteration from the empty relations;
+    /// the bodies are monotone, so it converges in at most n² rounds).
+    fn fixpoint<'a>(&self, group: u32, index: u32, get: &dyn Fn(N) -> &'a Value) -> Value {
+        let g = &self.model.graph;
+        let grp = &g.groups[group as usize];
+        let mut vars: Vec<Value> = grp
+            .vars
+            .iter()
+            .map(|_| Value::Rel(Rel::empty(self.n)))
+            .collect();
+        loop {
+            let mut local: Vec<Option<Value>> = vec![None; g.nodes.len()];
+            for (k, &v) in grp.vars.iter().enumerate() {
+                local[v as usize] = Some(vars[k].clone());
+            }
+            let mut next = Vec::new();
+            for &b in &grp.bodies {
+                next.push(self.eval_rec(b, &mut local, get));
+            }
+            if next == vars {
+                return vars.swap_remove(index as usize);
+            }
+            vars = next;
+        }
+    }
+
+    fn eval_rec<'a>(
+        &self,
+        n: N,
+        local: &mut Vec<Option<Value>>,
+        get: &dyn Fn(N) -> &'a Value,
+    ) -> Value {
+        let g = &self.model.graph;
+        let node = g.node(n);
+        if !node.in_rec {
+            return get(n).clone();
+        }
+        if let Some(v) = &local[n as usize] {
+            return v.clone();
+        }
+        let ops = node.op.operands();
+        for &o in &ops {
+            if g.node(o).in_rec && local[o as usize].is_none() {
+                let v = self.eval_rec(o, local, get);
+                local[o as usize] = Some(v);
+            }
+        }
+        let v = {
+            let local_ref: &Vec<Option<Value>> = local;
+            exec_raw(
+                &node.op,
+                node.kind,
+                self.n,
+                &|m| match &local_ref[m as usize] {
+                    Some(v) => v,
+                    None => get(m),
+                },
+            )
+        };
+        local[n as usize] = Some(v.clone());
+        v
+    }
+
+    /// Computes the values that depend on asmo alone.
+    pub fn for_asmo(&self, asmo: &Rel) -> AsmoValues {
+        let mut vals: Vec<Option<Value>> = vec![None; self.asmo_program.len()];
+        let no_rf = Rel::empty(self.n);
+        let no_init = EventSet::new(self.n);
+        for &i in &self.asmo_program {
+            let v = self.compute(i, &no_rf, &no_init, asmo, &vals, &[]);
+            let Loc::Asmo(slot) = self.loc[i as usize] else {
+                unreachable!("asmo node")
+            };
+            vals[slot as usize] = Some(v);
+        }
+        AsmoValues { vals }
+    }
+
+    fn run<'p>(
+        &'p self,
+        program: &[N],
+        asmo: &'p AsmoValues,
+        asmo_rel: &Rel,
+        rf: &Rel,
+        rfinit: &EventSet,
+    ) -> Evaluation<'p, 'm> {
+        let mut cand: Vec<Option<Value>> = vec![None; self.cand_slots];
+        for &i in program {
+            let v = self.compute(i, rf, rfinit, asmo_rel, &asmo.vals, &cand);
+            let Loc::Cand(slot) = self.loc[i as usize] else {
+                unreachable!("candidate node")
+            };
+            cand[slot as usize] = Some(v);
+        }
+        Evaluation {
+            prep: self,
+            asmo,
+            cand,
+        }
+    }
+
+    /// Do the checks that may cut the search hold for this (possibly partial) candidate?
+    /// If not, no completion of it is consistent (see [`crate::mono`]).
+    pub fn may_complete(
+        &self,
+        asmo: &AsmoValues,
+        asmo_rel: &Rel,
+        rf: &Rel,
+        rfinit: &EventSet,
+    ) -> bool {
+        thread_local! {
+            /// The search asks this at every node: its value slots are reused.
+            static SCRATCH: std::cell::RefCell<Vec<Option<Value>>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let mut cand = SCRATCH.with(|c| c.take());
+        cand.clear();
+        cand.resize_with(self.cand_slots, || None);
+        let mut ok = true;
+        for (&c, segment) in self.cut_checks.iter().zip(&self.cut_segments) {
+            for &i in segment {
+                let v = self.compute(i, rf, rfinit, asmo_rel, &asmo.vals, &cand);
+                let Loc::Cand(slot) = self.loc[i as usize] else {
+                    unreachable!("candidate node")
+                };
+                cand[slot as usize] = Some(v);
+            }
+            if !self.check(c, &asmo.vals, &cand) {
+                ok = false;
+                break;
+            }
+        }
+        cand.clear();
+        SCRATCH.with(|c| c.replace(cand));
+        ok
+    }
+
+    /// Whether check `c` holds (for a flag: whether it is raised) on these values.
+    fn check(&self, c: usize, asmo: &[Option<Value>], cand: &[Option<Value>]) -> bool {
+        let ch = &self.model.checks[c];
+        let holds = match (ch.kind, self.value(ch.node, asmo, cand)) {
+            (CheckKind::Acyclic, Value::Rel(r)) => r.is_acyclic(),
+            (CheckKind::Irreflexive, Value::Rel(r)) => r.is_irreflexive(),
+            (CheckKind::Empty, v) => v.is_empty(),
+            _ => unreachable!("type-checked"),
+        };
+        holds != ch.negated
+    }
+
+    /// Evaluates every check and the wanted relations of a complete candidate.
+    pub fn evaluate<'p>(
+        &'p self,
+        asmo: &'p AsmoValues,
+        asmo_rel: &Rel,
+        rf: &Rel,
+        rfinit: &EventSet,
+    ) -> Evaluation<'p, 'm> {
+        self.run(&self.full_program, asmo, asmo_rel, rf, rfinit)
+    }
+}
+
+enum Simplified {
+    Known(Value),
+    Alias(N),
+    Step(Step),
+}
+
+/// `op` with its operands replaced by `res` (same order as [`Op::operands`]).
+fn remap(op: &Op, res: &[N]) -> Op {
+    match op {
+        Op::Union(_) => Op::Union(res.to_vec()),
+        Op::Inter(_) => Op::Inter(res.to_vec()),
+        Op::Seq(_) => Op::Seq(res.to_vec()),
+        Op::Fix { group, index, .. } => Op::Fix {
+            group: *group,
+            index: *index,
+            inputs: res.to_vec(),
+        },
+        Op::Diff(_, _) => Op::Diff(res[0], res[1]),
+        Op::Cross(_, _) => Op::Cross(res[0], res[1]),
+        Op::Compl(_) => Op::Compl(res[0]),
+        Op::Inv(_) => Op::Inv(res[0]),
+        Op::Plus(_) => Op::Plus(res[0]),
+        Op::Star(_) => Op::Star(res[0]),
+        Op::Opt(_) => Op::Opt(res[0]),
+        Op::Stor(_) => Op::Stor(res[0]),
+        Op::Domain(_) => Op::Domain(res[0]),
+        Op::Range(_) => Op::Range(res[0]),
+        other => other.clone(),
+    }
+}
+
+impl Evaluation<'_, '_> {
+    fn get(&self, n: N) -> &Value {
+        self.prep.value(n, &self.asmo.vals, &self.cand)
+    }
+
+    /// Whether check `c` of the model holds (for a flag: whether it is raised).
+    pub fn check(&self, c: usize) -> bool {
+        self.prep.check(c, &self.asmo.vals, &self.cand)
+    }
+
+    /// Every non-flag check holds.
+    pub fn consistent(&self) -> bool {
+        let checks = &self.prep.model.checks;
+        (0..checks.len()).all(|c| checks[c].flag || self.check(c))
+    }
+
+    /// The names of the raised flags.
+    pub fn flags(&self) -> Vec<&str> {
+        let checks = &self.prep.model.checks;
+        (0..checks.len())
+            .filter(|&c| checks[c].flag && self.check(c))
+            .map(|c| checks[c].name.as_str())
+            .collect()
+    }
+
+    /// Some flag is raised.
+    pub fn any_flag(&self) -> bool {
+        let checks = &self.prep.model.checks;
+        (0..checks.len()).any(|c| checks[c].flag && self.check(c))
+    }
+
+    /// A relation asked for when the model was prepared.
+    pub fn rel(&self, name: &str) -> Option<&Rel> {
+        let (_, n) = self.prep.wanted.iter().find(|(w, _)| w == name)?;
+        match self.get(*n) {
+            Value::Rel(r) => Some(r),
+            Value::Set(_) => None,
+        }
+    }
+
+    /// A wanted set or relation, as a value.
+    pub fn value(&self, name: &str) -> Option<&Value> {
+        let (_, n) = self.prep.wanted.iter().find(|(w, _)| w == name)?;
+        Some(self.get(*n))
+    }
+}

@@ -1,0 +1,245 @@
+//! Memory models as data: herd7's cat language (the subset in docs/models.md), compiled
+//! into a staged program over the bit-matrix relations of `vkherd-model`.
+//!
+//! - [`parse::parse_cat`] reads a file; [`Model::load`] compiles it (with its includes and
+//!   the chosen variants) into a hash-consed [`ir::Graph`];
+//! - [`eval::Prepared`] specialises the model to one execution (once per path
+//!   combination), [`eval::Prepared::for_asmo`] computes what depends on asmo alone, and
+//!   [`eval::Prepared::evaluate`] / [`eval::Prepared::may_complete`] judge a candidate;
+//! - [`mono`] decides which checks may cut the search.
+
+pub mod ast;
+pub mod base;
+mod compile;
+pub mod eval;
+pub mod ir;
+mod lex;
+pub mod mono;
+pub mod parse;
+
+use ast::CheckKind;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use vkherd_litmus::{Diagnostic, Span};
+
+pub use base::{Kind, Stage, Value, BASES};
+pub use eval::{AsmoValues, Evaluation, Prepared};
+
+/// A cat source text with the name it is reported under.
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub name: String,
+    pub text: Arc<str>,
+}
+
+/// An error in a model file, located in the file it occurs in (maybe an included one).
+#[derive(Debug, Clone)]
+pub struct CatError {
+    pub file: String,
+    pub source: Arc<str>,
+    pub diagnostic: Diagnostic,
+}
+
+impl CatError {
+    /// `error: ...` with `file:line:column` and a caret under the offending text.
+    pub fn render(&self) -> String {
+        self.diagnostic.render(&self.file, &self.source)
+    }
+
+    fn plain(message: String) -> CatError {
+        CatError {
+            file: String::new(),
+            source: Arc::from(""),
+            diagnostic: Diagnostic::new(Span::default(), message),
+        }
+    }
+}
+
+impl std::fmt::Display for CatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.file, self.diagnostic)
+    }
+}
+
+/// A check of the model (`acyclic r as name`, `flag ~empty r as name`, ...).
+#[derive(Debug, Clone)]
+pub struct Check {
+    pub name: String,
+    pub kind: CheckKind,
+    pub negated: bool,
+    /// A flag is reported, it does not make candidates inconsistent.
+    pub flag: bool,
+    pub node: ir::N,
+    /// Failing on a partial candidate implies failing on all its completions.
+    pub may_cut: bool,
+    pub span: Span,
+}
+
+/// A bundled model file: its name (for `include` and `--model`) and text.
+pub struct Bundled {
+    pub name: &'static str,
+    /// The variants this bundled name turns on (`vulkan-2024` is vulkan.cat + a variant).
+    pub variants: &'static [&'static str],
+    pub file: &'static str,
+    pub doc: &'static str,
+}
+
+/// The cat files built into the binary.
+pub const FILES: &[(&str, &str)] = &[
+    ("vulkan.cat", include_str!("../models/vulkan.cat")),
+    (
+        "vulkan-asserts.cat",
+        include_str!("../models/vulkan-asserts.cat"),
+    ),
+    ("opencl.cat", include_str!("../models/opencl.cat")),
+];
+
+/// The models `--model NAME` accepts.
+pub const BUNDLED: &[Bundled] = &[
+    Bundled {
+        name: "vulkan",
+        variants: &[],
+        file: "vulkan.cat",
+        doc: "the Vulkan memory model (spirv.als) with Khronos' 2025 one-directional av/vis inclusion",
+    },
+    Bundled {
+        name: "vulkan-2024",
+        variants: &["vulkan-2024"],
+        file: "vulkan.cat",
+        doc: "exactly the seed spirv.als (vulkan.cat with variant vulkan-2024)",
+    },
+    Bundled {
+        name: "vulkan-asserts",
+        variants: &[],
+        file: "vulkan-asserts.cat",
+        doc: "vulkan plus the Alloy file's asserts and locordcomplete, as flags",
+    },
+    Bundled {
+        name: "opencl",
+        variants: &[],
+        file: "opencl.cat",
+        doc: "the SPIR-V memory model for OpenCL (seed 004), default for OPENCL tests",
+    },
+];
+
+/// A bundled file's text by file name.
+pub fn bundled_file(name: &str) -> Option<&'static str> {
+    FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+/// A compiled model.
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub name: String,
+    pub graph: ir::Graph,
+    /// Top-level definitions, in order.
+    pub named: Vec<(String, ir::N)>,
+    pub checks: Vec<Check>,
+    /// The variant names the model tests.
+    pub variants: BTreeSet<String>,
+    /// The variants it was compiled with, and its source (to recompile with more).
+    pub active: BTreeSet<String>,
+    pub source: Source,
+}
+
+impl Model {
+    /// Compiles `src` with the given variants on. Includes name a bundled file or a path
+    /// relative to the including file.
+    pub fn compile(src: Source, variants: &BTreeSet<String>) -> Result<Model, CatError> {
+        let resolve = |file: &str, from: &Source| -> Option<Source> {
+            if let Some(t) = bundled_file(file) {
+                return Some(Source {
+                    name: file.to_string(),
+                    text: Arc::from(t),
+                });
+            }
+            let dir = std::path::Path::new(&from.name).parent()?;
+            let path = dir.join(file);
+            let text = std::fs::read_to_string(&path).ok()?;
+            Some(Source {
+                name: path.display().to_string(),
+                text: Arc::from(text),
+            })
+        };
+        let name = src.name.clone();
+        let mut out = compile::Compiler::new(variants, &resolve).compile(src.clone())?;
+        // A model that defines `locord` but no `co` gets the Vulkan order of final values,
+        // `co = (locord | asmo)+` (docs/models.md).
+        let defines = |n: &str| out.named.iter().any(|(m, _)| m == n);
+        if !defines("co") {
+            if let Some(&(_, locord)) = out.named.iter().rev().find(|(m, _)| m == "locord") {
+                if out.graph.kind(locord) == Kind::Rel {
+                    let asmo = out.graph.base(base::lookup("asmo").expect("a base name"));
+                    let u = out.graph.union(Kind::Rel, vec![locord, asmo]);
+                    let co = out.graph.unary(ir::Op::Plus, u);
+                    out.named.push(("co".to_string(), co));
+                }
+            }
+        }
+        Ok(Model {
+            name,
+            graph: out.graph,
+            named: out.named,
+            checks: out.checks,
+            variants: out.variants,
+            active: variants.clone(),
+            source: src,
+        })
+    }
+
+    /// A bundled model by name (`vulkan`, `vulkan-2024`, ...), with extra variants.
+    pub fn bundled(name: &str, extra: &[String]) -> Result<Model, CatError> {
+        let b = BUNDLED.iter().find(|b| b.name == name).ok_or_else(|| {
+            CatError::plain(format!(
+                "unknown model `{name}`: expected one of {} or a .cat file",
+                BUNDLED
+                    .iter()
+                    .map(|b| b.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?;
+        let mut variants: BTreeSet<String> = b.variants.iter().map(|s| s.to_string()).collect();
+        variants.extend(extra.iter().cloned());
+        let text = bundled_file(b.file).expect("bundled file");
+        let mut m = Model::compile(
+            Source {
+                name: b.file.to_string(),
+                text: Arc::from(text),
+            },
+            &variants,
+        )?;
+        m.name = name.to_string();
+        Ok(m)
+    }
+
+    /// The same model with `variant` on too (`no-chains` for Khronos `NOCHAINS` checks).
+    pub fn with_variant(&self, variant: &str) -> Model {
+        if self.active.contains(variant) {
+            return self.clone();
+        }
+        let mut v = self.active.clone();
+        v.insert(variant.to_string());
+        let mut m = Model::compile(self.source.clone(), &v).expect("compiled once already");
+        m.name = self.name.clone();
+        m
+    }
+
+    /// The node of the last top-level definition called `name`.
+    pub fn named(&self, name: &str) -> Option<ir::N> {
+        self.named
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, n)| *n)
+    }
+
+    /// Names of the flags the model can raise.
+    pub fn flag_names(&self) -> Vec<&str> {
+        self.checks
+            .iter()
+            .filter(|c| c.flag)
+            .map(|c| c.name.as_str())
+            .collect()
+    }
+}

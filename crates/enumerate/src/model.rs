@@ -1,0 +1,221 @@
+//! The one interface between the enumerator and the memory model. A model is prepared once
+//! per path combination, evaluated once per asmo for what depends on asmo alone, and once
+//! per candidate. The search asks [`Ctx::may_complete`]; leaves get a [`Judgement`]:
+//! consistency, the race flag, and the named relations visitors ask for
+//! ([`Visitor::wanted`]: `co` for final values, `dr`/`rs` for Khronos predicates).
+//!
+//! Two engines sit behind it:
+//! - the hand-written Rust transcription of the Vulkan model (`vkherd_model::axioms`),
+//!   the default, for `--model vulkan` and `vulkan-2024`;
+//! - a compiled cat model ([`vkherd_cat`]), for `--model FILE.cat` and the bundled cat
+//!   files; which checks may cut the search is decided by `vkherd_cat::mono`.
+//!
+//! The two agree candidate by candidate on the bundled Vulkan model (tests/cat_model.rs).
+
+use crate::{Ctx, Visitor};
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, OnceLock};
+use vkherd_cat::{AsmoValues, Evaluation, Model, Prepared};
+use vkherd_model::axioms::{AsmoTerms, Candidate, StaticTerms};
+use vkherd_model::{Derived, EventSet, ModelOptions, Rel, Statics, Variant};
+
+/// A model specialised to one path combination.
+#[allow(clippy::large_enum_variant)] // one per path combination
+pub(crate) enum ModelState<'a> {
+    Hand(StaticTerms),
+    Cat(Prepared<'a>),
+}
+
+/// The per-asmo part of a model.
+pub(crate) enum AsmoState {
+    Hand(AsmoTerms),
+    Cat(AsmoValues),
+}
+
+/// An asmo with the model values that depend on it alone.
+pub(crate) type Asmo = (Rel, AsmoState);
+
+/// What the model says about one complete candidate.
+pub enum Judgement<'a> {
+    Hand {
+        derived: Box<Derived>,
+        /// `(locord + asmo)+`, when asked for.
+        co: Option<Rel>,
+    },
+    Cat(Evaluation<'a, 'a>),
+}
+
+impl Judgement<'_> {
+    /// Some flag is raised (the Vulkan model's only flag: a data race).
+    pub fn racy(&self) -> bool {
+        match self {
+            Judgement::Hand { derived, .. } => derived.racy(),
+            Judgement::Cat(e) => e.any_flag(),
+        }
+    }
+
+    /// A named relation of the model, if the visitor asked for it ([`Visitor::wanted`])
+    /// and the model defines it.
+    pub fn rel(&self, name: &str) -> Option<&Rel> {
+        match self {
+            Judgement::Cat(e) => e.rel(name),
+            Judgement::Hand { derived: d, co } => Some(match name {
+                "co" => co.as_ref()?,
+                "dr" => &d.dr,
+                "rs" => &d.rs,
+                "hypors" => &d.hypors,
+                "sw" => &d.sw,
+                "hb" => &d.hb,
+                "locord" => &d.locord,
+                "fr" => &d.fr,
+                _ => return None,
+            }),
+        }
+    }
+}
+
+impl ModelState<'_> {
+    pub(crate) fn new<'a>(
+        model: Option<&'a Model>,
+        s: &Statics,
+        wanted: &[&str],
+    ) -> ModelState<'a> {
+        match model {
+            None => ModelState::Hand(StaticTerms::new(s)),
+            Some(m) => ModelState::Cat(Prepared::new(m, s, wanted)),
+        }
+    }
+}
+
+/// The bundled Vulkan cat model for the given options (compiled once per process).
+pub fn bundled_model(opts: &ModelOptions) -> Arc<Model> {
+    static CACHE: OnceLock<Mutex<HashMap<ModelOptions, Arc<Model>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .entry(*opts)
+        .or_insert_with(|| {
+            let mut variants = BTreeSet::new();
+            if opts.variant == Variant::Vulkan2024 {
+                variants.insert("vulkan-2024".to_string());
+            }
+            if !opts.chains {
+                variants.insert("no-chains".to_string());
+            }
+            let extra: Vec<String> = variants.into_iter().collect();
+            Arc::new(Model::bundled("vulkan", &extra).expect("the bundled model compiles"))
+        })
+        .clone()
+}
+
+impl<V: Visitor> Ctx<'_, V> {
+    /// The per-asmo part of the model for `asmo`.
+    pub(crate) fn asmo(&self, asmo: Rel) -> Asmo {
+        let state = match self.model {
+            ModelState::Hand(t) => AsmoState::Hand(AsmoTerms::new(self.s, t, &asmo)),
+            ModelState::Cat(p) => AsmoState::Cat(p.for_asmo(&asmo)),
+        };
+        (asmo, state)
+    }
+
+    /// False if no completion of this partial candidate (rf and RFINIT can only gain
+    /// pairs, asmo is fixed) can be consistent. Hand-written model: every relation of
+    /// `consistent` is monotone in rf and RFINIT (the argument is in search.rs); cat
+    /// models: only the checks `vkherd_cat::mono` proves monotone are used.
+    pub(crate) fn may_complete(
+        &self,
+        asmo: &Rel,
+        state: &AsmoState,
+        rf: &Rel,
+        rfinit: &EventSet,
+    ) -> bool {
+        match (self.model, state) {
+            (ModelState::Hand(t), AsmoState::Hand(a)) => {
+                let cand = Candidate { rf, rfinit, asmo };
+                Derived::compute_with(self.s, t, a, cand).consistent(self.s, cand)
+            }
+            (ModelState::Cat(p), AsmoState::Cat(v)) => p.may_complete(v, asmo, rf, rfinit),
+            _ => unreachable!("one engine per run"),
+        }
+    }
+
+    /// Per-asmo values contained in those of every asmo, for checking a partial asmo with
+    /// [`Self::may_complete`] (stage 1 of the search), or `None` if the engine has no such
+    /// bound. Hand-written model: the terms of the empty order. Sound: `rs` and `hypors`
+    /// are `stor[..] . *(imm[asmo] . ..)`, and `*` contains the identity, so the empty
+    /// asmo gives `stor[REL&A]` and `stor[W&A]`, which every asmo's `rs`/`hypors`
+    /// contain; `release` is built from them with `.` and `+` only. (The exact terms of
+    /// a partial asmo would not be a bound: `imm[asmo]` is not monotone in asmo.) Cat
+    /// models: none yet (a lower bound would need the analysis of `vkherd_cat::mono`
+    /// extended to asmo), so stage 1 cuts with values and the coherence core only.
+    pub(crate) fn lower_asmo(&self) -> Option<AsmoState> {
+        match self.model {
+            ModelState::Hand(t) => Some(AsmoState::Hand(AsmoTerms::new(
+                self.s,
+                t,
+                &Rel::empty(self.s.n),
+            ))),
+            ModelState::Cat(_) => None,
+        }
+    }
+
+    /// Does the model entail Vulkan's coherence core: `po & sloc & sref` within `locord`,
+    /// `fr` as in the Alloy file, `acyclic(locord + rf + fr + asmo)` required, and the
+    /// final values decided by `co = (locord + asmo)+`? The search's coherence filter
+    /// (coherence.rs), its placing of an RMW right after the write it reads, and the
+    /// final values known before a leaf (columns.rs) rely on it. True for the
+    /// hand-written model and for the bundled Vulkan cat files compiled with no variant
+    /// but `vulkan-2024`, `no-chains` and `mmra` (the differential tests show them equal
+    /// to the hand-written model); false for any other model, which then gets only the
+    /// model-independent cuts.
+    pub(crate) fn vulkan_core(&self) -> bool {
+        match self.model {
+            ModelState::Hand(_) => true,
+            ModelState::Cat(p) => {
+                let m = p.model();
+                let bundled = ["vulkan.cat", "vulkan-asserts.cat"]
+                    .iter()
+                    .any(|f| vkherd_cat::bundled_file(f) == Some(&*m.source.text));
+                // `mmra` keeps `po & sref` in locord's single-thread term (docs/mmra.md)
+                // and changes neither fr, the axioms nor co: the core still holds.
+                bundled
+                    && m.active
+                        .iter()
+                        .all(|v| v == "vulkan-2024" || v == "no-chains" || v == "mmra")
+            }
+        }
+    }
+
+    /// The model's judgement of a complete candidate, and whether it is consistent.
+    pub(crate) fn judge<'x>(
+        &'x self,
+        (asmo, state): &'x Asmo,
+        rf: &Rel,
+        rfinit: &EventSet,
+        wanted: &[&str],
+    ) -> (Judgement<'x>, bool) {
+        match (self.model, state) {
+            (ModelState::Hand(t), AsmoState::Hand(a)) => {
+                let cand = Candidate { rf, rfinit, asmo };
+                let derived = Derived::compute_with(self.s, t, a, cand);
+                let consistent = derived.consistent(self.s, cand);
+                let co = wanted
+                    .contains(&"co")
+                    .then(|| derived.locord.union(asmo).plus());
+                (
+                    Judgement::Hand {
+                        derived: Box::new(derived),
+                        co,
+                    },
+                    consistent,
+                )
+            }
+            (ModelState::Cat(p), AsmoState::Cat(v)) => {
+                let e = p.evaluate(v, asmo, rf, rfinit);
+                let consistent = e.consistent();
+                (Judgement::Cat(e), consistent)
+            }
+            _ => unreachable!("one engine per run"),
+        }
+    }
+}

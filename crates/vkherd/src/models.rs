@@ -1,0 +1,166 @@
+//! `--model NAME|FILE` and `--variant NAME`: which model a run uses.
+//!
+//! - `vulkan`, `vulkan-2024`: the hand-written Rust transcription of the Vulkan model (the
+//!   default engine: fastest);
+//! - `opencl`: the bundled OpenCL model (opencl.cat), run by the cat engine;
+//! - `cat:NAME`: a cat model bundled in the binary (`cat:vulkan`, `cat:vulkan-2024`,
+//!   `cat:vulkan-asserts`), run by the cat engine;
+//! - a path to a `.cat` file.
+//!
+//! `--variant NAME` turns on `if "NAME"` branches of a cat model (with the bundled names
+//! `vulkan`/`vulkan-2024`, variants select the cat engine); `--no-chains` is the variant
+//! `no-chains`.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use vkherd_cat::{Model, Source, BUNDLED};
+use vkherd_model::{ModelOptions, Variant};
+
+/// The model of a run: options of the hand-written model, or a compiled cat model.
+#[derive(Debug, Clone)]
+pub struct ModelChoice {
+    pub options: ModelOptions,
+    pub cat: Option<Arc<Model>>,
+    /// As given on the command line (with its variants), for reports.
+    pub name: String,
+    /// False when `--model` was not given: OPENCL tests then run the OpenCL model.
+    pub given: bool,
+}
+
+impl Default for ModelChoice {
+    fn default() -> Self {
+        ModelChoice {
+            options: ModelOptions::default(),
+            cat: None,
+            name: "vulkan".into(),
+            given: false,
+        }
+    }
+}
+
+/// Every model name `--model` accepts, with a line about it.
+pub fn list() -> Vec<(String, String)> {
+    let mut out = vec![
+        (
+            "vulkan".to_string(),
+            "the Vulkan model, hand-written Rust transcription of spirv.als with the 2025 av/vis inclusion (default)".to_string(),
+        ),
+        (
+            "vulkan-2024".to_string(),
+            "the Vulkan model exactly as the seed spirv.als (hand-written Rust)".to_string(),
+        ),
+    ];
+    out.push((
+        "opencl".to_string(),
+        "the SPIR-V memory model for OpenCL (seed 004), cat engine; the default for OPENCL tests"
+            .to_string(),
+    ));
+    for b in BUNDLED.iter().filter(|b| b.name != "opencl") {
+        out.push((format!("cat:{}", b.name), format!("{} (cat engine)", b.doc)));
+    }
+    out
+}
+
+/// Resolves `--model`, `--variant` and `--no-chains`.
+pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<ModelChoice, String> {
+    let mut all: Vec<String> = variants.to_vec();
+    if no_chains {
+        all.push("no-chains".into());
+    }
+    let shown = std::iter::once(name.to_string())
+        .chain(all.iter().map(|v| format!("+{v}")))
+        .collect::<String>();
+    // The hand-written engine's own switches; with variants the cat engine runs, and
+    // these keep the hand-written options in step (`mmra`: docs/mmra.md).
+    let hand = |variant| ModelOptions {
+        variant,
+        chains: !no_chains,
+        mmra: variants.iter().any(|v| v == "mmra"),
+    };
+    let (options, model) = match name {
+        "vulkan" | "vulkan-2024" if variants.is_empty() => {
+            let v = Variant::from_name(name).expect("a variant name");
+            return Ok(ModelChoice {
+                options: hand(v),
+                cat: None,
+                name: shown,
+                given: true,
+            });
+        }
+        "vulkan" | "vulkan-2024" => (
+            hand(Variant::from_name(name).expect("a variant name")),
+            Model::bundled(name, &all),
+        ),
+        // OpenCL has no hand-written engine: the name is the bundled cat model.
+        "opencl" => (hand(Variant::Vulkan), Model::bundled("opencl", &all)),
+        _ => match name.strip_prefix("cat:") {
+            Some(b) => {
+                let v = if b == "vulkan-2024" {
+                    Variant::Vulkan2024
+                } else {
+                    Variant::Vulkan
+                };
+                (hand(v), Model::bundled(b, &all))
+            }
+            None => {
+                let text =
+                    std::fs::read_to_string(name).map_err(|e| {
+                        format!(
+                        "error: cannot read model {name}: {e} (expected a .cat file or one of: {})",
+                        list().into_iter().map(|(n, _)| n).collect::<Vec<_>>().join(", ")
+                    )
+                    })?;
+                let set: BTreeSet<String> = all.iter().cloned().collect();
+                let src = Source {
+                    name: name.to_string(),
+                    text: Arc::from(text),
+                };
+                (hand(Variant::Vulkan), Model::compile(src, &set))
+            }
+        },
+    };
+    let model = model.map_err(|e| {
+        if e.file.is_empty() {
+            format!("error: {}", e.diagnostic.message)
+        } else {
+            e.render()
+        }
+    })?;
+    for v in &all {
+        if !model.variants.contains(v) {
+            return Err(format!(
+                "error: model {name} has no variant `{v}` (it tests: {})",
+                if model.variants.is_empty() {
+                    "none".to_string()
+                } else {
+                    model
+                        .variants
+                        .iter()
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            ));
+        }
+    }
+    if model.named("co").is_none() {
+        return Err(format!(
+            "error: model {name} defines neither `co` (the order of writes that decides final values) nor `locord` (see docs/models.md)"
+        ));
+    }
+    Ok(ModelChoice {
+        options,
+        cat: Some(Arc::new(model)),
+        name: shown,
+        given: true,
+    })
+}
+
+/// The bundled OpenCL model, compiled once per process: the model of OPENCL tests when
+/// `--model` is not given.
+pub fn opencl() -> Arc<Model> {
+    static OPENCL: std::sync::OnceLock<Arc<Model>> = std::sync::OnceLock::new();
+    OPENCL
+        .get_or_init(|| Arc::new(Model::bundled("opencl", &[]).expect("opencl.cat compiles")))
+        .clone()
+}
