@@ -70,15 +70,18 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
     let shown = std::iter::once(name.to_string())
         .chain(all.iter().map(|v| format!("+{v}")))
         .collect::<String>();
-    // The hand-written engine's own switches; with variants the cat engine runs, and
-    // these keep the hand-written options in step (`mmra`: docs/mmra.md).
+    // The hand-written engine's own switches (`mmra`: docs/mmra.md).
     let hand = |variant| ModelOptions {
         variant,
         chains: !no_chains,
         mmra: variants.iter().any(|v| v == "mmra"),
     };
+    // The hand-written engine has the variants `no-chains` (as --no-chains) and `mmra`,
+    // and is faster than the cat engine; vulkan.cat has them too, and the tests require
+    // both engines to agree (tests/mmra_properties.rs).
+    let hand_written = variants.iter().all(|v| v == "mmra");
     let (options, model) = match name {
-        "vulkan" | "vulkan-2024" if variants.is_empty() => {
+        "vulkan" | "vulkan-2024" if hand_written => {
             let v = Variant::from_name(name).expect("a variant name");
             return Ok(ModelChoice {
                 options: hand(v),

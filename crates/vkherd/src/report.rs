@@ -181,14 +181,12 @@ pub fn run_info(opts: &Options) -> Map<String, Value> {
     let (model, variants): (String, Vec<String>) = match &opts.cat {
         // A cat model: its name (bundled name or file) and the variants it was compiled with.
         Some(cat) => (cat.name.clone(), cat.active.iter().cloned().collect()),
-        None => (
-            opts.model.variant.name().to_string(),
-            if opts.model.chains {
-                vec![]
-            } else {
-                vec!["no-chains".to_string()]
-            },
-        ),
+        None => {
+            // In the order a cat model lists them (sorted).
+            let on = [(opts.model.mmra, "mmra"), (!opts.model.chains, "no-chains")];
+            let variants = on.iter().filter(|(on, _)| *on).map(|(_, v)| v.to_string());
+            (opts.model.variant.name().to_string(), variants.collect())
+        }
     };
     let mut m = Map::new();
     m.insert("vkherd".into(), json!(crate::VERSION));

@@ -59,11 +59,11 @@ fn run(source: &str, mmra: bool, naive: bool) -> vkherd::Report {
     vkherd::run(&program, &opts).expect("generated test runs")
 }
 
-/// `--variant mmra` as the command line runs it: the cat engine on vulkan.cat.
+/// The variant on the cat engine: vulkan.cat (`--model cat:vulkan --variant mmra`).
 fn run_cat(source: &str) -> vkherd::Report {
     let program = vkherd::load_litmus(source).expect("loads");
-    let choice = vkherd::models::resolve("vulkan", &["mmra".to_string()], false).unwrap();
-    assert!(choice.cat.is_some(), "a variant runs the cat engine");
+    let choice = vkherd::models::resolve("cat:vulkan", &["mmra".to_string()], false).unwrap();
+    assert!(choice.cat.is_some(), "cat:vulkan runs the cat engine");
     let opts = Options {
         model: choice.options,
         cat: choice.cat,
