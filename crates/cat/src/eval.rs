@@ -6,7 +6,11 @@
 //! known operands of `|`/`&` are folded into one constant; a node whose operands all
 //! become known is computed on the spot). So `ithb` for a set of storage classes that no
 //! access uses costs nothing per candidate, and `chains & r` is `r` when chains are
-//! supported. What is left is ordered into a per-asmo program and per-candidate programs.
+//! supported. What is left is ordered into a per-asmo program and a per-candidate program;
+//! per-candidate `;` chains have their candidate-independent runs computed once (static)
+//! or once per asmo, and closures over a static part plus a few candidate pairs extend the
+//! static part's closure. The search's partial checks compute on demand and skip the other
+//! operands of an intersection or chain once one is empty.
 
 use crate::ast::CheckKind;
 use crate::base::{static_value, Kind, Stage, Value, BASES};
@@ -31,6 +35,9 @@ enum Step {
     Union(Option<Value>, Vec<N>),
     Inter(Option<Value>, Vec<N>),
     Seq(Vec<Factor>),
+    /// `(K | D1 | D2 ...)+` with `K` static: `K+` (a known node) with the pairs of the
+    /// `Di` added one by one ([`Rel::close_adding`]).
+    PlusOver(N, Vec<N>),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -61,10 +68,9 @@ pub struct Prepared<'m> {
     alias: Vec<N>,
     steps: Vec<Option<Step>>,
     asmo_program: Vec<N>,
-    /// Per-candidate programs: the nodes the cutting checks need, and everything needed.
-    /// Per cutting check, in order: the candidate nodes it needs that the checks before
-    /// it did not (the search stops at the first failing check, as `consistent` does).
-    cut_segments: Vec<Vec<N>>,
+    /// The per-candidate program: every candidate node the checks and wanted relations
+    /// need, in order. (The search's partial checks compute on demand instead, one
+    /// cutting check at a time, stopping at the first that fails, as `consistent` does.)
     full_program: Vec<N>,
     cand_slots: usize,
     cut_checks: Vec<usize>,
@@ -170,6 +176,22 @@ fn exec<'a>(step: &Step, kind: Kind, n: usize, get: &impl Fn(N) -> &'a Value) ->
                 (None, None, None) => Rel::identity(n),
             })
         }
+        Step::PlusOver(closed, dynamic) => {
+            let mut r = get(*closed).rel().clone();
+            let added: usize = dynamic.iter().map(|&d| get(d).rel().count()).sum();
+            // Many new pairs: Warshall over the union is cheaper than pair by pair.
+            if added > n {
+                for &d in dynamic {
+                    r.union_with(get(d).rel());
+                }
+                r.close_in_place();
+            } else {
+                for &d in dynamic {
+                    r.close_adding(get(d).rel());
+                }
+            }
+            Value::Rel(r)
+        }
         Step::Raw(op) => exec_raw(op, kind, n, get),
         Step::Input(_) => unreachable!("read by the evaluator"),
     }
@@ -231,7 +253,6 @@ impl<'m> Prepared<'m> {
             alias: (0..count as N).collect(),
             steps: vec![None; count],
             asmo_program: Vec::new(),
-            cut_segments: Vec::new(),
             full_program: Vec::new(),
             cand_slots: 0,
             cut_checks: Vec::new(),
@@ -333,6 +354,7 @@ impl<'m> Prepared<'m> {
                 Loc::Cand(u32::MAX)
             };
         }
+        p.hoist_seq_runs(count, &mut stage);
         // The programs: the nodes each output needs, in index (= topological) order.
         p.cut_checks = (0..checks.len()).filter(|&c| checks[c].may_cut).collect();
         let full = p.needed(&full_roots);
@@ -357,28 +379,127 @@ impl<'m> Prepared<'m> {
             }
         }
         // Aliases copy the location of their target, whose slot is now known.
-        for i in 0..count {
+        for i in 0..p.loc.len() {
             let target = p.alias[i] as usize;
             if target != i {
                 p.loc[i] = p.loc[target];
             }
         }
         p.cand_slots = cand_slots as usize;
-        let mut covered = vec![false; count];
-        for &c in &p.cut_checks {
-            let need = p.needed(&[checks[c].node]);
-            let segment: Vec<N> = p
-                .full_program
-                .iter()
-                .copied()
-                .filter(|&i| need[i as usize] && !covered[i as usize])
-                .collect();
-            for &i in &segment {
-                covered[i as usize] = true;
-            }
-            p.cut_segments.push(segment);
-        }
         p
+    }
+
+    /// Splits each per-candidate `;` chain into runs of factors that do not depend on the
+    /// candidate, and computes each run once: a static run now (as a new known value), a
+    /// per-asmo run once per asmo (as a new per-asmo node). `sw`'s chains are
+    /// `[REL & F] ; posemtosc ; [A & W] ; hypors ; (rf & mutordatom) ; ...`: only the
+    /// products with `rf & mutordatom` are left per candidate. Exact: `;` is associative.
+    /// New nodes get ids from `count` up; their operands are graph nodes, so index order
+    /// stays topological, and no graph node reads them but candidate steps.
+    fn hoist_seq_runs(&mut self, count: usize, stage: &mut Vec<Stage>) {
+        let n = self.n;
+        let mut runs: HashMap<Vec<(bool, N)>, N> = HashMap::new();
+        for i in 0..count {
+            if stage[i] == Stage::Static || self.alias[i] != i as N {
+                continue;
+            }
+            if let Some(Step::Raw(Op::Plus(a))) = &self.steps[i] {
+                let a = self.resolve(*a);
+                if let Some(Step::Union(Some(Value::Rel(k)), dynamic)) = &self.steps[a as usize] {
+                    let dynamic = dynamic.clone();
+                    let id = self.loc.len() as N;
+                    self.alias.push(id);
+                    stage.push(Stage::Static);
+                    self.known.push(Some(Value::Rel(k.plus())));
+                    self.loc.push(Loc::Known(id));
+                    self.steps.push(None);
+                    self.steps[i] = Some(Step::PlusOver(id, dynamic));
+                }
+                continue;
+            }
+            // A per-asmo chain stays whole: a new per-asmo node would come after it in the
+            // per-asmo program.
+            let Some(Step::Seq(factors)) = &self.steps[i] else {
+                continue;
+            };
+            if stage[i] != Stage::Candidate {
+                continue;
+            }
+            let factor_stage = |f: &Factor| {
+                let (Factor::Rel(x) | Factor::Restrict(x)) = *f;
+                let x = self.resolve(x);
+                if self.known_value(x).is_some() {
+                    Stage::Static
+                } else {
+                    stage[x as usize]
+                }
+            };
+            let stages: Vec<Stage> = factors.iter().map(factor_stage).collect();
+            let mut out: Vec<Factor> = Vec::new();
+            let mut changed = false;
+            let mut k = 0;
+            let factors = factors.clone();
+            while k < factors.len() {
+                let mut end = k;
+                while end < factors.len() && stages[end] != Stage::Candidate {
+                    end += 1;
+                }
+                if end - k < 2 {
+                    out.push(factors[k].clone());
+                    k += 1;
+                    continue;
+                }
+                let run = &factors[k..end];
+                let key: Vec<(bool, N)> = run
+                    .iter()
+                    .map(|f| match *f {
+                        Factor::Rel(x) => (false, x),
+                        Factor::Restrict(x) => (true, x),
+                    })
+                    .collect();
+                let id = match runs.get(&key) {
+                    Some(&id) => id,
+                    None => {
+                        let id = self.loc.len() as N;
+                        let step = Step::Seq(run.to_vec());
+                        let st = stages[k..end].iter().copied().max().expect("a run");
+                        self.alias.push(id);
+                        stage.push(st);
+                        if st == Stage::Static {
+                            let v = exec(&step, Kind::Rel, n, &|m| {
+                                self.known_value(m).expect("known")
+                            });
+                            self.known.push(Some(v));
+                            self.loc.push(Loc::Known(id));
+                            self.steps.push(None);
+                        } else {
+                            self.known.push(None);
+                            self.loc.push(Loc::Asmo(u32::MAX));
+                            self.steps.push(Some(step));
+                        }
+                        runs.insert(key, id);
+                        id
+                    }
+                };
+                out.push(Factor::Rel(id));
+                changed = true;
+                k = end;
+            }
+            if changed {
+                self.steps[i] = Some(Step::Seq(out));
+            }
+        }
+    }
+
+    /// The kind of a node's value (new nodes made by [`Self::hoist_seq_runs`] are
+    /// relations).
+    fn kind(&self, i: N) -> Kind {
+        let g = &self.model.graph;
+        if (i as usize) < g.nodes.len() {
+            g.node(i).kind
+        } else {
+            Kind::Rel
+        }
     }
 
     /// The node holding a known node's value.
@@ -576,6 +697,10 @@ impl<'m> Prepared<'m> {
                         Factor::Rel(x) | Factor::Restrict(x) => x,
                     })),
                     Step::Raw(op) => op.each_operand(|o| stack.push(o)),
+                    Step::PlusOver(k, v) => {
+                        stack.push(*k);
+                        stack.extend(v);
+                    }
                     Step::Input(_) => {}
                 }
             }
@@ -608,7 +733,6 @@ impl<'m> Prepared<'m> {
         asmo: &[Option<Value>],
         cand: &[Option<Value>],
     ) -> Value {
-        let node = self.model.graph.node(i);
         let step = self.steps[i as usize].as_ref().expect("a step");
         match step {
             Step::Input(Input::Rf) => Value::Rel(rf.clone()),
@@ -617,7 +741,7 @@ impl<'m> Prepared<'m> {
             Step::Raw(Op::Fix { group, index, .. }) => {
                 self.fixpoint(*group, *index, &|m| self.value(m, asmo, cand))
             }
-            step => exec(step, node.kind, self.n, &|m| self.value(m, asmo, cand)),
+            step => exec(step, self.kind(i), self.n, &|m| self.value(m, asmo, cand)),
         }
     }
 
@@ -739,14 +863,15 @@ impl<'m> Prepared<'m> {
         cand.clear();
         cand.resize_with(self.cand_slots, || None);
         let mut ok = true;
-        for (&c, segment) in self.cut_checks.iter().zip(&self.cut_segments) {
-            for &i in segment {
-                let v = self.compute(i, rf, rfinit, asmo_rel, &asmo.vals, &cand);
-                let Loc::Cand(slot) = self.loc[i as usize] else {
-                    unreachable!("candidate node")
-                };
-                cand[slot as usize] = Some(v);
-            }
+        for &c in &self.cut_checks {
+            self.demand(
+                self.model.checks[c].node,
+                rf,
+                rfinit,
+                asmo_rel,
+                &asmo.vals,
+                &mut cand,
+            );
             if !self.check(c, &asmo.vals, &cand) {
                 ok = false;
                 break;
@@ -755,6 +880,69 @@ impl<'m> Prepared<'m> {
         cand.clear();
         SCRATCH.with(|c| c.replace(cand));
         ok
+    }
+
+    /// Computes the candidate node `i` and what it needs, on demand: an intersection
+    /// whose operand is empty, or a `;` chain with an empty relation factor, is empty
+    /// without computing the other operands (exact: `0 & r = 0`, `0 ; r = r ; 0 = 0`).
+    /// So `(rf ; [R \ A]) & twoplus([W] ; locord)` costs no closure while no
+    /// non-atomic read has its rf. Operands are tried in order.
+    fn demand(
+        &self,
+        i: N,
+        rf: &Rel,
+        rfinit: &EventSet,
+        asmo_rel: &Rel,
+        asmo: &[Option<Value>],
+        cand: &mut Vec<Option<Value>>,
+    ) {
+        let i = self.resolve(i);
+        let Loc::Cand(slot) = self.loc[i as usize] else {
+            return;
+        };
+        if cand[slot as usize].is_some() {
+            return;
+        }
+        let step = self.steps[i as usize].as_ref().expect("a step");
+        let need = |o: N, cand: &mut Vec<Option<Value>>| {
+            self.demand(o, rf, rfinit, asmo_rel, asmo, cand);
+            self.value(o, asmo, cand).is_empty()
+        };
+        let empty = match step {
+            Step::Inter(_, v) => v.iter().any(|&o| need(o, cand)),
+            Step::Seq(factors) => factors.iter().any(|f| match *f {
+                Factor::Rel(x) => need(x, cand),
+                Factor::Restrict(x) => {
+                    need(x, cand);
+                    false
+                }
+            }),
+            Step::Union(_, v) => {
+                v.iter().for_each(|&o| {
+                    need(o, cand);
+                });
+                false
+            }
+            Step::Raw(op) => {
+                op.each_operand(|o| {
+                    need(o, cand);
+                });
+                false
+            }
+            Step::PlusOver(_, v) => {
+                v.iter().for_each(|&o| {
+                    need(o, cand);
+                });
+                false
+            }
+            Step::Input(_) => false,
+        };
+        if empty {
+            cand[slot as usize] = Some(empty_value(self.kind(i), self.n));
+            return;
+        }
+        let v = self.compute(i, rf, rfinit, asmo_rel, asmo, cand);
+        cand[slot as usize] = Some(v);
     }
 
     /// Whether check `c` holds (for a flag: whether it is raised) on these values.
