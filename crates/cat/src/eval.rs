@@ -596,54 +596,58 @@ impl<'m> Prepared<'m> {
         }
     }
 
+    /// Splits the operands of a union or intersection into the combination of those
+    /// already known (dropping the neutral ones: empty for `|`, full for `&`) and those
+    /// still to compute.
+    fn split_known(
+        &self,
+        operands: &[N],
+        neutral: impl Fn(&Value) -> bool,
+        combine: impl Fn(Value, &Value) -> Value,
+    ) -> (Option<Value>, Vec<N>) {
+        let mut konst: Option<Value> = None;
+        let mut dynamic = Vec::new();
+        for &o in operands {
+            match self.known_value(o) {
+                Some(x) if neutral(x) => {}
+                Some(x) => {
+                    konst = Some(match konst {
+                        None => x.clone(),
+                        Some(k) => combine(k, x),
+                    })
+                }
+                None => dynamic.push(o),
+            }
+        }
+        (konst, dynamic)
+    }
+
     fn simplify(&self, op: &Op, kind: Kind) -> Simplified {
         let n = self.n;
         let known_empty = |o: &N| self.known_value(*o).is_some_and(Value::is_empty);
         match op {
             Op::Union(v) => {
-                let mut konst: Option<Value> = None;
-                let mut dynamic = Vec::new();
-                for &o in v {
-                    match self.known_value(o) {
-                        Some(x) if x.is_empty() => {}
-                        Some(x) => {
-                            konst = Some(match konst {
-                                None => x.clone(),
-                                Some(Value::Rel(r)) => Value::Rel(r.union(x.rel())),
-                                Some(Value::Set(s)) => Value::Set(s.union(x.set())),
-                            })
-                        }
-                        None => dynamic.push(o),
-                    }
+                let union = |a: Value, b: &Value| match a {
+                    Value::Rel(r) => Value::Rel(r.union(b.rel())),
+                    Value::Set(s) => Value::Set(s.union(b.set())),
+                };
+                match self.split_known(v, Value::is_empty, union) {
+                    (None, dynamic) if dynamic.len() == 1 => Simplified::Alias(dynamic[0]),
+                    (konst, dynamic) => Simplified::Step(Step::Union(konst, dynamic)),
                 }
-                if konst.is_none() && dynamic.len() == 1 {
-                    return Simplified::Alias(dynamic[0]);
-                }
-                Simplified::Step(Step::Union(konst, dynamic))
             }
             Op::Inter(v) => {
                 if v.iter().any(known_empty) {
                     return Simplified::Known(empty_value(kind, n));
                 }
-                let mut konst: Option<Value> = None;
-                let mut dynamic = Vec::new();
-                for &o in v {
-                    match self.known_value(o) {
-                        Some(x) if is_full(x, n) => {}
-                        Some(x) => {
-                            konst = Some(match konst {
-                                None => x.clone(),
-                                Some(Value::Rel(r)) => Value::Rel(r.inter(x.rel())),
-                                Some(Value::Set(s)) => Value::Set(s.inter(x.set())),
-                            })
-                        }
-                        None => dynamic.push(o),
-                    }
+                let inter = |a: Value, b: &Value| match a {
+                    Value::Rel(r) => Value::Rel(r.inter(b.rel())),
+                    Value::Set(s) => Value::Set(s.inter(b.set())),
+                };
+                match self.split_known(v, |x| is_full(x, n), inter) {
+                    (None, dynamic) if dynamic.len() == 1 => Simplified::Alias(dynamic[0]),
+                    (konst, dynamic) => Simplified::Step(Step::Inter(konst, dynamic)),
                 }
-                if konst.is_none() && dynamic.len() == 1 {
-                    return Simplified::Alias(dynamic[0]);
-                }
-                Simplified::Step(Step::Inter(konst, dynamic))
             }
             Op::Seq(v) => {
                 if v.iter().any(known_empty) {

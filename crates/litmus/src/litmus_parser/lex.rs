@@ -297,6 +297,28 @@ pub(super) fn thread_number(digits: &str) -> Result<usize, nom::Err<PErr<'_>>> {
         .map_err(|_| err(digits, format!("thread number `{digits}` out of range")))
 }
 
+/// `Pn` opening the header of thread `expected_id` (threads come in order P0, P1, ...):
+/// the rest of the input and the word `Pn`. `what` names the header for errors.
+pub(super) fn thread_word<'a>(i: &'a str, expected_id: usize, what: &str) -> PResult<'a, &'a str> {
+    let (j, p) = expect(i, word, "", what)?;
+    let Some(digits) = p
+        .strip_prefix('P')
+        .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    else {
+        return Err(unexpected(i, what));
+    };
+    let id = thread_number(digits)?;
+    if id != expected_id {
+        return Err(err(
+            p,
+            format!(
+                "thread header `{p}` out of order: expected `P{expected_id}` (threads are P0, P1, ... in order)"
+            ),
+        ));
+    }
+    Ok((j, p))
+}
+
 /// `Pn:rK` or `n:rK`, spaces allowed around `:`. Does not match (backtracks) unless a
 /// thread word is followed by `:`, so `P1` alone is an ordinary location.
 pub(super) fn thread_reg(i: &str) -> PResult<'_, (usize, u32)> {

@@ -78,21 +78,30 @@ fn file<'a>(src: &Src<'a>) -> PResult<'a, LitmusTest> {
     Ok((i, test))
 }
 
-/// `VULKAN NAME` on the first line, then the description: everything up to the first `{`,
-/// kept trimmed and not tokenised (it may hold quotes and span lines).
+/// `VULKAN NAME` on the first line, then the description.
 fn header(i: &str) -> PResult<'_, (&str, &str)> {
+    header_of(i, ["VULKAN", "Vulkan", "vulkan"])
+}
+
+/// `LANG NAME` on the first line (LANG one of `words`, the dialect's spellings), then the
+/// description: everything up to the first `{`, kept trimmed and not tokenised (it may
+/// hold quotes and span lines). Shared by both dialects.
+fn header_of<'a>(i: &'a str, words: [&str; 3]) -> PResult<'a, (&'a str, &'a str)> {
     let (i, _) = ws(i)?;
     let i = i.trim_start_matches('\u{feff}');
-    let expected = "the header `VULKAN NAME`";
+    let expected = format!("the header `{} NAME`", words[0]);
     let not_space = take_while1::<_, _, lex::PErr>(|c: char| !c.is_whitespace());
-    let (rest, lang) = lex::expect(i, not_space, "", expected)?;
+    let (rest, lang) = lex::expect(i, not_space, "", &expected)?;
     if !lang.starts_with(|c: char| c.is_alphanumeric()) {
-        return Err(lex::unexpected(i, expected));
+        return Err(lex::unexpected(i, &expected));
     }
-    if !matches!(lang, "VULKAN" | "Vulkan" | "vulkan") {
+    if !words.contains(&lang) {
         return fail(
             lang,
-            format!("unknown language `{lang}`: expected `VULKAN`, `Vulkan` or `vulkan` and the test name"),
+            format!(
+                "unknown language `{lang}`: expected `{}`, `{}` or `{}` and the test name",
+                words[0], words[1], words[2]
+            ),
         );
     }
     let (rest, _) = take_while(|c: char| c == ' ' || c == '\t').parse(rest)?;

@@ -3,8 +3,7 @@
 
 use super::instr::cell;
 use super::lex::{
-    consumed, expect, fail, natural, sym, thread_number, unexpected, unexpected_in, word, ws,
-    PResult, Src,
+    consumed, expect, fail, natural, sym, thread_word, unexpected_in, word, ws, PResult, Src,
 };
 use crate::ast::{Instr, Spanned, ThreadHeader};
 use crate::limits::{MAX_INSTRUCTIONS, MAX_INSTRUCTIONS_PER_THREAD, MAX_THREADS};
@@ -112,22 +111,8 @@ fn header_row<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Vec<ThreadHeader>> {
 fn thread_header<'a>(src: &Src<'a>, i: &'a str, expected_id: usize) -> PResult<'a, ThreadHeader> {
     let what = format!("the thread header `P{expected_id}@sg A, wg B, qf C`");
     let (i, _) = ws(i)?;
-    let (j, p) = expect(i, word, "", &what)?;
-    let Some(digits) = p
-        .strip_prefix('P')
-        .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-    else {
-        return Err(unexpected(i, &what));
-    };
-    let id = thread_number(digits)?;
-    if id != expected_id {
-        return fail(
-            p,
-            format!(
-                "thread header `{p}` out of order: expected `P{expected_id}` (threads are P0, P1, ... in order)"
-            ),
-        );
-    }
+    let (j, p) = thread_word(i, expected_id, &what)?;
+    let id = expected_id;
     let ctx = format!(" in the header of `{p}`");
     let (mut j, _) = sym(j, '@', &ctx, "`@`")?;
     let mut ids = [0u64; 3];

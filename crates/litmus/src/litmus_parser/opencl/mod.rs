@@ -20,14 +20,13 @@ mod stmt;
 
 use super::cond;
 use super::lex::{
-    consumed, expect, fail, ident, integer, is_register, natural, sym, thread_number, thread_reg,
+    consumed, expect, fail, ident, integer, is_register, natural, sym, thread_reg, thread_word,
     unexpected, unexpected_in, word, ws, PResult, Src,
 };
 use crate::ast::{AddrSpace, ClParam, ClThread, FinalCond, InitDecl, OpenClTest, Span};
 use crate::error::span_at;
 use crate::limits::MAX_THREADS;
 use crate::Diagnostic;
-use nom::bytes::complete::{take_until, take_while, take_while1};
 use nom::Parser;
 use std::collections::HashMap;
 
@@ -99,33 +98,7 @@ fn file<'a>(src: &Src<'a>) -> PResult<'a, OpenClTest> {
 
 /// `OPENCL NAME` on the first line, then the description up to the first `{`.
 fn header(i: &str) -> PResult<'_, (&str, &str)> {
-    let (i, _) = ws(i)?;
-    let i = i.trim_start_matches('\u{feff}');
-    let expected = "the header `OPENCL NAME`";
-    let not_space = take_while1::<_, _, super::lex::PErr>(|c: char| !c.is_whitespace());
-    let (rest, lang) = expect(i, not_space, "", expected)?;
-    if !LANGUAGE_WORDS.contains(&lang) {
-        return fail(
-            lang,
-            format!("unknown language `{lang}`: expected `OPENCL`, `OpenCL` or `opencl` and the test name"),
-        );
-    }
-    let (rest, _) = take_while(|c: char| c == ' ' || c == '\t').parse(rest)?;
-    let (rest, name) = take_while(|c: char| !c.is_whitespace() && c != '{').parse(rest)?;
-    if name.is_empty() {
-        return fail(
-            name,
-            format!("missing test name: expected `{lang} NAME` on the first line"),
-        );
-    }
-    match take_until::<_, _, super::lex::PErr>("{").parse(rest) {
-        Ok((rest, description)) => Ok((rest, (name, description.trim()))),
-        Err(_) => Err(unexpected_in(
-            &rest[rest.len()..],
-            " after the description",
-            "the init block `{ ... }`",
-        )),
-    }
+    super::header_of(i, LANGUAGE_WORDS)
 }
 
 const INIT_DECL: &str = "`[x] = V`, `x = V`, `int x = V` or `Pn:rK = V`";
@@ -263,22 +236,8 @@ fn threads<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Vec<ClThread>> {
 /// `Pn@sg A, wg B, dev C (params) { body }`.
 fn thread<'a>(src: &Src<'a>, i: &'a str, expected_id: usize) -> PResult<'a, ClThread> {
     let what = format!("the thread header `P{expected_id}@wg N, dev M (...)`");
-    let (j, p) = expect(i, word, "", &what)?;
-    let Some(digits) = p
-        .strip_prefix('P')
-        .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-    else {
-        return Err(unexpected(i, &what));
-    };
-    let id = thread_number(digits)?;
-    if id != expected_id {
-        return fail(
-            p,
-            format!(
-                "thread header `{p}` out of order: expected `P{expected_id}` (threads are P0, P1, ... in order)"
-            ),
-        );
-    }
+    let (j, p) = thread_word(i, expected_id, &what)?;
+    let id = expected_id;
     let ctx = format!(" in the header of `{p}`");
     let mut ids: [Option<u64>; 3] = [None; 3];
     let (mut j, _) = ws(j)?;
