@@ -38,6 +38,7 @@ pub struct Inspection<'m> {
 pub struct Origin {
     /// The most specific named definitions (or base relations) that contain the edge and
     /// that the relation is built from (several when the edge is in several terms).
+    /// Empty when no named part has the edge (`hbloc ; eco`): then `steps` says why.
     pub labels: Vec<String>,
     /// The named definitions passed through on the way down, outermost first (for
     /// `locord`'s edge: `locord`, `hb`, ... ), the first label last.
@@ -337,6 +338,10 @@ impl<'m> Inspection<'m> {
                 out.labels.push(name);
             }
         }
+        if out.labels.is_empty() {
+            // An unnamed expression (`irreflexive hbloc ; eco`): its own path.
+            out.steps = self.steps(n, a, b);
+        }
         out
     }
 
@@ -377,6 +382,10 @@ impl<'m> Inspection<'m> {
     /// factor, loops left out), each step labelled by where it comes from. Empty when
     /// `n` is neither, or the edge is one step.
     pub fn steps(&self, n: N, a: usize, b: usize) -> Vec<Step> {
+        self.steps_at(n, a, b, 0)
+    }
+
+    fn steps_at(&self, n: N, a: usize, b: usize, depth: usize) -> Vec<Step> {
         let g = &self.model.graph;
         let raw: Vec<(usize, usize, N)> = match &g.node(n).op {
             Op::Plus(x) | Op::Star(x) => {
@@ -389,28 +398,38 @@ impl<'m> Inspection<'m> {
             _ => Vec::new(),
         };
         let raw: Vec<(usize, usize, N)> = raw.into_iter().filter(|s| s.0 != s.1).collect();
-        if raw.len() < 2 {
+        if raw.len() < 2 && depth == 0 {
             return Vec::new();
         }
-        raw.into_iter()
-            .map(|(x, y, m)| {
-                let mut labels: Vec<String> = Vec::new();
-                for mut chain in self.chains(m, x, y, 0) {
-                    while chain.len() > 1 && self.is_base(*chain.last().expect("non-empty")) {
-                        chain.pop();
-                    }
-                    let name = self.name(*chain.last().expect("non-empty"));
-                    if !labels.contains(&name) {
-                        labels.push(name);
-                    }
+        let mut out = Vec::new();
+        for (x, y, m) in raw {
+            let mut labels: Vec<String> = Vec::new();
+            for mut chain in self.chains(m, x, y, 0) {
+                while chain.len() > 1 && self.is_base(*chain.last().expect("non-empty")) {
+                    chain.pop();
                 }
-                Step {
+                let name = self.name(*chain.last().expect("non-empty"));
+                if !labels.contains(&name) {
+                    labels.push(name);
+                }
+            }
+            // An unnamed part (`[SC & F] ; hb?`): its own steps, if it has some.
+            let sub = if labels.is_empty() && depth < 4 {
+                self.steps_at(m, x, y, depth + 1)
+            } else {
+                Vec::new()
+            };
+            if sub.is_empty() {
+                out.push(Step {
                     from: x,
                     to: y,
                     labels,
-                }
-            })
-            .collect()
+                });
+            } else {
+                out.extend(sub);
+            }
+        }
+        out
     }
 
     /// Events `a = e0, e1, ..., ek = b` with `(e(i-1), ei)` in factor i of chain `v`.

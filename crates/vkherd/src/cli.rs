@@ -78,6 +78,8 @@ struct Cli {
     /// `# racy` / `# thin-air` marks, and a `Time` line per test.
     #[arg(long)]
     herd7_log: bool,
+    #[command(flatten)]
+    graphs: GraphArgs,
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
@@ -601,6 +603,7 @@ pub fn main() -> i32 {
                 stats: cli.stats,
                 herd7_log: cli.herd7_log,
                 shard: cli.shard,
+                graphs: cli.graphs.clone(),
             };
             crate::litmus_cmd::run(&cli.paths, opts, output)
         }

@@ -367,7 +367,7 @@ fn explain_state(
     let mut groups: BTreeMap<String, (usize, Reason)> = BTreeMap::new();
     for (order, c) in list.iter().enumerate() {
         let insp = Inspection::new(model, &c.statics, &c.rf, &c.rfinit, &c.asmo);
-        let Some(check) = insp.first_failure() else {
+        let Some((check, witness)) = failure_with(&insp) else {
             // The staged engine said inconsistent, the plain one finds every check
             // holding: a bug, said rather than hidden.
             let key = "(no check fails: the two evaluators disagree)".to_string();
@@ -381,7 +381,6 @@ fn explain_state(
             groups.entry(key).or_insert((order, reason)).1.candidates += 1;
             continue;
         };
-        let witness = witness_of(&insp, check);
         let key = reason_key(c, &model.checks[check].name, &witness);
         let entry = groups.entry(key).or_insert_with(|| {
             // The execution carries every relation the witness names.
@@ -410,6 +409,19 @@ fn explain_state(
     reasons.sort_by_key(|(order, r)| (std::cmp::Reverse(r.candidates), *order));
     out.reasons = reasons.into_iter().map(|(_, r)| r).collect();
     out
+}
+
+/// The first check of `model` that candidate `c` fails, and a minimal witness of it
+/// (`None` if every check holds).
+pub fn failure(model: &Model, c: &Captured) -> Option<(usize, Witness)> {
+    failure_with(&Inspection::new(
+        model, &c.statics, &c.rf, &c.rfinit, &c.asmo,
+    ))
+}
+
+fn failure_with(insp: &Inspection<'_>) -> Option<(usize, Witness)> {
+    let check = insp.first_failure()?;
+    Some((check, witness_of(insp, check)))
 }
 
 /// Candidates with the same failing check and the same witness over the same

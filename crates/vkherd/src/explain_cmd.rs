@@ -16,18 +16,29 @@ pub struct Output<'a> {
     pub show: &'a [String],
 }
 
-/// The executions an explanation shows, with a file name stem each.
-fn shown(ex: &Explanation) -> Vec<(String, &Execution)> {
+/// Edges to draw bold: `(from, to, label)`.
+type Highlight = Vec<(usize, usize, String)>;
+
+/// The executions an explanation shows, with a file name stem each and the edges of the
+/// witness to highlight.
+fn shown(ex: &Explanation) -> Vec<(String, &Execution, Highlight)> {
     let mut out = Vec::new();
     let test = vkherd::graphs::file_part(&ex.test);
     for (k, st) in ex.states.iter().enumerate() {
         if let Some(w) = &st.witness {
-            out.push((format!("{test}-state{}-witness", k + 1), w));
+            out.push((format!("{test}-state{}-witness", k + 1), w, Vec::new()));
         }
         for (r, reason) in st.reasons.iter().enumerate() {
+            let highlight = reason
+                .witness
+                .edges()
+                .iter()
+                .map(|e| (e.from, e.to, e.labels.join("+")))
+                .collect();
             out.push((
                 format!("{test}-state{}-reason{}", k + 1, r + 1),
                 &reason.execution,
+                highlight,
             ));
         }
     }
@@ -76,8 +87,9 @@ pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: 
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if output.dot {
-        for (_, execution) in shown(&ex) {
-            let _ = write!(out, "{}", vkherd::dot::to_dot(execution, &show));
+        for (_, execution, highlight) in shown(&ex) {
+            let dot = vkherd::dot::to_dot_highlighting(execution, &show, &highlight);
+            let _ = write!(out, "{dot}");
         }
     } else if output.json {
         let _ = writeln!(
@@ -93,8 +105,8 @@ pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: 
         if !svg {
             eprintln!("{}", vkherd::graphs::NO_DOT);
         }
-        for (stem, execution) in shown(&ex) {
-            let dot = vkherd::dot::to_dot(execution, &show);
+        for (stem, execution, highlight) in shown(&ex) {
+            let dot = vkherd::dot::to_dot_highlighting(execution, &show, &highlight);
             if let Err(e) = vkherd::graphs::write_graph(dir, &stem, &dot, svg) {
                 eprintln!("error: {e}");
                 return EXIT_BAD_INPUT;
