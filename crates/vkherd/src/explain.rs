@@ -699,10 +699,33 @@ pub fn execution_text(ex: &Execution, indent: &str) -> String {
     out
 }
 
-/// One edge in words: `-> d by locord (locord > hb > ithbsemsc0: a -po-> b -sw-> c -po-> d)`.
-fn edge_text(ex: &Execution, e: &Edge) -> String {
+/// The relation a check is on, as written: `hbloc ; eco` for `irreflexive hbloc ; eco as
+/// coherence`.
+fn checked_expression(check_text: &str) -> String {
+    let t = check_text.trim();
+    let t = t.strip_prefix("flag").map_or(t, str::trim_start);
+    let t = t.strip_prefix('~').map_or(t, str::trim_start);
+    let t = ["acyclic", "irreflexive", "empty"]
+        .iter()
+        .find_map(|k| t.strip_prefix(k))
+        .unwrap_or(t)
+        .trim();
+    match t.rfind(" as ") {
+        Some(i) => t[..i].trim().to_string(),
+        None => t.to_string(),
+    }
+}
+
+/// One edge in words: `-> d by locord (locord > hb > ithbsemsc0: a -po-> b -sw-> c -po-> d)`;
+/// `checked` names the edge when no definition does.
+fn edge_text(ex: &Execution, e: &Edge, checked: &str) -> String {
     let name = |i: usize| ex.events[i].name.clone();
-    let mut s = format!("-> {} by {}", name(e.to), e.labels.join(" and "));
+    let by = if e.labels.is_empty() {
+        format!("`{checked}`")
+    } else {
+        e.labels.join(" and ")
+    };
+    let mut s = format!("-> {} by {by}", name(e.to));
     let chain = if e.via.len() > 1 {
         e.via.join(" > ")
     } else {
@@ -727,7 +750,7 @@ fn edge_text(ex: &Execution, e: &Edge) -> String {
 }
 
 /// The witness of a reason in words.
-fn witness_text(ex: &Execution, w: &Witness) -> String {
+fn witness_text(ex: &Execution, w: &Witness, checked: &str) -> String {
     let mut out = String::new();
     match w {
         Witness::Cycle { edges } => {
@@ -737,14 +760,14 @@ fn witness_text(ex: &Execution, w: &Witness) -> String {
             ));
             for e in edges {
                 out.push_str(&format!("      {}\n", ex.describe(e.from)));
-                out.push_str(&format!("        {}\n", edge_text(ex, e)));
+                out.push_str(&format!("        {}\n", edge_text(ex, e, checked)));
             }
         }
         Witness::Reflexive { event, edge } => {
             out.push_str(&format!(
                 "    an event related to itself:\n      {}\n        {}\n",
                 ex.describe(*event),
-                edge_text(ex, edge)
+                edge_text(ex, edge, checked)
             ));
         }
         Witness::Pair { edge } if edge.from == edge.to && edge.via.is_empty() => {
@@ -757,7 +780,7 @@ fn witness_text(ex: &Execution, w: &Witness) -> String {
             out.push_str(&format!(
                 "    a pair in the relation:\n      {}\n        {}\n",
                 ex.describe(edge.from),
-                edge_text(ex, edge)
+                edge_text(ex, edge, checked)
             ));
         }
         Witness::Empty => out.push_str("    the relation is empty\n"),
@@ -819,7 +842,8 @@ pub fn explanation_text(ex: &Explanation) -> String {
                         r.check,
                         r.check_text
                     ));
-                    out.push_str(&witness_text(&r.execution, &r.witness));
+                    let checked = checked_expression(&r.check_text);
+                    out.push_str(&witness_text(&r.execution, &r.witness, &checked));
                     out.push_str("    in the execution:\n");
                     out.push_str(&execution_text(&r.execution, "      "));
                 }
@@ -827,4 +851,19 @@ pub fn explanation_text(ex: &Explanation) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_checked_expression_is_cut_out_of_the_check() {
+        assert_eq!(
+            checked_expression("irreflexive hbloc ; eco as coherence"),
+            "hbloc ; eco"
+        );
+        assert_eq!(checked_expression("acyclic a | b"), "a | b");
+        assert_eq!(checked_expression("flag ~empty dr as racy"), "dr");
+    }
 }
