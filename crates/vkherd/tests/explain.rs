@@ -323,6 +323,33 @@ fn mp_across_workgroups_is_allowed_and_racy() {
     assert!(w.relation("dr").unwrap().contains(&(0, 3)));
 }
 
+/// docs/explain.md, step 3: at device scope the pair synchronises across workgroups, and
+/// the state is forbidden by `consistent`, with the same cycle as in one workgroup.
+#[test]
+fn mp_across_workgroups_at_device_scope_fails_consistent() {
+    let (source, program) = corpus("mp/MP-relacq-dv-crosswg.litmus");
+    let ex = explain(
+        &program,
+        Some(&source),
+        &Default::default(),
+        &Target::Condition,
+        &[],
+    )
+    .unwrap();
+    let st = &ex.states[0];
+    assert_eq!(
+        (st.state.as_str(), st.verdict.as_str()),
+        ("1:r0=1; 1:r1=0;", "forbidden")
+    );
+    assert_eq!(st.reasons.len(), 1);
+    assert_eq!(st.reasons[0].check, "consistent");
+    let edges = st.reasons[0].witness.edges();
+    let shape: Vec<(usize, usize)> = edges.iter().map(|e| (e.from, e.to)).collect();
+    assert_eq!(shape, [(0, 3), (3, 0)]);
+    assert_eq!(edges[0].via, ["locord", "hb", "ithbsemsc0"]);
+    assert_eq!(edges[1].labels, ["fr"]);
+}
+
 #[test]
 fn a_state_no_candidate_reaches_is_unreachable() {
     let (source, program) = corpus("mp/MP-relacq-wg.litmus");
