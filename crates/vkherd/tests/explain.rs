@@ -155,8 +155,10 @@ fn check_every_candidate(program: &Program, opts: &vkherd::Options, what: &str) 
     failing
 }
 
-/// Explaining every state agrees with the run, and witnesses reach their states.
-fn check_states_agree(source: &str, program: &Program, what: &str) {
+/// Explaining every state agrees with the run, and witnesses reach their states. Returns
+/// the number of state columns recomputed from witnesses.
+fn check_states_agree(source: &str, program: &Program, what: &str) -> u64 {
+    let mut recomputed_columns = 0;
     let opts = vkherd::Options::default();
     let report = vkherd::run(program, &opts).unwrap();
     let expected: std::collections::BTreeSet<String> = report
@@ -182,6 +184,24 @@ fn check_states_agree(source: &str, program: &Program, what: &str) {
                 let w = st.witness.as_ref().expect("a witness");
                 assert!(w.consistent, "{what}: inconsistent witness");
                 assert_eq!(w.state, st.state, "{what}: witness of another state");
+                // The state recomputed from the witness's events.
+                let values: Vec<i64> = program
+                    .observed
+                    .iter()
+                    .map(|o| st.values[&program.observable_name(*o)])
+                    .collect();
+                for (k, col) in recomputed_state(program, w).into_iter().enumerate() {
+                    if let Some(col) = col {
+                        assert!(
+                            col.contains(&values[k]),
+                            "{what}: witness of {} has {} in {:?}",
+                            st.state,
+                            program.observable_name(program.observed[k]),
+                            col
+                        );
+                        recomputed_columns += 1;
+                    }
+                }
                 let info = report
                     .outcomes
                     .states
@@ -204,6 +224,69 @@ fn check_states_agree(source: &str, program: &Program, what: &str) {
             v => panic!("{what}: verdict {v}"),
         }
     }
+    recomputed_columns
+}
+
+/// The final state a witness execution shows, recomputed from its events and `co` alone
+/// (not from the enumeration's values): a register is the value its thread's last load
+/// into it read (or its initial value if no event writes it); a location, the values of
+/// its `co`-maximal writes (or its initial value). `None` where that cannot be told from
+/// the events: registers that local arithmetic or a compare-exchange also writes.
+fn recomputed_state(program: &Program, ex: &vkherd::execution::Execution) -> Vec<Option<Vec<i64>>> {
+    use vkherd_model::{Instruction, Observable};
+    let co = ex.relation("co").unwrap_or(&[]);
+    program
+        .observed
+        .iter()
+        .map(|o| match *o {
+            Observable::Reg { thread, reg } => {
+                let code = &program.threads[thread].code;
+                let arith = code.iter().any(|i| {
+                    matches!(i, Instruction::Arith { dst, .. } if *dst == reg)
+                        || matches!(i, Instruction::Access(a) if a.cas.as_ref().is_some_and(|c|
+                            a.dst == Some(reg) || c.success_dst == Some(reg)))
+                });
+                if arith {
+                    return None;
+                }
+                let last = ex.events.iter().rev().find(|e| {
+                    e.thread == thread
+                        && matches!(&code[e.instr], Instruction::Access(a) if a.dst == Some(reg))
+                });
+                Some(vec![match last {
+                    Some(e) => e.read?,
+                    None => program.threads[thread]
+                        .init_regs
+                        .iter()
+                        .find(|(r, _)| *r == reg)
+                        .map_or(0, |(_, v)| *v),
+                }])
+            }
+            Observable::Loc(l) => {
+                let name = &program.locations[l].name;
+                let writes: Vec<&vkherd::execution::EventInfo> = ex
+                    .events
+                    .iter()
+                    .filter(|e| e.written.is_some() && e.memory.as_ref() == Some(name))
+                    .collect();
+                if writes.is_empty() {
+                    return Some(vec![program.locations[l].init]);
+                }
+                let mut vals: Vec<i64> = writes
+                    .iter()
+                    .filter(|w| {
+                        !writes
+                            .iter()
+                            .any(|v| v.id != w.id && co.contains(&(w.id, v.id)))
+                    })
+                    .map(|w| w.written.unwrap())
+                    .collect();
+                vals.sort_unstable();
+                vals.dedup();
+                Some(vals)
+            }
+        })
+        .collect()
 }
 
 fn small(program: &Program) -> bool {
@@ -215,7 +298,7 @@ fn small(program: &Program) -> bool {
 fn explanations_are_exact_on_the_corpus() {
     let files = corpus_files();
     assert!(files.len() > 100, "corpus not found");
-    let (mut tests, mut failing) = (0, 0);
+    let (mut tests, mut failing, mut columns) = (0, 0, 0);
     for f in &files {
         let src = std::fs::read_to_string(f).unwrap();
         let program = vkherd::load_litmus(&src).unwrap();
@@ -224,10 +307,11 @@ fn explanations_are_exact_on_the_corpus() {
         }
         let what = f.display().to_string();
         failing += check_every_candidate(&program, &vkherd::Options::default(), &what);
-        check_states_agree(&src, &program, &what);
+        columns += check_states_agree(&src, &program, &what);
         tests += 1;
     }
     assert!(tests > 80, "only {tests} corpus tests explained");
+    assert!(columns > 500, "only {columns} witness columns recomputed");
     assert!(
         failing > 1_000,
         "only {failing} failing candidates explained"
@@ -236,7 +320,7 @@ fn explanations_are_exact_on_the_corpus() {
 
 #[test]
 fn explanations_are_exact_on_random_tests() {
-    let (mut tests, mut failing) = (0, 0);
+    let (mut tests, mut failing, mut columns) = (0, 0, 0);
     for seed in (0..150).chain(10_000..10_050) {
         let src = common::random_test(seed, seed >= 10_000);
         let program = vkherd::load_litmus(&src).unwrap();
@@ -245,10 +329,11 @@ fn explanations_are_exact_on_random_tests() {
         }
         let what = format!("seed {seed}\n{src}");
         failing += check_every_candidate(&program, &vkherd::Options::default(), &what);
-        check_states_agree(&src, &program, &what);
+        columns += check_states_agree(&src, &program, &what);
         tests += 1;
     }
     assert!(tests > 100, "only {tests} random tests explained");
+    assert!(columns > 500, "only {columns} witness columns recomputed");
     assert!(
         failing > 1_000,
         "only {failing} failing candidates explained"
