@@ -136,6 +136,9 @@ pub struct Explanation {
     pub unreachable: bool,
     /// Candidate executions examined.
     pub examined: u64,
+    /// Warnings, as in a run's report: paths dropped by the unroll bound (the
+    /// explanation is then bounded too), deadlocked path combinations.
+    pub notes: Vec<String>,
 }
 
 /// Why an explanation could not be made.
@@ -326,7 +329,27 @@ pub fn explain(
         unreachable: by_state.is_empty(),
         states,
         examined: stats.candidates,
+        notes: notes(&stats, opts),
     })
+}
+
+/// The warnings of an explanation's enumeration.
+fn notes(stats: &vkherd_enumerate::EnumStats, opts: &crate::Options) -> Vec<String> {
+    let mut out = Vec::new();
+    if stats.dropped_paths > 0 {
+        out.push(format!(
+            "Warning: {} dropped by the unroll bound (--unroll {}): the explanation covers the executions within the bound only",
+            crate::report::plural(stats.dropped_paths, "path"),
+            opts.unroll
+        ));
+    }
+    if stats.deadlocked_paths > 0 {
+        out.push(format!(
+            "Warning: {} at a control barrier, not counted",
+            crate::deadlock_text(stats.deadlocked_paths)
+        ));
+    }
+    out
 }
 
 fn explain_state(

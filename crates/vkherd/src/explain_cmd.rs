@@ -84,6 +84,9 @@ pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: 
             return EXIT_BAD_INPUT;
         }
     };
+    for note in &ex.notes {
+        eprintln!("{name}: {note}");
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if output.dot {

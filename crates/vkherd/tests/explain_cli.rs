@@ -243,3 +243,19 @@ fn output_is_the_same_whatever_the_thread_count() {
         assert_eq!(one.stdout, two.stdout, "{f}");
     }
 }
+
+#[test]
+fn paths_dropped_by_the_unroll_bound_are_warned_about() {
+    let out = vkherd(&["explain", &corpus("control-flow/LB-spin-relaxed.litmus")]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stderr).contains(
+        "Warning: 2 paths dropped by the unroll bound (--unroll 2): the explanation covers the executions within the bound only"
+    ));
+    let out = vkherd(&[
+        "explain",
+        &corpus("control-flow/LB-spin-relaxed.litmus"),
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["notes"].as_array().unwrap().len(), 1);
+}
