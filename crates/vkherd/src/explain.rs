@@ -649,6 +649,11 @@ pub fn parse_state(program: &Program, text: &str) -> Result<Vec<(Observable, i64
             } else {
                 "the test has no such register or location"
             };
+            let columns = if columns.is_empty() {
+                "no columns (the test's condition, filter and `locations` name nothing)".to_string()
+            } else {
+                columns
+            };
             return Err(Diagnostic::new(
                 span(0, name.len()),
                 format!("`{name}`: {why}; the final state has {columns}"),
@@ -829,10 +834,14 @@ pub fn explanation_text(ex: &Explanation) -> String {
     }
     for st in &ex.states {
         out.push('\n');
+        let shown = if st.state.is_empty() {
+            "(with no columns)"
+        } else {
+            st.state.as_str()
+        };
         match st.verdict.as_str() {
             "filtered" => out.push_str(&format!(
-                "State {} is left out by the test's filter ({} reach it).\n",
-                st.state,
+                "State {shown} is left out by the test's filter ({} reach it).\n",
                 crate::report::plural(st.candidates, "candidate execution")
             )),
             "allowed" => {
@@ -841,7 +850,7 @@ pub fn explanation_text(ex: &Explanation) -> String {
                 } else {
                     ", by a race-free execution"
                 };
-                out.push_str(&format!("State {} is allowed{race}. Witness:\n", st.state));
+                out.push_str(&format!("State {shown} is allowed{race}. Witness:\n"));
                 if let Some(w) = &st.witness {
                     out.push_str(&execution_text(w, "  "));
                 }
@@ -853,8 +862,7 @@ pub fn explanation_text(ex: &Explanation) -> String {
                     "reach"
                 };
                 out.push_str(&format!(
-                    "State {} is forbidden: {} {reach} it, and each fails a check of the model.\n",
-                    st.state,
+                    "State {shown} is forbidden: {} {reach} it, and each fails a check of the model.\n",
                     crate::report::plural(st.candidates, "candidate execution")
                 ));
                 for (k, r) in st.reasons.iter().enumerate() {

@@ -54,6 +54,12 @@ pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: 
             return EXIT_BAD_INPUT;
         }
     };
+    if file.extension().is_some_and(|e| e == "test") {
+        eprintln!(
+            "error: {name} is a Khronos `.test` file; `vkherd explain` reads `.litmus` tests (docs/litmus-format.md)"
+        );
+        return EXIT_BAD_INPUT;
+    }
     let program = match vkherd::load_litmus(&source) {
         Ok(p) => p,
         Err(d) => {

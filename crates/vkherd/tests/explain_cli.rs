@@ -114,6 +114,13 @@ fn bad_states_and_relations_are_located_errors_with_exit_code_2() {
     assert!(text(&out.stderr).contains("`nosuch` is not a relation of the model"));
     let out = vkherd(&[&file, "--dot", "--show", "nosuch"]);
     assert_eq!(out.status.code(), Some(2));
+    let khronos = format!(
+        "{}/tests/khronos/mp_pinned_init.test",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = vkherd(&["explain", &khronos]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("is a Khronos `.test` file"));
 }
 
 #[test]
