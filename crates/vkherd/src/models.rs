@@ -159,11 +159,18 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
     })
 }
 
-/// The bundled OpenCL model, compiled once per process: the model of OPENCL tests when
-/// `--model` is not given.
-pub fn opencl() -> Arc<Model> {
-    static OPENCL: std::sync::OnceLock<Arc<Model>> = std::sync::OnceLock::new();
-    OPENCL
-        .get_or_init(|| Arc::new(Model::bundled("opencl", &[]).expect("opencl.cat compiles")))
+/// The bundled OpenCL model, plain or with the variant `mmra`, compiled once per process:
+/// the model of OPENCL tests when `--model` is not given (`--variant mmra` selects the
+/// variant, docs/mmra.md "OpenCL").
+pub fn opencl(mmra: bool) -> Arc<Model> {
+    type Cell = std::sync::OnceLock<Arc<Model>>;
+    static PLAIN: Cell = Cell::new();
+    static MMRA: Cell = Cell::new();
+    let (cell, variants) = if mmra {
+        (&MMRA, vec!["mmra".to_string()])
+    } else {
+        (&PLAIN, vec![])
+    };
+    cell.get_or_init(|| Arc::new(Model::bundled("opencl", &variants).expect("opencl.cat compiles")))
         .clone()
 }
