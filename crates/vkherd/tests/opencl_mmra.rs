@@ -401,3 +401,151 @@ fn tagged_synchronising_opencl_corpus_tests_only_gain_states() {
         "only {grew} of {runs} tagged tests gained a state"
     );
 }
+
+/// What a header of litmus-tests/opencl-mmra/ promises: `Expected:` and `States:` under
+/// `--variant mmra`, `Plain:` under the plain model.
+#[derive(Debug, PartialEq)]
+struct Expectation {
+    verdict: String,
+    racy: bool,
+    plain_verdict: String,
+    plain_racy: bool,
+    states: Vec<String>,
+}
+
+fn verdict_and_race(line: &str) -> (String, bool) {
+    (line[..2].to_string(), line.contains("data race: yes"))
+}
+
+fn expectation(name: &str, source: &str) -> Expectation {
+    let field = |key: &str| {
+        source
+            .lines()
+            .find_map(|l| l.trim_start_matches("(* ").trim().strip_prefix(key))
+            .unwrap_or_else(|| panic!("{name}: no `{key}` line in the header"))
+    };
+    let (verdict, racy) = verdict_and_race(field("Expected: "));
+    let (plain_verdict, plain_racy) = verdict_and_race(field("Plain: "));
+    let states_at = source.find("States:").expect("a States: list") + "States:".len();
+    let end = states_at + source[states_at..].find("Rule:").expect("a Rule: line");
+    let states = source[states_at..end]
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect();
+    Expectation {
+        verdict,
+        racy,
+        plain_verdict,
+        plain_racy,
+        states,
+    }
+}
+
+fn verdict_word(report: &Report) -> String {
+    match report.verdict {
+        vkherd::Verdict::Ok => "Ok".into(),
+        vkherd::Verdict::No => "No".into(),
+    }
+}
+
+/// The corpus litmus-tests/opencl-mmra/: every header's verdicts, race flags and states
+/// (derived by hand) against both reports; the plain report and, where it differs, the
+/// MMRA one locked by insta snapshots; the search equal to --naive; no state lost.
+#[test]
+fn opencl_mmra_corpus_matches_its_headers_and_snapshots() {
+    let tests = corpus("opencl-mmra");
+    assert_eq!(tests.len(), 14);
+    let mut failures = Vec::new();
+    for (name, source) in &tests {
+        let exp = expectation(name, source);
+        let (plain, mmra) = (run(source, false, false), run(source, true, false));
+        let got = Expectation {
+            verdict: verdict_word(&mmra),
+            racy: mmra.outcomes.flag_data_race,
+            plain_verdict: verdict_word(&plain),
+            plain_racy: plain.outcomes.flag_data_race,
+            states: mmra
+                .outcomes
+                .states
+                .iter()
+                .map(|(v, i)| report::state_line(&mmra, v, !i.race_free, !i.not_thin_air))
+                .collect(),
+        };
+        if got != exp {
+            failures.push(format!("{name}:\n  expected {exp:?}\n  got      {got:?}"));
+        }
+        assert_no_state_lost(&plain, &mmra, name);
+        for (rep, mmra_on) in [(&plain, false), (&mmra, true)] {
+            assert_eq!(
+                text(rep),
+                text(&run(source, mmra_on, true)),
+                "{name} (mmra {mmra_on}): search and --naive differ"
+            );
+        }
+        let key = Path::new(name).file_stem().unwrap().to_string_lossy();
+        insta::assert_snapshot!(key.to_string(), text(&plain));
+        if text(&mmra) != text(&plain) {
+            insta::assert_snapshot!(format!("{key}@mmra"), text(&mmra));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `vkherd diff opencl opencl+mmra` on the corpus lists, per test, the states the tags
+/// add: here each list is the header's `States:` minus the states the plain model
+/// allows (checked by hand against the headers), and no state is "only opencl".
+#[test]
+fn diff_shows_the_states_the_tags_add() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_vkherd"))
+        .current_dir(&root)
+        .args(["diff", "opencl", "opencl+mmra", "litmus-tests/opencl-mmra"])
+        .output()
+        .expect("run vkherd diff");
+    assert_eq!(out.status.code(), Some(0));
+    let expected = "\
+Test litmus-tests/opencl-mmra/MMRA-MP-acquire-side.litmus
+  only opencl+mmra: 1:r0=1; 1:r1=0;
+  verdict: No under opencl, Ok under opencl+mmra
+Test litmus-tests/opencl-mmra/MMRA-MP-barrier.litmus
+  only opencl+mmra: 1:r0=0;
+  verdict: No under opencl, Ok under opencl+mmra
+Test litmus-tests/opencl-mmra/MMRA-MP-fence.litmus
+  only opencl+mmra: 1:r0=1; 1:r1=0;
+  verdict: No under opencl, Ok under opencl+mmra
+Test litmus-tests/opencl-mmra/MMRA-MP-local.litmus
+  only opencl+mmra: 1:r0=1; 1:r1=0;
+  verdict: No under opencl, Ok under opencl+mmra
+Test litmus-tests/opencl-mmra/MMRA-MP-two-stores.litmus
+  only opencl+mmra: 1:r0=1; 1:r1=0;
+  only opencl+mmra: 1:r0=1; 1:r1=1;
+  verdict: No under opencl, Ok under opencl+mmra
+Test litmus-tests/opencl-mmra/MMRA-SB-sc-fences.litmus
+  only opencl+mmra: 0:r0=0; 1:r1=0;
+  verdict: No under opencl, Ok under opencl+mmra
+Test litmus-tests/opencl-mmra/MMRA-seed-example1.litmus
+  only opencl+mmra: 1:r0=1; 1:r1=0;
+  verdict: No under opencl, Ok under opencl+mmra
+Test litmus-tests/opencl-mmra/MMRA-seed-example4.litmus
+  only opencl+mmra: 1:r0=1; 1:r1=0;
+  verdict: No under opencl, Ok under opencl+mmra
+Test litmus-tests/opencl-mmra/MMRA-seed-memory-types.litmus
+  only opencl+mmra: 1:r0=1; 1:r1=1; 1:r2=0;
+  verdict: No under opencl, Ok under opencl+mmra
+14 tests: 9 differ, 9 verdict change(s) (opencl against opencl+mmra)
+";
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+    // The untagged OpenCL corpus: the variant adds nothing.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_vkherd"))
+        .current_dir(&root)
+        .args(["diff", "opencl", "opencl+mmra", "litmus-tests/opencl/mp"])
+        .output()
+        .expect("run vkherd diff");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(": 0 differ"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
