@@ -58,7 +58,28 @@ pub fn list() -> Vec<(String, String)> {
     for b in BUNDLED.iter().filter(|b| b.name != "opencl") {
         out.push((format!("cat:{}", b.name), format!("{} (cat engine)", b.doc)));
     }
+    for (name, doc) in &mut out {
+        let variants = variants_of(name.strip_prefix("cat:").unwrap_or(name));
+        if !variants.is_empty() {
+            doc.push_str(&format!("; variants: {}", variants.join(", ")));
+        }
+    }
     out
+}
+
+/// The variants `--variant` may turn on with a bundled name: those its cat file tests,
+/// less those the name already turns on (`vulkan-2024` is vulkan.cat with one). The
+/// hand-written `vulkan` and `vulkan-2024` take the same (docs/models.md).
+fn variants_of(bundled: &str) -> Vec<String> {
+    let Some(b) = BUNDLED.iter().find(|b| b.name == bundled) else {
+        return Vec::new();
+    };
+    let model = Model::bundled(bundled, &[]).expect("bundled models compile");
+    model
+        .variants
+        .into_iter()
+        .filter(|v| !b.variants.contains(&v.as_str()))
+        .collect()
 }
 
 /// Resolves `--model`, `--variant` and `--no-chains`.

@@ -231,6 +231,19 @@ fn run(source: &str, mmra: bool, naive: bool) -> Report {
     vkherd::run(&program, &opts).expect("the test runs")
 }
 
+/// `source` without its `!mmra(...)` annotations.
+fn strip_tags(source: &str) -> String {
+    let mut out = String::new();
+    let mut rest = source;
+    while let Some(at) = rest.find(" !mmra(") {
+        out.push_str(&rest[..at]);
+        let close = rest[at..].find(')').expect("a closed annotation");
+        rest = &rest[at + close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 fn text(report: &Report) -> String {
     report::herd_text(report)
 }
@@ -477,6 +490,10 @@ fn opencl_mmra_corpus_matches_its_headers_and_snapshots() {
             failures.push(format!("{name}:\n  expected {exp:?}\n  got      {got:?}"));
         }
         assert_no_state_lost(&plain, &mmra, name);
+        // With the tags removed, the variant gives the plain report.
+        let untagged = strip_tags(source);
+        assert!(!untagged.contains("!mmra"), "{name}");
+        assert_eq!(text(&run(&untagged, true, false)), text(&plain), "{name}");
         for (rep, mmra_on) in [(&plain, false), (&mmra, true)] {
             assert_eq!(
                 text(rep),
