@@ -180,18 +180,29 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
     })
 }
 
-/// The bundled OpenCL model, plain or with the variant `mmra`, compiled once per process:
-/// the model of OPENCL tests when `--model` is not given (`--variant mmra` selects the
-/// variant, docs/mmra.md "OpenCL").
-pub fn opencl(mmra: bool) -> Arc<Model> {
+/// The bundled OpenCL model with `variants` on: the model of OPENCL tests when `--model`
+/// is not given (`--variant mmra` is its variant, docs/mmra.md "OpenCL"). Plain and `mmra`
+/// are compiled once per process. An error names a variant opencl.cat does not test.
+pub fn opencl(variants: &[String]) -> Result<Arc<Model>, String> {
     type Cell = std::sync::OnceLock<Arc<Model>>;
     static PLAIN: Cell = Cell::new();
     static MMRA: Cell = Cell::new();
-    let (cell, variants) = if mmra {
-        (&MMRA, vec!["mmra".to_string()])
-    } else {
-        (&PLAIN, vec![])
+    let compile = || Arc::new(Model::bundled("opencl", variants).expect("opencl.cat compiles"));
+    let model = match variants {
+        [] => PLAIN.get_or_init(compile).clone(),
+        [v] if v == "mmra" => MMRA.get_or_init(compile).clone(),
+        _ => compile(),
     };
-    cell.get_or_init(|| Arc::new(Model::bundled("opencl", &variants).expect("opencl.cat compiles")))
-        .clone()
+    match variants.iter().find(|v| !model.variants.contains(*v)) {
+        Some(v) => Err(format!(
+            "the OpenCL model has no variant `{v}` (it tests: {})",
+            model
+                .variants
+                .iter()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        None => Ok(model),
+    }
 }
