@@ -469,7 +469,7 @@ fn verdict_word(report: &Report) -> String {
 #[test]
 fn opencl_mmra_corpus_matches_its_headers_and_snapshots() {
     let tests = corpus("opencl-mmra");
-    assert_eq!(tests.len(), 14);
+    assert_eq!(tests.len(), 15);
     let mut failures = Vec::new();
     for (name, source) in &tests {
         let exp = expectation(name, source);
@@ -551,7 +551,7 @@ Test litmus-tests/opencl-mmra/MMRA-seed-example4.litmus
 Test litmus-tests/opencl-mmra/MMRA-seed-memory-types.litmus
   only opencl+mmra: 1:r0=1; 1:r1=1; 1:r2=0;
   verdict: No under opencl, Ok under opencl+mmra
-14 tests: 9 differ, 9 verdict change(s) (opencl against opencl+mmra)
+15 tests: 9 differ, 9 verdict change(s) (opencl against opencl+mmra)
 ";
     assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
     // The untagged OpenCL corpus: the variant adds nothing.
