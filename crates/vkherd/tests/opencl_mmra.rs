@@ -336,6 +336,7 @@ fn tags_never_remove_a_state_and_the_search_agrees_with_naive() {
             }
         }
     }
+    // 24 of 240 on these seeds: the rest do not synchronise where the tags fall.
     assert!(
         grew * 20 >= runs,
         "only {grew} of {runs} tagged tests gained a state"
@@ -409,6 +410,7 @@ fn tagged_synchronising_opencl_corpus_tests_only_gain_states() {
             }
         }
     }
+    // 14 of 78 on these taggings.
     assert!(
         grew * 10 >= runs,
         "only {grew} of {runs} tagged tests gained a state"
