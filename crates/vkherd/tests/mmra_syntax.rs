@@ -163,7 +163,8 @@ fn variant_mmra_on_the_command_line() {
     let bad = vkherd(&["--variant", "mmr", &file]);
     assert_eq!(bad.status.code(), Some(2));
     // On an OpenCL test, `--variant mmra` without --model runs opencl.cat's variant: the
-    // same report as `--model opencl --variant mmra`, and the JSON names the variant.
+    // same report as `--model opencl --variant mmra`, and the JSON names the model and the
+    // variant.
     let ocl = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mmra-ocl.litmus");
     std::fs::write(&ocl, OPENCL).unwrap();
     let ocl = ocl.to_str().unwrap();
@@ -174,6 +175,9 @@ fn variant_mmra_on_the_command_line() {
     assert_eq!(out.stdout, given.stdout);
     let json =
         String::from_utf8_lossy(&vkherd(&["--json", "--variant", "mmra", ocl]).stdout).into_owned();
-    assert!(json.contains(r#""variants":["mmra"]"#), "{json}");
+    assert!(
+        json.contains(r#""model":"opencl","variants":["mmra"]"#),
+        "{json}"
+    );
     assert_eq!(vkherd(&[ocl]).status.code(), Some(0));
 }
