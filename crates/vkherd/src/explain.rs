@@ -22,7 +22,6 @@ use std::sync::Arc;
 use vkherd_cat::ast::CheckKind;
 use vkherd_cat::inspect::Inspection;
 use vkherd_cat::{Model, Value};
-use vkherd_enumerate::bundled_model;
 use vkherd_enumerate::capture::{self, CaptureError, Captured};
 use vkherd_litmus::{Diagnostic, Span};
 use vkherd_model::{Dialect, Observable, Program, Quantifier};
@@ -151,12 +150,35 @@ impl std::fmt::Display for ExplainError {
     }
 }
 
-/// The model an explanation uses for `program` under `opts` (see the module docs).
-pub fn model_for(program: &Program, opts: &crate::Options) -> Arc<Model> {
+/// The model an explanation uses for `program` under `opts`, the one `crate::run` judges
+/// it by (see the module docs): `--model`'s cat model; for an `OPENCL` test without
+/// `--model`, opencl.cat with the variants asked for; else the bundled `vulkan.cat`
+/// with the variants of the hand-written model's options (`vulkan-2024`, `no-chains`,
+/// `mmra`).
+pub fn model_for(program: &Program, opts: &crate::Options) -> Result<Arc<Model>, ExplainError> {
+    let variants = crate::requested_variants(opts);
     match (&opts.cat, program.dialect) {
-        (Some(m), _) => m.clone(),
-        (None, Dialect::OpenCl) => crate::models::opencl(),
-        (None, Dialect::Vulkan) => bundled_model(&opts.model),
+        (_, Dialect::OpenCl) if !opts.model_given => crate::models::opencl(&variants)
+            .map_err(|e| {
+                whole_test(format!(
+                    "`{}` is an OpenCL test, judged by the OpenCL model (no --model given), and {e}; expected only variants of the OpenCL model",
+                    program.name
+                ))
+            }),
+        (Some(m), _) => Ok(m.clone()),
+        (None, Dialect::OpenCl) => Err(whole_test(format!(
+            "`{}` is an OpenCL test and the hand-written Vulkan model cannot judge it; expected --model opencl (the default for OPENCL tests) or a cat model",
+            program.name
+        ))),
+        (None, Dialect::Vulkan) => {
+            let name = match opts.model.variant {
+                vkherd_model::Variant::Vulkan2024 => "vulkan-2024",
+                _ => "vulkan",
+            };
+            let model = Model::bundled(name, &variants)
+                .map_err(|e| whole_test(format!("the bundled model: {}", e.diagnostic.message)))?;
+            Ok(Arc::new(model))
+        }
     }
 }
 
@@ -186,7 +208,7 @@ pub fn witness_executions(
     opts: &crate::Options,
     show: &[&str],
 ) -> Result<Vec<(Vec<i64>, Execution)>, ExplainError> {
-    let model = model_for(program, opts);
+    let model = model_for(program, opts)?;
     let mut eo = opts.enum_options();
     eo.cat = Some(model.clone());
     eo.speedcheck = vkherd_enumerate::Speedcheck::Off;
@@ -279,7 +301,7 @@ pub fn explain(
     target: &Target,
     show: &[&str],
 ) -> Result<Explanation, ExplainError> {
-    let model = model_for(program, opts);
+    let model = model_for(program, opts)?;
     let limit = opts.max_candidates.unwrap_or(DEFAULT_MAX_CANDIDATES);
     let mut eo = opts.enum_options();
     eo.cat = Some(model.clone());

@@ -78,7 +78,13 @@ pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: 
         },
     };
     let show: Vec<&str> = output.show.iter().map(|s| s.as_str()).collect();
-    let model = vkherd::explain::model_for(&program, opts);
+    let model = match vkherd::explain::model_for(&program, opts) {
+        Ok(m) => m,
+        Err(e) => {
+            eprint!("{}", e.0.render(&name, &source));
+            return EXIT_BAD_INPUT;
+        }
+    };
     if let Err(e) = vkherd::explain::check_show(&model, &show) {
         eprintln!("error: {e}");
         return EXIT_BAD_INPUT;
