@@ -770,10 +770,11 @@ fn checked_expression(check_text: &str) -> String {
 /// `checked` names the edge when no definition does.
 fn edge_text(ex: &Execution, e: &Edge, checked: &str) -> String {
     let name = |i: usize| ex.events[i].name.clone();
-    let by = if e.labels.is_empty() {
-        format!("`{checked}`")
-    } else {
-        e.labels.join(" and ")
+    let by = match e.labels.len() {
+        0 => format!("`{checked}`"),
+        // ssw is in the ithb of every storage-class set: a few names say it (JSON: all).
+        n if n > 4 => format!("{} and {} more", e.labels[..3].join(" and "), n - 3),
+        _ => e.labels.join(" and "),
     };
     let mut s = format!("-> {} by {by}", name(e.to));
     let chain = if e.via.len() > 1 {
@@ -786,7 +787,11 @@ fn edge_text(ex: &Execution, e: &Edge, checked: &str) -> String {
     } else {
         let mut p = name(e.steps[0].from);
         for st in &e.steps {
-            p.push_str(&format!(" -{}-> {}", st.labels.join("+"), name(st.to)));
+            let labels = match st.labels.len() {
+                n if n > 3 => format!("{}+{} more", st.labels[..2].join("+"), n - 2),
+                _ => st.labels.join("+"),
+            };
+            p.push_str(&format!(" -{labels}-> {}", name(st.to)));
         }
         p
     };
