@@ -223,6 +223,14 @@ fn check_states_agree(source: &str, program: &Program, opts: &vkherd::Options, w
                 }
             }
             "filtered" => {}
+            "thin-air" => {
+                assert!(
+                    opts.no_thin_air,
+                    "{what}: thin-air verdict without --no-thin-air"
+                );
+                let w = st.witness.as_ref().expect("a witness");
+                assert!(w.consistent && w.thin_air, "{what}: not a thin-air witness");
+            }
             v => panic!("{what}: verdict {v}"),
         }
     }
@@ -374,6 +382,32 @@ fn explanations_follow_the_variant_mmra() {
         tests >= 5 && columns > 10,
         "{tests} tests, {columns} columns"
     );
+}
+
+/// With --no-thin-air, states reached only through thin air are said so, and the allowed
+/// states are the run's.
+#[test]
+fn thin_air_only_states_are_said_so_with_no_thin_air() {
+    let opts = vkherd::Options {
+        no_thin_air: true,
+        ..Default::default()
+    };
+    let (source, program) = corpus("thin-air/LB-data-42.litmus");
+    check_states_agree(&source, &program, &opts, "LB-data-42 --no-thin-air");
+    let ex = explain(&program, Some(&source), &opts, &Target::Condition, &[]).unwrap();
+    assert_eq!(ex.states.len(), 1);
+    assert_eq!(ex.states[0].verdict, "thin-air");
+    // Without the option the same state is allowed, by a thin-air execution.
+    let ex = explain(
+        &program,
+        Some(&source),
+        &Default::default(),
+        &Target::Condition,
+        &[],
+    )
+    .unwrap();
+    assert_eq!(ex.states[0].verdict, "allowed");
+    assert!(ex.states[0].witness.as_ref().unwrap().thin_air);
 }
 
 /// A user's model with `let rec` and checks of every kind: explanations are exact there

@@ -118,11 +118,12 @@ pub struct StateExplanation {
     /// `1:r0=1; 1:r1=0;`.
     pub state: String,
     pub values: BTreeMap<String, i64>,
-    /// `allowed`, `forbidden`, or `filtered` (the filter leaves it out).
+    /// `allowed`, `forbidden`, `filtered` (the filter leaves it out), or `thin-air`
+    /// (only thin-air executions reach it, and `--no-thin-air` leaves them out).
     pub verdict: String,
     /// Candidate executions reaching it (consistent or not).
     pub candidates: u64,
-    /// Allowed: the first consistent execution reaching it.
+    /// Allowed (or thin-air): the first consistent execution reaching it.
     pub witness: Option<Execution>,
     /// Allowed: every consistent execution reaching it raises a flag (races).
     pub racy: bool,
@@ -317,6 +318,9 @@ pub fn explain(
     eo.speedcheck = vkherd_enumerate::Speedcheck::Off;
     eo.states_only = false;
     eo.shard = None;
+    // Thin-air executions are kept, to say when only they reach a state that
+    // --no-thin-air leaves out.
+    eo.no_thin_air = false;
     let wanted = |st: &[i64]| matches(program, target, st);
     let (cands, stats) = capture::candidates_reaching(program, &eo, &wanted, limit)
         .map_err(|e| capture_error(program, e, limit))?;
@@ -331,7 +335,8 @@ pub fn explain(
     }
     let mut states = Vec::new();
     for (state, list) in &by_state {
-        states.push(explain_state(program, source, &model, state, list, show));
+        let st = explain_state(program, source, &model, state, list, show, opts.no_thin_air);
+        states.push(st);
     }
     Ok(Explanation {
         test: program.name.clone(),
@@ -389,6 +394,7 @@ fn explain_state(
     state: &[i64],
     list: &[&Captured],
     show: &[&str],
+    no_thin_air: bool,
 ) -> StateExplanation {
     let values = program
         .observed
@@ -410,8 +416,16 @@ fn explain_state(
         return out;
     }
     // The list is in the fixed order, race-free first: the first consistent one.
-    if let Some(w) = list.iter().find(|c| c.consistent) {
+    let counted = |c: &&&Captured| c.consistent && !(no_thin_air && c.values.thin_air);
+    if let Some(w) = list.iter().find(counted) {
         out.verdict = "allowed".into();
+        out.racy = w.racy;
+        out.witness = Some(Execution::new(program, source, model, w, state, show));
+        return out;
+    }
+    if let Some(w) = list.iter().find(|c| c.consistent) {
+        // Consistent, but thin air, and --no-thin-air leaves those out.
+        out.verdict = "thin-air".into();
         out.racy = w.racy;
         out.witness = Some(Execution::new(program, source, model, w, state, show));
         return out;

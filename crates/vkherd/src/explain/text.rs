@@ -177,6 +177,14 @@ pub fn explanation_text(ex: &Explanation) -> String {
                 "State {shown} is left out by the test's filter ({} reach it).\n",
                 crate::report::plural(st.candidates, "candidate execution")
             )),
+            "thin-air" => {
+                out.push_str(&format!(
+                    "State {shown} is reached only by thin-air executions (values that depend on themselves through rf), which --no-thin-air leaves out. One of them:\n"
+                ));
+                if let Some(w) = &st.witness {
+                    out.push_str(&execution_text(w, "  "));
+                }
+            }
             "allowed" => {
                 let race = if st.racy {
                     "; every execution reaching it races (flag raised)"
