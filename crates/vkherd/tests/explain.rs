@@ -180,6 +180,24 @@ fn check_states_agree(source: &str, program: &Program, opts: &vkherd::Options, w
         allowed, expected,
         "{what}: allowed states differ from the run"
     );
+    // The witnesses of a run's graphs (the run's engine, pruned search) are the
+    // explanation's (the cat engine, plain enumeration): the first in the same order.
+    let drawn = witness_executions(program, Some(source), opts, &[]).unwrap();
+    assert_eq!(
+        drawn.len(),
+        expected.len(),
+        "{what}: witnesses of the graphs"
+    );
+    for (_, w) in &drawn {
+        let st = ex.states.iter().find(|s| s.state == w.state).unwrap();
+        let mine = st.witness.as_ref().unwrap();
+        assert_eq!(
+            (&mine.events, &mine.relations["rf"], &mine.relations["asmo"]),
+            (&w.events, &w.relations["rf"], &w.relations["asmo"]),
+            "{what}: another witness for {}",
+            w.state
+        );
+    }
     for st in &ex.states {
         match st.verdict.as_str() {
             "allowed" => {
