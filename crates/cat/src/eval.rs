@@ -107,6 +107,14 @@ pub struct AsmoValues {
     vals: Vec<Option<Value>>,
 }
 
+/// `count` values, with room for the nodes [`Prepared::hoist_seq_runs`] adds (growing the
+/// per-node vectors by reallocation cost about 7% of preparing a small test).
+fn with_room<T>(count: usize, f: impl FnMut() -> T) -> Vec<T> {
+    let mut v = Vec::with_capacity(count + count / 2);
+    v.resize_with(count, f);
+    v
+}
+
 /// A fresh id for a [`Prepared`] or an [`AsmoValues`].
 fn fresh_id() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -360,10 +368,14 @@ impl<'m> Prepared<'m> {
             id: fresh_id(),
             model,
             n,
-            known: vec![None; count],
-            loc: vec![Loc::InRec; count],
-            alias: (0..count as N).collect(),
-            steps: vec![None; count],
+            known: with_room(count, || None),
+            loc: with_room(count, || Loc::InRec),
+            alias: {
+                let mut v = Vec::with_capacity(count + count / 2);
+                v.extend(0..count as N);
+                v
+            },
+            steps: with_room(count, || None),
             asmo_program: Vec::new(),
             full_roots: Vec::new(),
             cand_slots: 0,
@@ -387,7 +399,7 @@ impl<'m> Prepared<'m> {
             }
             g.nodes[m as usize].op.each_operand(|o| stack.push(o));
         }
-        let mut stage = vec![Stage::Static; count];
+        let mut stage = with_room(count, || Stage::Static);
         // Closures of known relations, by the node holding their operand's value: the
         // ithb of every storage-class subset that no access uses is the same `^ssw`.
         let mut closures: HashMap<(bool, N), N> = HashMap::new();
@@ -1030,7 +1042,7 @@ impl<'m> Prepared<'m> {
     fn check(&self, c: usize, asmo: &[Option<Value>], cand: &[Option<Value>]) -> bool {
         let ch = &self.model.checks[c];
         let holds = match (ch.kind, self.value(ch.node, asmo, cand)) {
-            (CheckKind::Acyclic, Value::Rel(r)) => r.is_acyclic(),
+            (CheckKind::Acyclic, Value::Rel(r)) => r.is_acyclic_peeling(),
             (CheckKind::Irreflexive, Value::Rel(r)) => r.is_irreflexive(),
             (CheckKind::Empty, v) => v.is_empty(),
             _ => unreachable!("type-checked"),
