@@ -18,7 +18,9 @@ use crate::ast::CheckKind;
 use crate::base::{static_value, Kind, Stage, Value, BASES};
 use crate::ir::{Op, N};
 use crate::Model;
-use std::collections::HashMap;
+// foldhash: the hash-consing and analysis maps are keyed by small node ids and ops;
+// SipHash was a fifth of compiling vulkan.cat.
+use foldhash::{HashMap, HashMapExt};
 use vkherd_model::{EventSet, Rel, Statics};
 
 /// A `;` factor: a relation, or `[S]` applied as a restriction.

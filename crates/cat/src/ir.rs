@@ -11,7 +11,9 @@
 //! `release ; (rf & mutordatom) ; acquire` with no hand factoring.
 
 use crate::base::{Kind, Stage, BASES};
-use std::collections::HashMap;
+// foldhash: the hash-consing and analysis maps are keyed by small node ids and ops;
+// SipHash was a fifth of compiling vulkan.cat.
+use foldhash::HashMap;
 
 pub type N = u32;
 
