@@ -100,6 +100,8 @@ pub struct Prepared<'m> {
     cut_checks: Vec<usize>,
     /// The named relations asked for at preparation, by name.
     wanted: Vec<(String, N)>,
+    /// Whether each known value (by holder) is empty.
+    known_empty: Vec<bool>,
 }
 
 /// The per-asmo values.
@@ -107,6 +109,8 @@ pub struct AsmoValues {
     /// Distinguishes these values in the per-thread [`Memo`].
     id: u64,
     vals: Vec<Option<Value>>,
+    /// Whether each value is empty (read at every evaluation by the empty-operand cuts).
+    empty: Vec<bool>,
 }
 
 /// `count` values, with room for the nodes [`Prepared::hoist_seq_runs`] adds (growing the
@@ -146,6 +150,8 @@ struct Memo {
     ctime: Vec<u32>,
     /// The evaluation in which each slot was last brought up to date.
     seen: Vec<u32>,
+    /// Whether each slot's value is empty.
+    empty: Vec<bool>,
 }
 
 thread_local! {
@@ -168,6 +174,8 @@ impl Memo {
                 v.clear();
                 v.resize(slots, 0);
             }
+            m.empty.clear();
+            m.empty.resize(slots, false);
         }
         m.now += 1;
         m
@@ -181,6 +189,7 @@ impl Memo {
     /// Stores the value of `slot` for this evaluation, noting whether it changed.
     fn set(&mut self, slot: usize, v: Value) {
         if self.vals[slot].as_ref() != Some(&v) {
+            self.empty[slot] = v.is_empty();
             self.vals[slot] = Some(v);
             self.mtime[slot] = self.now;
         }
@@ -189,8 +198,9 @@ impl Memo {
 
     /// Stores an empty value (without building one if the slot holds one already).
     fn set_empty(&mut self, slot: usize, kind: Kind, n: usize) {
-        if !self.vals[slot].as_ref().is_some_and(Value::is_empty) {
+        if !(self.vals[slot].is_some() && self.empty[slot]) {
             self.vals[slot] = Some(empty_value(kind, n));
+            self.empty[slot] = true;
             self.mtime[slot] = self.now;
         }
         self.ctime[slot] = self.now;
@@ -383,6 +393,7 @@ impl<'m> Prepared<'m> {
             cand_slots: 0,
             cut_checks: Vec::new(),
             wanted: Vec::new(),
+            known_empty: Vec::new(),
         };
         // Only what the checks and the wanted relations read is computed.
         let checks = &model.checks;
@@ -512,6 +523,11 @@ impl<'m> Prepared<'m> {
         }
         p.cand_slots = cand_slots as usize;
         p.full_roots = full_roots;
+        p.known_empty = p
+            .known
+            .iter()
+            .map(|v| v.as_ref().is_some_and(Value::is_empty))
+            .collect();
         p
     }
 
@@ -827,6 +843,16 @@ impl<'m> Prepared<'m> {
         need
     }
 
+    /// Whether the (computed) value of `n` is empty, without scanning it.
+    fn is_empty_at(&self, n: N, asmo: &AsmoValues, memo: &Memo) -> bool {
+        match self.loc[n as usize] {
+            Loc::Known(k) => self.known_empty[k as usize],
+            Loc::Asmo(slot) => asmo.empty[slot as usize],
+            Loc::Cand(slot) => memo.empty[slot as usize],
+            Loc::InRec => unreachable!("inside a fixpoint"),
+        }
+    }
+
     fn value<'a>(
         &'a self,
         n: N,
@@ -939,9 +965,14 @@ impl<'m> Prepared<'m> {
             };
             vals[slot as usize] = Some(v);
         }
+        let empty = vals
+            .iter()
+            .map(|v| v.as_ref().is_some_and(Value::is_empty))
+            .collect();
         AsmoValues {
             id: fresh_id(),
             vals,
+            empty,
         }
     }
 
@@ -958,7 +989,7 @@ impl<'m> Prepared<'m> {
         let mut ok = true;
         for &c in &self.cut_checks {
             let node = self.model.checks[c].node;
-            self.demand(node, rf, rfinit, asmo_rel, &asmo.vals, &mut memo);
+            self.demand(node, rf, rfinit, asmo_rel, asmo, &mut memo);
             if !self.check(c, &asmo.vals, &memo.vals) {
                 ok = false;
                 break;
@@ -979,9 +1010,10 @@ impl<'m> Prepared<'m> {
         rf: &Rel,
         rfinit: &EventSet,
         asmo_rel: &Rel,
-        asmo: &[Option<Value>],
+        asmo_values: &AsmoValues,
         memo: &mut Memo,
     ) {
+        let asmo = &asmo_values.vals[..];
         let i = self.resolve(i);
         let Loc::Cand(slot) = self.loc[i as usize] else {
             return;
@@ -993,8 +1025,8 @@ impl<'m> Prepared<'m> {
         memo.seen[slot] = memo.now;
         let step = self.steps[i as usize].as_ref().expect("a step");
         let need = |o: N, memo: &mut Memo| {
-            self.demand(o, rf, rfinit, asmo_rel, asmo, memo);
-            self.value(o, asmo, &memo.vals).is_empty()
+            self.demand(o, rf, rfinit, asmo_rel, asmo_values, memo);
+            self.is_empty_at(o, asmo_values, memo)
         };
         let empty = match step {
             Step::Input(input) => {
@@ -1062,7 +1094,7 @@ impl<'m> Prepared<'m> {
     ) -> Evaluation<'p, 'm> {
         let mut memo = Memo::take(self, asmo);
         for &root in &self.full_roots {
-            self.demand(root, rf, rfinit, asmo_rel, &asmo.vals, &mut memo);
+            self.demand(root, rf, rfinit, asmo_rel, asmo, &mut memo);
         }
         Evaluation {
             prep: self,
