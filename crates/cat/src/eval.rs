@@ -1024,8 +1024,14 @@ impl<'m> Prepared<'m> {
         }
         memo.seen[slot] = memo.now;
         let step = self.steps[i as usize].as_ref().expect("a step");
+        // Only candidate nodes not yet brought up to date are visited (known and per-asmo
+        // operands are read as they are): most operands are one or the other.
         let need = |o: N, memo: &mut Memo| {
-            self.demand(o, rf, rfinit, asmo_rel, asmo_values, memo);
+            if let Loc::Cand(s) = self.loc[o as usize] {
+                if memo.seen[s as usize] != memo.now {
+                    self.demand(o, rf, rfinit, asmo_rel, asmo_values, memo);
+                }
+            }
             self.is_empty_at(o, asmo_values, memo)
         };
         let empty = match step {
