@@ -9,14 +9,18 @@
 //! supported. What is left is ordered into a per-asmo program and a per-candidate program;
 //! per-candidate `;` chains have their candidate-independent runs computed once (static)
 //! or once per asmo, and closures over a static part plus a few candidate pairs extend the
-//! static part's closure. The search's partial checks compute on demand and skip the other
-//! operands of an intersection or chain once one is empty.
+//! static part's closure. Candidates are evaluated on demand (the search's partial checks
+//! and the leaves alike), skipping the other operands of an intersection or chain once one
+//! is empty, and incrementally: each thread keeps the last candidate's values and
+//! recomputes only the nodes whose operands changed ([`Memo`]).
 
 use crate::ast::CheckKind;
 use crate::base::{static_value, Kind, Stage, Value, BASES};
 use crate::ir::{Op, N};
 use crate::Model;
-use std::collections::HashMap;
+// foldhash: the hash-consing and analysis maps are keyed by small node ids and ops;
+// SipHash was a fifth of compiling vulkan.cat.
+use foldhash::{HashMap, HashMapExt};
 use vkherd_model::{EventSet, Rel, Statics};
 
 /// A `;` factor: a relation, or `[S]` applied as a restriction.
@@ -40,6 +44,24 @@ enum Step {
     PlusOver(N, Vec<N>),
 }
 
+impl Step {
+    /// Calls `f` on every operand, in order.
+    fn each_operand(&self, mut f: impl FnMut(N)) {
+        match self {
+            Step::Union(_, v) | Step::Inter(_, v) => v.iter().for_each(|&o| f(o)),
+            Step::Seq(factors) => factors.iter().for_each(|x| match *x {
+                Factor::Rel(x) | Factor::Restrict(x) => f(x),
+            }),
+            Step::Raw(op) => op.each_operand(f),
+            Step::PlusOver(k, v) => {
+                f(*k);
+                v.iter().for_each(|&o| f(o));
+            }
+            Step::Input(_) => {}
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 enum Input {
     Rf,
@@ -60,6 +82,8 @@ enum Loc {
 
 /// A model specialised to one path combination.
 pub struct Prepared<'m> {
+    /// Distinguishes this preparation in the per-thread [`Memo`].
+    id: u64,
     model: &'m Model,
     n: usize,
     known: Vec<Option<Value>>,
@@ -68,26 +92,133 @@ pub struct Prepared<'m> {
     alias: Vec<N>,
     steps: Vec<Option<Step>>,
     asmo_program: Vec<N>,
-    /// The per-candidate program: every candidate node the checks and wanted relations
-    /// need, in order. (The search's partial checks compute on demand instead, one
-    /// cutting check at a time, stopping at the first that fails, as `consistent` does.)
-    full_program: Vec<N>,
+    /// What a complete candidate's evaluation computes (on demand): the checks and the
+    /// wanted relations. (The search's partial checks compute one cutting check at a
+    /// time, stopping at the first that fails, as `consistent` does.)
+    full_roots: Vec<N>,
     cand_slots: usize,
     cut_checks: Vec<usize>,
     /// The named relations asked for at preparation, by name.
     wanted: Vec<(String, N)>,
+    /// Whether each known value (by holder) is empty.
+    known_empty: Vec<bool>,
 }
 
 /// The per-asmo values.
 pub struct AsmoValues {
+    /// Distinguishes these values in the per-thread [`Memo`].
+    id: u64,
     vals: Vec<Option<Value>>,
+    /// Whether each value is empty (read at every evaluation by the empty-operand cuts).
+    empty: Vec<bool>,
+}
+
+/// `count` values, with room for the nodes [`Prepared::hoist_seq_runs`] adds (growing the
+/// per-node vectors by reallocation cost about 7% of preparing a small test).
+fn with_room<T>(count: usize, f: impl FnMut() -> T) -> Vec<T> {
+    let mut v = Vec::with_capacity(count + count / 2);
+    v.resize_with(count, f);
+    v
+}
+
+/// A fresh id for a [`Prepared`] or an [`AsmoValues`].
+fn fresh_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The per-candidate values of the last evaluation on this thread, kept for the next one
+/// ("make"-style incremental evaluation). The search asks about a partial candidate at
+/// every node, and consecutive questions differ in one rf pair, so most candidate nodes
+/// (everything downstream of `rf & mutordatom ; [ACQ..]` when the new pair is no
+/// synchronisation) keep their values. Exact: a node's value is a function of its
+/// operands' values; it is recomputed when some operand changed since it was computed
+/// (`mtime` of the operand > `ctime` of the node), and a recomputed value equal to the
+/// old one does not count as a change. Known and per-asmo values cannot change under a
+/// memo: it is keyed by the [`Prepared`] and the [`AsmoValues`] and reset when either
+/// differs.
+#[derive(Default)]
+struct Memo {
+    prep: u64,
+    asmo: u64,
+    /// The current evaluation's stamp (stamps start at 1; 0 is "never").
+    now: u32,
+    vals: Vec<Option<Value>>,
+    /// When each slot's value last changed.
+    mtime: Vec<u32>,
+    /// When each slot's value was last computed or confirmed.
+    ctime: Vec<u32>,
+    /// The evaluation in which each slot was last brought up to date.
+    seen: Vec<u32>,
+    /// Whether each slot's value is empty.
+    empty: Vec<bool>,
+}
+
+thread_local! {
+    /// This thread's memo; an [`Evaluation`] holds it while it lives.
+    static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::new(Memo::default());
+}
+
+impl Memo {
+    /// This thread's memo, ready for one more evaluation under `prep` and `asmo`.
+    fn take(prep: &Prepared<'_>, asmo: &AsmoValues) -> Memo {
+        let mut m = MEMO.with(|c| std::mem::take(&mut *c.borrow_mut()));
+        if m.prep != prep.id || m.asmo != asmo.id || m.now == u32::MAX {
+            m.prep = prep.id;
+            m.asmo = asmo.id;
+            m.now = 0;
+            let slots = prep.cand_slots;
+            m.vals.clear();
+            m.vals.resize_with(slots, || None);
+            for v in [&mut m.mtime, &mut m.ctime, &mut m.seen] {
+                v.clear();
+                v.resize(slots, 0);
+            }
+            m.empty.clear();
+            m.empty.resize(slots, false);
+        }
+        m.now += 1;
+        m
+    }
+
+    /// Gives the memo back to this thread.
+    fn give_back(self) {
+        let _ = MEMO.try_with(|c| *c.borrow_mut() = self);
+    }
+
+    /// Stores the value of `slot` for this evaluation, noting whether it changed.
+    fn set(&mut self, slot: usize, v: Value) {
+        if self.vals[slot].as_ref() != Some(&v) {
+            self.empty[slot] = v.is_empty();
+            self.vals[slot] = Some(v);
+            self.mtime[slot] = self.now;
+        }
+        self.ctime[slot] = self.now;
+    }
+
+    /// Stores an empty value (without building one if the slot holds one already).
+    fn set_empty(&mut self, slot: usize, kind: Kind, n: usize) {
+        if !(self.vals[slot].is_some() && self.empty[slot]) {
+            self.vals[slot] = Some(empty_value(kind, n));
+            self.empty[slot] = true;
+            self.mtime[slot] = self.now;
+        }
+        self.ctime[slot] = self.now;
+    }
 }
 
 /// The values of one candidate.
 pub struct Evaluation<'p, 'm> {
     prep: &'p Prepared<'m>,
     asmo: &'p AsmoValues,
-    cand: Vec<Option<Value>>,
+    /// This thread's memo, given back when the evaluation is dropped.
+    memo: Memo,
+}
+
+impl Drop for Evaluation<'_, '_> {
+    fn drop(&mut self) {
+        std::mem::take(&mut self.memo).give_back();
+    }
 }
 
 fn empty_value(kind: Kind, n: usize) -> Value {
@@ -246,17 +377,23 @@ impl<'m> Prepared<'m> {
         let n = s.n;
         let count = g.nodes.len();
         let mut p = Prepared {
+            id: fresh_id(),
             model,
             n,
-            known: vec![None; count],
-            loc: vec![Loc::InRec; count],
-            alias: (0..count as N).collect(),
-            steps: vec![None; count],
+            known: with_room(count, || None),
+            loc: with_room(count, || Loc::InRec),
+            alias: {
+                let mut v = Vec::with_capacity(count + count / 2);
+                v.extend(0..count as N);
+                v
+            },
+            steps: with_room(count, || None),
             asmo_program: Vec::new(),
-            full_program: Vec::new(),
+            full_roots: Vec::new(),
             cand_slots: 0,
             cut_checks: Vec::new(),
             wanted: Vec::new(),
+            known_empty: Vec::new(),
         };
         // Only what the checks and the wanted relations read is computed.
         let checks = &model.checks;
@@ -275,7 +412,7 @@ impl<'m> Prepared<'m> {
             }
             g.nodes[m as usize].op.each_operand(|o| stack.push(o));
         }
-        let mut stage = vec![Stage::Static; count];
+        let mut stage = with_room(count, || Stage::Static);
         // Closures of known relations, by the node holding their operand's value: the
         // ithb of every storage-class subset that no access uses is the same `^ssw`.
         let mut closures: HashMap<(bool, N), N> = HashMap::new();
@@ -373,7 +510,6 @@ impl<'m> Prepared<'m> {
                 Loc::Cand(_) if p.steps[i].is_some() => {
                     p.loc[i] = Loc::Cand(cand_slots);
                     cand_slots += 1;
-                    p.full_program.push(i as N);
                 }
                 _ => {}
             }
@@ -386,6 +522,12 @@ impl<'m> Prepared<'m> {
             }
         }
         p.cand_slots = cand_slots as usize;
+        p.full_roots = full_roots;
+        p.known_empty = p
+            .known
+            .iter()
+            .map(|v| v.as_ref().is_some_and(Value::is_empty))
+            .collect();
         p
     }
 
@@ -695,21 +837,20 @@ impl<'m> Prepared<'m> {
             }
             need[n as usize] = true;
             if let Some(step) = &self.steps[n as usize] {
-                match step {
-                    Step::Union(_, v) | Step::Inter(_, v) => stack.extend(v),
-                    Step::Seq(f) => stack.extend(f.iter().map(|f| match *f {
-                        Factor::Rel(x) | Factor::Restrict(x) => x,
-                    })),
-                    Step::Raw(op) => op.each_operand(|o| stack.push(o)),
-                    Step::PlusOver(k, v) => {
-                        stack.push(*k);
-                        stack.extend(v);
-                    }
-                    Step::Input(_) => {}
-                }
+                step.each_operand(|o| stack.push(o));
             }
         }
         need
+    }
+
+    /// Whether the (computed) value of `n` is empty, without scanning it.
+    fn is_empty_at(&self, n: N, asmo: &AsmoValues, memo: &Memo) -> bool {
+        match self.loc[n as usize] {
+            Loc::Known(k) => self.known_empty[k as usize],
+            Loc::Asmo(slot) => asmo.empty[slot as usize],
+            Loc::Cand(slot) => memo.empty[slot as usize],
+            Loc::InRec => unreachable!("inside a fixpoint"),
+        }
     }
 
     fn value<'a>(
@@ -824,29 +965,14 @@ impl<'m> Prepared<'m> {
             };
             vals[slot as usize] = Some(v);
         }
-        AsmoValues { vals }
-    }
-
-    fn run<'p>(
-        &'p self,
-        program: &[N],
-        asmo: &'p AsmoValues,
-        asmo_rel: &Rel,
-        rf: &Rel,
-        rfinit: &EventSet,
-    ) -> Evaluation<'p, 'm> {
-        let mut cand: Vec<Option<Value>> = vec![None; self.cand_slots];
-        for &i in program {
-            let v = self.compute(i, rf, rfinit, asmo_rel, &asmo.vals, &cand);
-            let Loc::Cand(slot) = self.loc[i as usize] else {
-                unreachable!("candidate node")
-            };
-            cand[slot as usize] = Some(v);
-        }
-        Evaluation {
-            prep: self,
-            asmo,
-            cand,
+        let empty = vals
+            .iter()
+            .map(|v| v.as_ref().is_some_and(Value::is_empty))
+            .collect();
+        AsmoValues {
+            id: fresh_id(),
+            vals,
+            empty,
         }
     }
 
@@ -859,30 +985,17 @@ impl<'m> Prepared<'m> {
         rf: &Rel,
         rfinit: &EventSet,
     ) -> bool {
-        thread_local! {
-            /// The search asks this at every node: its value slots are reused.
-            static SCRATCH: std::cell::RefCell<Vec<Option<Value>>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
-        let mut cand = SCRATCH.with(|c| c.take());
-        cand.clear();
-        cand.resize_with(self.cand_slots, || None);
+        let mut memo = Memo::take(self, asmo);
         let mut ok = true;
         for &c in &self.cut_checks {
-            self.demand(
-                self.model.checks[c].node,
-                rf,
-                rfinit,
-                asmo_rel,
-                &asmo.vals,
-                &mut cand,
-            );
-            if !self.check(c, &asmo.vals, &cand) {
+            let node = self.model.checks[c].node;
+            self.demand(node, rf, rfinit, asmo_rel, asmo, &mut memo);
+            if !self.check(c, &asmo.vals, &memo.vals) {
                 ok = false;
                 break;
             }
         }
-        cand.clear();
-        SCRATCH.with(|c| c.replace(cand));
+        memo.give_back();
         ok
     }
 
@@ -897,63 +1010,79 @@ impl<'m> Prepared<'m> {
         rf: &Rel,
         rfinit: &EventSet,
         asmo_rel: &Rel,
-        asmo: &[Option<Value>],
-        cand: &mut Vec<Option<Value>>,
+        asmo_values: &AsmoValues,
+        memo: &mut Memo,
     ) {
+        let asmo = &asmo_values.vals[..];
         let i = self.resolve(i);
         let Loc::Cand(slot) = self.loc[i as usize] else {
             return;
         };
-        if cand[slot as usize].is_some() {
+        let slot = slot as usize;
+        if memo.seen[slot] == memo.now {
             return;
         }
+        memo.seen[slot] = memo.now;
         let step = self.steps[i as usize].as_ref().expect("a step");
-        let need = |o: N, cand: &mut Vec<Option<Value>>| {
-            self.demand(o, rf, rfinit, asmo_rel, asmo, cand);
-            self.value(o, asmo, cand).is_empty()
+        // Only candidate nodes not yet brought up to date are visited (known and per-asmo
+        // operands are read as they are): most operands are one or the other.
+        let need = |o: N, memo: &mut Memo| {
+            if let Loc::Cand(s) = self.loc[o as usize] {
+                if memo.seen[s as usize] != memo.now {
+                    self.demand(o, rf, rfinit, asmo_rel, asmo_values, memo);
+                }
+            }
+            self.is_empty_at(o, asmo_values, memo)
         };
         let empty = match step {
-            Step::Inter(_, v) => v.iter().any(|&o| need(o, cand)),
+            Step::Input(input) => {
+                let v = match input {
+                    Input::Rf => Value::Rel(rf.clone()),
+                    Input::RfInit => Value::Set(rfinit.clone()),
+                    Input::Asmo => Value::Rel(asmo_rel.clone()),
+                };
+                memo.set(slot, v);
+                return;
+            }
+            Step::Inter(_, v) => v.iter().any(|&o| need(o, memo)),
             Step::Seq(factors) => factors.iter().any(|f| match *f {
-                Factor::Rel(x) => need(x, cand),
+                Factor::Rel(x) => need(x, memo),
                 Factor::Restrict(x) => {
-                    need(x, cand);
+                    need(x, memo);
                     false
                 }
             }),
-            Step::Union(_, v) => {
-                v.iter().for_each(|&o| {
-                    need(o, cand);
+            step => {
+                step.each_operand(|o| {
+                    need(o, memo);
                 });
                 false
             }
-            Step::Raw(op) => {
-                op.each_operand(|o| {
-                    need(o, cand);
-                });
-                false
-            }
-            Step::PlusOver(_, v) => {
-                v.iter().for_each(|&o| {
-                    need(o, cand);
-                });
-                false
-            }
-            Step::Input(_) => false,
         };
         if empty {
-            cand[slot as usize] = Some(empty_value(self.kind(i), self.n));
+            memo.set_empty(slot, self.kind(i), self.n);
             return;
         }
-        let v = self.compute(i, rf, rfinit, asmo_rel, asmo, cand);
-        cand[slot as usize] = Some(v);
+        // Every operand is up to date: recompute only if one changed since this slot was.
+        let mut stale = memo.vals[slot].is_none();
+        step.each_operand(|o| {
+            if let Loc::Cand(s) = self.loc[o as usize] {
+                stale |= memo.mtime[s as usize] > memo.ctime[slot];
+            }
+        });
+        if stale {
+            let v = self.compute(i, rf, rfinit, asmo_rel, asmo, &memo.vals);
+            memo.set(slot, v);
+        } else {
+            memo.ctime[slot] = memo.now;
+        }
     }
 
     /// Whether check `c` holds (for a flag: whether it is raised) on these values.
     fn check(&self, c: usize, asmo: &[Option<Value>], cand: &[Option<Value>]) -> bool {
         let ch = &self.model.checks[c];
         let holds = match (ch.kind, self.value(ch.node, asmo, cand)) {
-            (CheckKind::Acyclic, Value::Rel(r)) => r.is_acyclic(),
+            (CheckKind::Acyclic, Value::Rel(r)) => r.is_acyclic_peeling(),
             (CheckKind::Irreflexive, Value::Rel(r)) => r.is_irreflexive(),
             (CheckKind::Empty, v) => v.is_empty(),
             _ => unreachable!("type-checked"),
@@ -969,7 +1098,15 @@ impl<'m> Prepared<'m> {
         rf: &Rel,
         rfinit: &EventSet,
     ) -> Evaluation<'p, 'm> {
-        self.run(&self.full_program, asmo, asmo_rel, rf, rfinit)
+        let mut memo = Memo::take(self, asmo);
+        for &root in &self.full_roots {
+            self.demand(root, rf, rfinit, asmo_rel, asmo, &mut memo);
+        }
+        Evaluation {
+            prep: self,
+            asmo,
+            memo,
+        }
     }
 }
 
@@ -1006,12 +1143,12 @@ fn remap(op: &Op, res: &[N]) -> Op {
 
 impl Evaluation<'_, '_> {
     fn get(&self, n: N) -> &Value {
-        self.prep.value(n, &self.asmo.vals, &self.cand)
+        self.prep.value(n, &self.asmo.vals, &self.memo.vals)
     }
 
     /// Whether check `c` of the model holds (for a flag: whether it is raised).
     pub fn check(&self, c: usize) -> bool {
-        self.prep.check(c, &self.asmo.vals, &self.cand)
+        self.prep.check(c, &self.asmo.vals, &self.memo.vals)
     }
 
     /// Every non-flag check holds.

@@ -11,7 +11,9 @@
 //! `release ; (rf & mutordatom) ; acquire` with no hand factoring.
 
 use crate::base::{Kind, Stage, BASES};
-use std::collections::HashMap;
+// foldhash: the hash-consing and analysis maps are keyed by small node ids and ops;
+// SipHash was a fifth of compiling vulkan.cat.
+use foldhash::HashMap;
 
 pub type N = u32;
 
@@ -136,11 +138,13 @@ impl Graph {
 
     /// Adds `op` (or finds it), with the stage of its operands.
     fn intern(&mut self, op: Op, kind: Kind) -> N {
-        if let Some(&n) = self.memo.get(&(op.clone(), kind)) {
+        let key = (op, kind);
+        if let Some(&n) = self.memo.get(&key) {
             return n;
         }
+        let op = &key.0;
         let ops = op.operands();
-        let (stage, in_rec) = match &op {
+        let (stage, in_rec) = match op {
             Op::Base(i) => (BASES[*i].stage, false),
             // A recursive variable may depend on anything: the most conservative stage.
             Op::RecVar { .. } => (Stage::Candidate, true),
@@ -152,7 +156,7 @@ impl Graph {
                 ops.iter().any(|&o| self.node(o).in_rec),
             ),
         };
-        let stage = match &op {
+        let stage = match op {
             Op::Fix { .. } => Stage::Candidate,
             _ => stage,
         };
@@ -163,7 +167,7 @@ impl Graph {
             stage,
             in_rec,
         });
-        self.memo.insert((op, kind), n);
+        self.memo.insert(key, n);
         n
     }
 

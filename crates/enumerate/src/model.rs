@@ -5,10 +5,13 @@
 //! ([`Visitor::wanted`]: `co` for final values, `dr`/`rs` for Khronos predicates).
 //!
 //! Two engines sit behind it:
+//! - a compiled cat model ([`vkherd_cat`]): the bundled vulkan.cat is the default model
+//!   of the command line and of `vkherd::Options` (`--model vulkan`, `vulkan-2024`), and
+//!   any `--model FILE.cat`; which checks may cut the search is decided by
+//!   `vkherd_cat::mono`;
 //! - the hand-written Rust transcription of the Vulkan model (`vkherd_model::axioms`),
-//!   the default, for `--model vulkan` and `vulkan-2024`;
-//! - a compiled cat model ([`vkherd_cat`]), for `--model FILE.cat` and the bundled cat
-//!   files; which checks may cut the search is decided by `vkherd_cat::mono`.
+//!   when [`crate::EnumOptions::cat`] is `None` (`--model hand:vulkan`): the reference
+//!   of the differential tests.
 //!
 //! The two agree candidate by candidate on the bundled Vulkan model (tests/cat_model.rs).
 
@@ -101,6 +104,9 @@ pub fn bundled_model(opts: &ModelOptions) -> Arc<Model> {
             }
             if !opts.chains {
                 variants.insert("no-chains".to_string());
+            }
+            if opts.mmra {
+                variants.insert("mmra".to_string());
             }
             let extra: Vec<String> = variants.into_iter().collect();
             Arc::new(Model::bundled("vulkan", &extra).expect("the bundled model compiles"))

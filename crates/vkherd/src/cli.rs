@@ -182,8 +182,10 @@ impl GraphArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
-    /// The model: vulkan, vulkan-2024, opencl, cat:NAME (a bundled cat model) or a .cat
-    /// file (`vkherd models` lists them) [default: vulkan, opencl for OPENCL tests]
+    /// The model: vulkan, vulkan-2024 (vulkan.cat on the cat engine), hand:vulkan,
+    /// hand:vulkan-2024 (the hand-written engine), opencl, cat:NAME (a bundled cat model)
+    /// or a .cat file (`vkherd models` lists them) [default: vulkan, opencl for OPENCL
+    /// tests]
     #[arg(long, value_name = "NAME|FILE")]
     model: Option<String>,
     /// Turn on a variant of a cat model (`if "NAME"`); repeatable.
@@ -320,6 +322,7 @@ impl RunArgs {
         Options {
             model: model.options,
             cat: model.cat.clone(),
+            hand_written: model.hand_written,
             model_given: model.given,
             unroll: self.unroll,
             no_thin_air: self.no_thin_air,

@@ -63,14 +63,19 @@ pub fn run_khronos_with(
                 },
                 max_candidates: opts.max_candidates,
                 timeout: opts.timeout,
-                // A `NOCHAINS` check runs the cat model with its `no-chains` variant.
-                cat: opts.cat.as_ref().map(|m| {
-                    if check.nochains {
-                        std::sync::Arc::new(m.with_variant("no-chains"))
-                    } else {
-                        m.clone()
+                // A `NOCHAINS` check runs the cat model with its `no-chains` variant (the
+                // default vulkan.cat through `chains` above).
+                cat: match &opts.cat {
+                    Some(m) if check.nochains => {
+                        Some(std::sync::Arc::new(m.with_variant("no-chains")))
                     }
-                }),
+                    Some(m) => Some(m.clone()),
+                    None if opts.hand_written => None,
+                    None => Some(vkherd_enumerate::bundled_model(&ModelOptions {
+                        chains: model.chains && !check.nochains,
+                        ..model
+                    })),
+                },
                 ..EnumOptions::default()
             };
             let visitor = PredicateVisitor { check };

@@ -22,6 +22,7 @@ pub fn run(paths: &[PathBuf], model: &ModelChoice, common: &CommonArgs, limits: 
     let opts = Options {
         model: model.options,
         cat: model.cat.clone(),
+        hand_written: model.hand_written,
         max_candidates: limits.max_candidates(),
         timeout: limits.timeout(),
         ..Options::default()

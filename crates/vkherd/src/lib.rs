@@ -42,10 +42,15 @@ pub use vkherd_model::{Program as LoweredProgram, Variant};
 #[derive(Debug, Clone)]
 pub struct Options {
     pub model: ModelOptions,
-    /// A cat model to run instead of the hand-written one ([`models::resolve`]).
+    /// A cat model to run ([`models::resolve`]); `None` runs the Vulkan model that
+    /// `model` names: the bundled vulkan.cat with the matching variants, or the
+    /// hand-written engine if `hand_written`.
     pub cat: Option<std::sync::Arc<vkherd_cat::Model>>,
-    /// `--model` was given: OPENCL tests run `cat` (or are refused if it is the
-    /// hand-written Vulkan model) instead of the OpenCL model.
+    /// With `cat` `None`: run the hand-written Rust transcription of the Vulkan model
+    /// (`--model hand:vulkan`) instead of vulkan.cat.
+    pub hand_written: bool,
+    /// `--model` was given: OPENCL tests run `cat` (or are refused if it is `None`, the
+    /// Vulkan model) instead of the OpenCL model.
     pub model_given: bool,
     /// A backward jump may be taken at most this many times on a path.
     pub unroll: u32,
@@ -73,6 +78,7 @@ impl Default for Options {
         Options {
             model: ModelOptions::default(),
             cat: None,
+            hand_written: false,
             model_given: false,
             unroll: 2,
             no_thin_air: false,
@@ -88,10 +94,19 @@ impl Default for Options {
 }
 
 impl Options {
+    /// The cat model the enumerator runs (`None`: the hand-written engine).
+    fn engine(&self) -> Option<std::sync::Arc<vkherd_cat::Model>> {
+        match &self.cat {
+            Some(m) => Some(m.clone()),
+            None if self.hand_written => None,
+            None => Some(vkherd_enumerate::bundled_model(&self.model)),
+        }
+    }
+
     fn enum_options(&self) -> EnumOptions {
         EnumOptions {
             model: self.model,
-            cat: self.cat.clone(),
+            cat: self.engine(),
             unroll: self.unroll,
             max_candidates: self.max_candidates,
             timeout: self.timeout,
@@ -264,11 +279,11 @@ pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
         };
         &opencl_opts
     } else if program.dialect == Dialect::OpenCl && opts.cat.is_none() {
-        // The hand-written engine is the Vulkan axioms: wrong verdicts on OpenCL.
+        // `--model vulkan` (either engine) is the Vulkan axioms: wrong verdicts on OpenCL.
         return Err(Diagnostic::new(
             start,
             format!(
-                "`{}` is an OpenCL test and the hand-written Vulkan model cannot judge it; expected --model opencl (the default for OPENCL tests) or a cat model",
+                "`{}` is an OpenCL test and the Vulkan model cannot judge it; expected --model opencl (the default for OPENCL tests) or a cat model",
                 program.name
             ),
         ));

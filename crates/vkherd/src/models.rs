@@ -1,26 +1,29 @@
 //! `--model NAME|FILE` and `--variant NAME`: which model a run uses.
 //!
-//! - `vulkan`, `vulkan-2024`: the hand-written Rust transcription of the Vulkan model (the
-//!   default engine: fastest);
+//! - `vulkan` (the default), `vulkan-2024`: the bundled vulkan.cat, run by the cat engine;
+//! - `hand:vulkan`, `hand:vulkan-2024`: the hand-written Rust transcription of the same
+//!   model (the reference the differential tests compare the cat engine with);
 //! - `opencl`: the bundled OpenCL model (opencl.cat), run by the cat engine;
 //! - `cat:NAME`: a cat model bundled in the binary (`cat:vulkan`, `cat:vulkan-2024`,
 //!   `cat:vulkan-asserts`), run by the cat engine;
 //! - a path to a `.cat` file.
 //!
-//! `--variant NAME` turns on `if "NAME"` branches of a cat model (with the bundled names
-//! `vulkan`/`vulkan-2024`, variants select the cat engine); `--no-chains` is the variant
-//! `no-chains`.
+//! `--variant NAME` turns on `if "NAME"` branches of a cat model; `--no-chains` is the
+//! variant `no-chains`. The hand-written engine has the variants `no-chains` and `mmra`.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use vkherd_cat::{Model, Source, BUNDLED};
 use vkherd_model::{ModelOptions, Variant};
 
-/// The model of a run: options of the hand-written model, or a compiled cat model.
+/// The model of a run: the Vulkan model named by `options` (`cat` `None`: vulkan.cat, or
+/// the hand-written engine if `hand_written`), or a compiled cat model.
 #[derive(Debug, Clone)]
 pub struct ModelChoice {
     pub options: ModelOptions,
     pub cat: Option<Arc<Model>>,
+    /// `hand:vulkan`, `hand:vulkan-2024`: the hand-written engine.
+    pub hand_written: bool,
     /// As given on the command line (with its variants), for reports.
     pub name: String,
     /// False when `--model` was not given: OPENCL tests then run the OpenCL model.
@@ -32,6 +35,7 @@ impl Default for ModelChoice {
         ModelChoice {
             options: ModelOptions::default(),
             cat: None,
+            hand_written: false,
             name: "vulkan".into(),
             given: false,
         }
@@ -43,11 +47,19 @@ pub fn list() -> Vec<(String, String)> {
     let mut out = vec![
         (
             "vulkan".to_string(),
-            "the Vulkan model, hand-written Rust transcription of spirv.als with the 2025 av/vis inclusion (default)".to_string(),
+            "the Vulkan model (spirv.als with the 2025 av/vis inclusion), the bundled vulkan.cat on the cat engine (default)".to_string(),
         ),
         (
             "vulkan-2024".to_string(),
-            "the Vulkan model exactly as the seed spirv.als (hand-written Rust)".to_string(),
+            "the Vulkan model exactly as the seed spirv.als (vulkan.cat with variant vulkan-2024)".to_string(),
+        ),
+        (
+            "hand:vulkan".to_string(),
+            "the same as vulkan, run by the hand-written Rust transcription (the differential tests' reference)".to_string(),
+        ),
+        (
+            "hand:vulkan-2024".to_string(),
+            "the same as vulkan-2024, run by the hand-written Rust transcription".to_string(),
         ),
     ];
     out.push((
@@ -94,19 +106,38 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
     // The hand-written engine's own switches (`mmra`: docs/mmra.md).
     let hand = |variant| ModelOptions {
         variant,
-        chains: !no_chains,
+        chains: !no_chains && !variants.iter().any(|v| v == "no-chains"),
         mmra: variants.iter().any(|v| v == "mmra"),
     };
-    // The hand-written engine has the variants `no-chains` (as --no-chains) and `mmra`,
-    // and is faster than the cat engine; vulkan.cat has them too, and the tests require
-    // both engines to agree (tests/mmra_properties.rs).
-    let hand_written = variants.iter().all(|v| v == "mmra");
-    let (options, model) = match name {
-        "vulkan" | "vulkan-2024" if hand_written => {
-            let v = Variant::from_name(name).expect("a variant name");
+    // Both engines have the variants `no-chains` (as --no-chains) and `mmra` as model
+    // options: `cat` stays `None` and the engine compiles vulkan.cat with them
+    // (`vkherd_enumerate::bundled_model`, once per process); the tests require both
+    // engines to agree (tests/cat_model.rs, tests/mmra_properties.rs).
+    let hand_name = name.strip_prefix("hand:");
+    // (`--variant no-chains` with `vulkan` compiles the cat model with it, as any other
+    // variant: its reports name the variants the model was compiled with.)
+    let options_only = variants
+        .iter()
+        .all(|v| v == "mmra" || hand_name.is_some() && v == "no-chains");
+    if let Some(hand_name) = hand_name {
+        if !matches!(hand_name, "vulkan" | "vulkan-2024") {
+            return Err(format!(
+                "error: unknown model `{name}`: the hand-written engine runs hand:vulkan and hand:vulkan-2024"
+            ));
+        }
+        if !options_only {
+            return Err(format!(
+                "error: model {name} has only the variants mmra and no-chains (the cat models vulkan and vulkan-2024 take any of vulkan.cat's)"
+            ));
+        }
+    }
+    let (options, model) = match hand_name.unwrap_or(name) {
+        base @ ("vulkan" | "vulkan-2024") if options_only => {
+            let v = Variant::from_name(base).expect("a variant name");
             return Ok(ModelChoice {
                 options: hand(v),
                 cat: None,
+                hand_written: hand_name.is_some(),
                 name: shown,
                 given: true,
             });
@@ -175,6 +206,7 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
     Ok(ModelChoice {
         options,
         cat: Some(Arc::new(model)),
+        hand_written: false,
         name: shown,
         given: true,
     })

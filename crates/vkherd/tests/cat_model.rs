@@ -10,7 +10,7 @@ mod common;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use vkherd_cat::{Model, Prepared};
+use vkherd_cat::{AsmoValues, Model, Prepared};
 use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Visitor};
 use vkherd_model::axioms::Candidate;
 use vkherd_model::{Derived, ModelOptions, Program, Rel, Variant};
@@ -43,10 +43,17 @@ fn variants() -> Vec<(ModelOptions, Model)> {
     ]
 }
 
-/// Compares one candidate; prepared models are cached per execution (events + scbarinst).
+/// Per-asmo values, cached per execution and asmo.
+type AsmoCache = HashMap<(String, Vec<(usize, usize)>), std::sync::Arc<AsmoValues>>;
+
+/// Compares one candidate; prepared models are cached per execution (events + scbarinst),
+/// and per-asmo values per asmo, so that consecutive candidates of one execution and
+/// asmo are evaluated incrementally (the engine's per-thread memo, eval.rs) as in the
+/// search: every comparison below also checks the memo.
 struct Compare<'m> {
     model: &'m Model,
     cache: Mutex<HashMap<String, std::sync::Arc<Prepared<'m>>>>,
+    asmo_cache: Mutex<AsmoCache>,
     name: String,
 }
 
@@ -88,7 +95,7 @@ impl<'m> Visitor for Compare<'m> {
         let prep = {
             let mut cache = self.cache.lock().unwrap();
             cache
-                .entry(key)
+                .entry(key.clone())
                 .or_insert_with(|| {
                     let mut wanted: Vec<&str> = RELATIONS.to_vec();
                     wanted.extend(["dr", "co"]);
@@ -96,7 +103,13 @@ impl<'m> Visitor for Compare<'m> {
                 })
                 .clone()
         };
-        let asmo = prep.for_asmo(c.asmo);
+        let asmo = {
+            let mut cache = self.asmo_cache.lock().unwrap();
+            cache
+                .entry((key, c.asmo.pairs().collect()))
+                .or_insert_with(|| std::sync::Arc::new(prep.for_asmo(c.asmo)))
+                .clone()
+        };
         let e = prep.evaluate(&asmo, c.asmo, c.rf, c.rfinit);
         acc.candidates += 1;
         let cand = Candidate {
@@ -137,6 +150,8 @@ impl<'m> Visitor for Compare<'m> {
         if e.rel("co") != Some(&co) {
             err("co differs from (locord + asmo)+".into());
         }
+        // Dropped first: the checks below then start from its values (the memo).
+        drop(e);
         // The cutting checks agree with consistency on complete candidates...
         let cut = prep.may_complete(&asmo, c.asmo, c.rf, c.rfinit);
         if cut != c.consistent {
@@ -197,6 +212,7 @@ fn compare(program: &Program, name: &str, models: &[(ModelOptions, Model)]) -> u
         let visitor = Compare {
             model,
             cache: Mutex::new(HashMap::new()),
+            asmo_cache: Mutex::new(HashMap::new()),
             name: format!("{name} [{} chains={}]", opts.variant.name(), opts.chains),
         };
         let eo = EnumOptions {

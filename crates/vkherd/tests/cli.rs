@@ -202,7 +202,7 @@ fn an_open_verdict_on_a_stopped_run_is_not_final_and_wins_over_a_settled_one() {
 }
 
 /// OpenCL tests are read in their dialect and judged by the OpenCL model unless --model
-/// is given (docs/opencl.md); `--model vulkan` (the hand-written Vulkan axioms) refuses
+/// is given (docs/opencl.md); `--model vulkan` (the Vulkan axioms) refuses
 /// them with exit code 2; a malformed one gets a located error like any input.
 #[test]
 fn opencl_tests_run_the_opencl_model_and_the_vulkan_model_refuses_them() {
@@ -223,9 +223,7 @@ fn opencl_tests_run_the_opencl_model_and_the_vulkan_model_refuses_them() {
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
-        err.contains(
-            "error: `ok` is an OpenCL test and the hand-written Vulkan model cannot judge it"
-        ),
+        err.contains("error: `ok` is an OpenCL test and the Vulkan model cannot judge it"),
         "{err}"
     );
     assert!(err.contains("opencl-ok.litmus:1:1"), "{err}");

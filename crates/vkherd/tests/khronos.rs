@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use vkherd::khronos::run_khronos;
+use vkherd::khronos::run_khronos_with;
 use vkherd::Variant;
 use vkherd_model::ModelOptions;
 
@@ -19,21 +19,25 @@ fn test_files(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
-/// The names of the files with a failing check under `variant` (run by the cat engine on
-/// the bundled vulkan.cat when `cat`), and the number of checks.
+/// The names of the files with a failing check under `variant` (run by the default
+/// engine, the cat engine on the bundled vulkan.cat, when `cat`; by the hand-written
+/// engine otherwise), and the number of checks.
 fn failing_files_with(dir: &Path, variant: Variant, cat: bool) -> (BTreeSet<String>, usize) {
-    let options = ModelOptions {
-        variant,
-        chains: true,
-        mmra: false,
+    let options = vkherd::Options {
+        model: ModelOptions {
+            variant,
+            chains: true,
+            mmra: false,
+        },
+        hand_written: !cat,
+        ..vkherd::Options::default()
     };
-    let model = cat.then(|| vkherd_enumerate::bundled_model(&options));
     let mut failing = BTreeSet::new();
     let mut checks = 0;
     for f in test_files(dir) {
         let name = f.file_stem().unwrap().to_string_lossy().into_owned();
         let source = std::fs::read_to_string(&f).unwrap();
-        let results = run_khronos(&source, &name, options, model.as_ref())
+        let results = run_khronos_with(&source, &name, &options)
             .unwrap_or_else(|d| panic!("{}", d.render(&f.display().to_string(), &source)));
         assert!(!results.is_empty(), "{name} has no check");
         checks += results.len();

@@ -54,6 +54,8 @@ fn run(source: &str, mmra: bool, naive: bool) -> vkherd::Report {
         },
         naive,
         unroll: 2,
+        // The reference engine; `run_cat` is the cat engine.
+        hand_written: true,
         ..Options::default()
     };
     vkherd::run(&program, &opts).expect("generated test runs")

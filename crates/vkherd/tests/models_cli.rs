@@ -69,6 +69,8 @@ fn models_lists_every_bundled_name() {
         [
             "vulkan",
             "vulkan-2024",
+            "hand:vulkan",
+            "hand:vulkan-2024",
             "opencl",
             "cat:vulkan",
             "cat:vulkan-2024",
@@ -89,29 +91,55 @@ fn models_lists_every_bundled_name() {
     );
 }
 
+/// The default (vulkan.cat on the cat engine), `cat:NAME` and the hand-written engine
+/// (`hand:NAME`) give the same reports on the corpus.
 #[test]
-fn the_cat_engine_gives_the_default_report_on_the_corpus() {
-    for variant in [
-        &[][..],
-        &["--model", "vulkan-2024"][..],
-        &["--no-chains"][..],
+fn the_default_the_cat_names_and_the_hand_written_engine_agree_on_the_corpus() {
+    for (model, cat, hand) in [
+        (None, "cat:vulkan", "hand:vulkan"),
+        (Some("vulkan-2024"), "cat:vulkan-2024", "hand:vulkan-2024"),
     ] {
-        let corpus = vulkan_corpus();
-        let mut hand: Vec<&str> = corpus.iter().map(String::as_str).collect();
-        hand.extend_from_slice(variant);
-        let (c1, o1, _) = run(&hand);
-        let mut cat: Vec<&str> = hand.clone();
-        match variant.first() {
-            Some(&"--model") => {
-                let at = cat.len() - 1;
-                cat[at] = "cat:vulkan-2024"
+        for no_chains in [false, true] {
+            let corpus = vulkan_corpus();
+            let mut args: Vec<&str> = corpus.iter().map(String::as_str).collect();
+            if no_chains {
+                args.push("--no-chains");
             }
-            _ => cat.extend(["--model", "cat:vulkan"]),
+            let with = |m: Option<&'static str>| {
+                let mut a = args.clone();
+                if let Some(m) = m {
+                    a.extend(["--model", m]);
+                }
+                run(&a)
+            };
+            let (c0, o0, _) = with(model);
+            assert!(o0.matches("\nTest ").count() > 100);
+            for other in [cat, hand] {
+                let (c, o, _) = with(Some(other));
+                assert_eq!(
+                    (c0, &o0),
+                    (c, &o),
+                    "{model:?} against {other}, no-chains {no_chains}"
+                );
+            }
         }
-        let (c2, o2, _) = run(&cat);
-        assert_eq!((c1, &o1), (c2, &o2), "{variant:?}");
-        assert!(o1.matches("\nTest ").count() > 100);
     }
+}
+
+#[test]
+fn the_hand_written_engine_takes_only_its_names_and_variants() {
+    let sb = "litmus-tests/sb/SB.litmus";
+    let (code, _, err) = run(&["--model", "hand:opencl", sb]);
+    assert_eq!(code, 2);
+    assert!(err.contains("error: unknown model `hand:opencl`"), "{err}");
+    let (code, _, err) = run(&["--model", "hand:vulkan", "--variant", "vulkan-2024", sb]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("has only the variants mmra and no-chains"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["--model", "hand:vulkan-2024", "--variant", "mmra", sb]);
+    assert_eq!(code, 0, "{err}");
 }
 
 #[test]

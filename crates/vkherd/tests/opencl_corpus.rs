@@ -139,10 +139,10 @@ fn opencl_corpus_pruned_search_equals_naive_enumeration() {
     }
 }
 
-/// Judging an OpenCL test with the hand-written Vulkan axioms would give wrong verdicts:
-/// an explicit `--model vulkan` is refused.
+/// Judging an OpenCL test with the Vulkan axioms would give wrong verdicts: an explicit
+/// `--model vulkan` is refused.
 #[test]
-fn opencl_tests_are_refused_by_the_hand_written_vulkan_model() {
+fn opencl_tests_are_refused_by_the_vulkan_model() {
     let (name, source) = &corpus()[0];
     let program = vkherd::load_litmus(source).expect("parses");
     let opts = vkherd::Options {
@@ -151,8 +151,7 @@ fn opencl_tests_are_refused_by_the_hand_written_vulkan_model() {
     };
     let err = vkherd::run(&program, &opts).expect_err("refused");
     assert!(
-        err.message
-            .contains("the hand-written Vulkan model cannot judge it"),
+        err.message.contains("the Vulkan model cannot judge it"),
         "{name}: {}",
         err.message
     );
