@@ -534,6 +534,7 @@ pub fn main() -> i32 {
             let opts = Options {
                 model: model.options,
                 cat: model.cat.clone(),
+                hand_written: model.hand_written,
                 model_given: model.given,
                 unroll: *unroll,
                 no_thin_air: *no_thin_air,

@@ -188,6 +188,18 @@ fn check_states_agree(source: &str, program: &Program, opts: &vkherd::Options, w
         expected.len(),
         "{what}: witnesses of the graphs"
     );
+    if opts.cat.is_none() && program.dialect == vkherd_model::Dialect::Vulkan {
+        // The hand-written engine (`--model hand:vulkan`) draws the same witnesses.
+        let hand = vkherd::Options {
+            hand_written: true,
+            ..opts.clone()
+        };
+        let by_hand = witness_executions(program, Some(source), &hand, &[]).unwrap();
+        assert_eq!(
+            by_hand, drawn,
+            "{what}: the hand-written engine's witnesses differ"
+        );
+    }
     for (_, w) in &drawn {
         let st = ex.states.iter().find(|s| s.state == w.state).unwrap();
         let mine = st.witness.as_ref().unwrap();

@@ -219,11 +219,12 @@ pub fn witness_executions(
 ) -> Result<Vec<(Vec<i64>, Execution)>, ExplainError> {
     let model = model_for(program, opts)?;
     let mut eo = opts.enum_options();
-    // The run's own engine finds the executions (the hand-written one, faster, agrees
-    // with vulkan.cat candidate by candidate: tests/cat_model.rs); the cat model names
-    // their relations.
-    let hand_written = opts.cat.is_none() && program.dialect == Dialect::Vulkan;
-    eo.cat = (!hand_written).then(|| model.clone());
+    // The run's own engine finds the executions (`--model hand:vulkan` is the
+    // hand-written one, which agrees with vulkan.cat candidate by candidate:
+    // tests/cat_model.rs); the cat model names their relations.
+    if program.dialect == Dialect::OpenCl {
+        eo.cat = Some(model.clone());
+    }
     eo.speedcheck = vkherd_enumerate::Speedcheck::Off;
     eo.states_only = false;
     eo.shard = None;
