@@ -552,12 +552,30 @@ impl<V: Visitor> Ctx<'_, V> {
         asmo: &Asmo,
         solutions: &[Values],
     ) {
+        self.visit_leaf_filtered(acc, st, (rf, rfinit, asmo), solutions, || true);
+    }
+
+    /// [`Self::visit_leaf`] with a cheap necessary condition for consistency, tried after
+    /// the values and before the model: when `may_be_consistent` says no, the candidate
+    /// is counted as examined and inconsistent without evaluating the model. Only for
+    /// visitors that never see inconsistent candidates (the pruned search's).
+    pub(crate) fn visit_leaf_filtered(
+        &self,
+        acc: &mut V::Acc,
+        st: &mut EnumStats,
+        (rf, rfinit, asmo): (&Rel, &EventSet, &Asmo),
+        solutions: &[Values],
+        may_be_consistent: impl FnOnce() -> bool,
+    ) {
         st.candidates += 1;
         if let Some(p) = &self.opts.progress {
             p.fetch_add(1, Ordering::Relaxed);
         }
         if solutions.is_empty() {
             st.value_mismatch += 1;
+            return;
+        }
+        if !self.visitor.needs_inconsistent() && !may_be_consistent() {
             return;
         }
         let (eval, consistent) = self.judge(asmo, rf, rfinit, self.wanted);

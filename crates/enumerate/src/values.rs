@@ -42,6 +42,12 @@ pub struct ValueSolver<'a> {
     layout: &'a Layout,
     /// Registers per thread (largest register number + 1).
     reg_count: Vec<usize>,
+    /// Per thread: its path has a branch decision that depends on values (a conditional
+    /// jump, or a compare-exchange step other than a weak one's failure). Threads without
+    /// one agree with every value assignment, so `branches_agree` skips them.
+    decides: Vec<bool>,
+    /// The thread of each event.
+    thread_of: Vec<usize>,
     universe: Vec<i64>,
     /// Checked while guessing thin-air values (up to a million forward runs per
     /// candidate), so that a time limit is not overrun inside one candidate.
@@ -63,6 +69,26 @@ struct Partial {
 impl<'a> ValueSolver<'a> {
     pub fn new(program: &'a Program, paths: Vec<&'a Path>, layout: &'a Layout) -> Self {
         let reg_count = program.threads.iter().map(max_reg_plus_one).collect();
+        let decides = paths
+            .iter()
+            .enumerate()
+            .map(|(t, path)| {
+                path.steps.iter().any(|step| match *step {
+                    Step::Exec(_) => false,
+                    Step::Jump { index, .. } => matches!(
+                        &program.threads[t].code[index],
+                        Instruction::Jump { cond: Some(_), .. }
+                    ),
+                    Step::Cas { index, success } => match &program.threads[t].code[index] {
+                        Instruction::Access(a) => {
+                            success || a.cas.as_ref().is_some_and(|c| !c.weak)
+                        }
+                        _ => true,
+                    },
+                })
+            })
+            .collect();
+        let thread_of = layout.events.iter().map(|e| e.thread).collect();
         let mut universe: Vec<i64> = program.constants.clone();
         universe.push(0);
         universe.sort_unstable();
@@ -74,6 +100,8 @@ impl<'a> ValueSolver<'a> {
             paths,
             layout,
             reg_count,
+            decides,
+            thread_of,
             universe,
             budget: None,
         }
@@ -145,6 +173,11 @@ impl<'a> ValueSolver<'a> {
     /// pruning: assigning more reads only determines more values, never changes a known one
     /// (values flow forward from assigned sources; unassigned reads stay unknown).
     pub fn partial_agrees(&self, rf: &[Option<Source>]) -> bool {
+        // Without a value-dependent decision every assignment agrees (straight-line tests):
+        // no need to run the threads.
+        if !self.decides.iter().any(|&d| d) {
+            return true;
+        }
         let p = self.forward(rf, &[]);
         (0..self.paths.len()).all(|t| self.branches_agree(t, &p, true))
     }
@@ -190,38 +223,76 @@ impl<'a> ValueSolver<'a> {
     }
 
     /// Runs the threads forward and propagates values along rf until nothing changes.
+    ///
+    /// A chaotic iteration: a thread is run again only when one of its reads has got a
+    /// value since its last run. Every step only turns unknown values into known ones and
+    /// a known value never changes (a run is a function of the known read values, and
+    /// those only grow), so any order of runs that stops when no read can gain a value
+    /// reaches the same least fixpoint as running every thread in every round: the same
+    /// read and write values, and final registers from a run that saw the final reads.
     fn fixpoint(&self, rf: &[Option<Source>], p: &mut Partial) {
-        loop {
-            p.regs = (0..self.paths.len())
-                .map(|t| self.run_thread(t, p))
-                .collect();
-            let mut changed = false;
-            for (e, src) in rf.iter().enumerate() {
-                let Some(src) = *src else { continue };
-                if p.read[e].is_none() {
-                    if let Some(v) = self.source_value(src, p, e) {
-                        p.read[e] = Some(v);
-                        changed = true;
-                    }
+        let threads = self.paths.len();
+        p.regs = (0..threads)
+            .map(|t| vec![None; self.reg_count[t]])
+            .collect();
+        let mut dirty = vec![true; threads];
+        // Reads of the initial value (and of writes whose values are already known) first.
+        self.propagate(rf, p, &mut dirty);
+        let mut again = true;
+        while again {
+            again = false;
+            for t in 0..threads {
+                if !dirty[t] {
+                    continue;
+                }
+                dirty[t] = false;
+                let mut regs = std::mem::take(&mut p.regs[t]);
+                self.run_thread(t, p, &mut regs);
+                p.regs[t] = regs;
+                if self.propagate(rf, p, &mut dirty) {
+                    again = true;
                 }
             }
-            if !changed {
-                return;
+        }
+    }
+
+    /// Gives every unknown read whose source's value is known that value, and marks its
+    /// thread to be run again; true if some read got a value.
+    fn propagate(&self, rf: &[Option<Source>], p: &mut Partial, dirty: &mut [bool]) -> bool {
+        let mut changed = false;
+        for (e, src) in rf.iter().enumerate() {
+            let Some(src) = *src else { continue };
+            if p.read[e].is_none() {
+                if let Some(v) = self.source_value(src, p, e) {
+                    p.read[e] = Some(v);
+                    dirty[self.thread_of[e]] = true;
+                    changed = true;
+                }
             }
+        }
+        changed
+    }
+
+    /// Sets `regs` to thread `t`'s registers at the start.
+    fn initial_regs_into(&self, t: usize, regs: &mut Vec<Option<i64>>) {
+        regs.clear();
+        regs.resize(self.reg_count[t], Some(0));
+        for &(r, v) in &self.program.threads[t].init_regs {
+            regs[r as usize] = Some(v);
         }
     }
 
     fn initial_regs(&self, t: usize) -> Vec<Option<i64>> {
-        let mut regs = vec![Some(0); self.reg_count[t]];
-        for &(r, v) in &self.program.threads[t].init_regs {
-            regs[r as usize] = Some(v);
-        }
+        let mut regs = Vec::new();
+        self.initial_regs_into(t, &mut regs);
         regs
     }
 
-    /// Executes thread `t` with the read values known so far, recording write values.
-    fn run_thread(&self, t: usize, p: &mut Partial) -> Vec<Option<i64>> {
-        let mut regs = self.initial_regs(t);
+    /// Executes thread `t` with the read values known so far, recording write values and
+    /// leaving its final registers in `regs`.
+    fn run_thread(&self, t: usize, p: &mut Partial, regs: &mut Vec<Option<i64>>) {
+        self.initial_regs_into(t, regs);
+        let regs = &mut regs[..];
         let code = &self.program.threads[t].code;
         for (s, step) in self.paths[t].steps.iter().enumerate() {
             let (i, cas_success) = match *step {
@@ -232,7 +303,7 @@ impl<'a> ValueSolver<'a> {
             match &code[i] {
                 Instruction::Access(a) => {
                     let e = self.layout.step_events[t][s].expect("access makes an event");
-                    let operand = a.value.map(|o| value_of(o, &regs));
+                    let operand = a.value.map(|o| value_of(o, regs));
                     if let (Some(success), Some(cas)) = (cas_success, &a.cas) {
                         // Success writes the desired value; failure writes nothing. The
                         // value read goes to `dst` either way (C: on failure it replaces
@@ -272,7 +343,7 @@ impl<'a> ValueSolver<'a> {
                     }
                 }
                 Instruction::Arith { op, dst, a, b, .. } => {
-                    regs[*dst as usize] = match (value_of(*a, &regs), value_of(*b, &regs)) {
+                    regs[*dst as usize] = match (value_of(*a, regs), value_of(*b, regs)) {
                         (Some(x), Some(y)) => Some(arith(*op, x, y)),
                         _ => None,
                     };
@@ -280,7 +351,6 @@ impl<'a> ValueSolver<'a> {
                 Instruction::Jump { .. } => {}
             }
         }
-        regs
     }
 
     /// Checks the path's branch decisions against known values and builds the result.
@@ -302,6 +372,9 @@ impl<'a> ValueSolver<'a> {
     /// Do the branch decisions of thread `t`'s path agree with the values? With
     /// `unknown_ok`, a branch whose operands are not yet known counts as agreeing.
     fn branches_agree(&self, t: usize, p: &Partial, unknown_ok: bool) -> bool {
+        if !self.decides[t] {
+            return true;
+        }
         let mut regs = self.initial_regs(t);
         let code = &self.program.threads[t].code;
         for (s, step) in self.paths[t].steps.iter().enumerate() {
