@@ -13,6 +13,7 @@
 //! The two agree candidate by candidate on the bundled Vulkan model (tests/cat_model.rs).
 
 use crate::{Ctx, Visitor};
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
 use vkherd_cat::{AsmoValues, Evaluation, Model, Prepared};
@@ -28,7 +29,10 @@ pub(crate) enum ModelState<'a> {
 
 /// The per-asmo part of a model.
 pub(crate) enum AsmoState {
-    Hand(AsmoTerms),
+    /// The hand-written model's asmo terms, and `co = (locord + asmo)+` when it is the same
+    /// for every candidate of the asmo (`AsmoTerms::rf_free`: locord does not depend on
+    /// rf) and the visitor wants it.
+    Hand(AsmoTerms, Option<Rel>),
     Cat(AsmoValues),
 }
 
@@ -36,11 +40,16 @@ pub(crate) enum AsmoState {
 pub(crate) type Asmo = (Rel, AsmoState);
 
 /// What the model says about one complete candidate.
+#[allow(clippy::large_enum_variant)] // one per leaf, on the stack: boxing would allocate
 pub enum Judgement<'a> {
     Hand {
-        derived: Box<Derived>,
+        /// The derived relations: the candidate's own, or, when they do not depend on rf,
+        /// the asmo's (whose `fr` is then replaced by `fr`).
+        derived: Cow<'a, Derived>,
+        /// The candidate's `fr` when `derived` is the asmo's.
+        fr: Option<Rel>,
         /// `(locord + asmo)+`, when asked for.
-        co: Option<Rel>,
+        co: Option<Cow<'a, Rel>>,
     },
     Cat(Evaluation<'a, 'a>),
 }
@@ -59,15 +68,15 @@ impl Judgement<'_> {
     pub fn rel(&self, name: &str) -> Option<&Rel> {
         match self {
             Judgement::Cat(e) => e.rel(name),
-            Judgement::Hand { derived: d, co } => Some(match name {
-                "co" => co.as_ref()?,
+            Judgement::Hand { derived: d, fr, co } => Some(match name {
+                "co" => co.as_deref()?,
                 "dr" => &d.dr,
                 "rs" => &d.rs,
                 "hypors" => &d.hypors,
                 "sw" => &d.sw,
                 "hb" => &d.hb,
                 "locord" => &d.locord,
-                "fr" => &d.fr,
+                "fr" => fr.as_ref().unwrap_or(&d.fr),
                 _ => return None,
             }),
         }
@@ -112,7 +121,15 @@ impl<V: Visitor> Ctx<'_, V> {
     /// The per-asmo part of the model for `asmo`.
     pub(crate) fn asmo(&self, asmo: Rel) -> Asmo {
         let state = match self.model {
-            ModelState::Hand(t) => AsmoState::Hand(AsmoTerms::new(self.s, t, &asmo)),
+            ModelState::Hand(t) => {
+                let terms = AsmoTerms::new(self.s, t, &asmo);
+                // Without rf in locord, co is the asmo's (see `AsmoState::Hand`).
+                let co = match &terms.rf_free {
+                    Some(d) if self.wanted.contains(&"co") => Some(d.locord.union(&asmo).plus()),
+                    _ => None,
+                };
+                AsmoState::Hand(terms, co)
+            }
             ModelState::Cat(p) => AsmoState::Cat(p.for_asmo(&asmo)),
         };
         (asmo, state)
@@ -130,9 +147,16 @@ impl<V: Visitor> Ctx<'_, V> {
         rfinit: &EventSet,
     ) -> bool {
         match (self.model, state) {
-            (ModelState::Hand(t), AsmoState::Hand(a)) => {
+            (ModelState::Hand(t), AsmoState::Hand(a, _)) => {
                 let cand = Candidate { rf, rfinit, asmo };
-                Derived::compute_with(self.s, t, a, cand).consistent(self.s, cand)
+                match &a.rf_free {
+                    // Only fr depends on the candidate (`AsmoTerms::rf_free`).
+                    Some(d) => {
+                        let fr = Derived::fr_given(self.s, t, cand, &d.locord);
+                        Derived::consistent_given(self.s, cand, &d.locord, &fr)
+                    }
+                    None => Derived::compute_with(self.s, t, a, cand).consistent(self.s, cand),
+                }
             }
             (ModelState::Cat(p), AsmoState::Cat(v)) => p.may_complete(v, asmo, rf, rfinit),
             _ => unreachable!("one engine per run"),
@@ -150,11 +174,10 @@ impl<V: Visitor> Ctx<'_, V> {
     /// extended to asmo), so stage 1 cuts with values and the coherence core only.
     pub(crate) fn lower_asmo(&self) -> Option<AsmoState> {
         match self.model {
-            ModelState::Hand(t) => Some(AsmoState::Hand(AsmoTerms::new(
-                self.s,
-                t,
-                &Rel::empty(self.s.n),
-            ))),
+            ModelState::Hand(t) => Some(AsmoState::Hand(
+                AsmoTerms::new(self.s, t, &Rel::empty(self.s.n)),
+                None,
+            )),
             ModelState::Cat(_) => None,
         }
     }
@@ -195,20 +218,28 @@ impl<V: Visitor> Ctx<'_, V> {
         wanted: &[&str],
     ) -> (Judgement<'x>, bool) {
         match (self.model, state) {
-            (ModelState::Hand(t), AsmoState::Hand(a)) => {
+            (ModelState::Hand(t), AsmoState::Hand(a, asmo_co)) => {
                 let cand = Candidate { rf, rfinit, asmo };
-                let derived = Derived::compute_with(self.s, t, a, cand);
-                let consistent = derived.consistent(self.s, cand);
-                let co = wanted
-                    .contains(&"co")
-                    .then(|| derived.locord.union(asmo).plus());
-                (
-                    Judgement::Hand {
-                        derived: Box::new(derived),
-                        co,
-                    },
-                    consistent,
-                )
+                let want_co = wanted.contains(&"co");
+                let (derived, fr) = match &a.rf_free {
+                    // Only fr depends on the candidate (`AsmoTerms::rf_free`).
+                    Some(d) => (
+                        Cow::Borrowed(&**d),
+                        Some(Derived::fr_given(self.s, t, cand, &d.locord)),
+                    ),
+                    None => (Cow::Owned(Derived::compute_with(self.s, t, a, cand)), None),
+                };
+                let consistent = Derived::consistent_given(
+                    self.s,
+                    cand,
+                    &derived.locord,
+                    fr.as_ref().unwrap_or(&derived.fr),
+                );
+                let co = match asmo_co {
+                    Some(co) if want_co => Some(Cow::Borrowed(co)),
+                    _ => want_co.then(|| Cow::Owned(derived.locord.union(asmo).plus())),
+                };
+                (Judgement::Hand { derived, fr, co }, consistent)
             }
             (ModelState::Cat(p), AsmoState::Cat(v)) => {
                 let e = p.evaluate(v, asmo, rf, rfinit);

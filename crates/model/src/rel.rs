@@ -658,6 +658,50 @@ impl Rel {
     }
 }
 
+// in-place operations (percand)
+impl Rel {
+    /// Whether `pairs & twoplus[self]` is non-empty (Alloy `some pairs & r.^r`), without
+    /// building the closure: for each row `a` of `pairs`, the events reachable from `a`
+    /// in two or more steps are found by a word-parallel search from `a`'s successors.
+    /// Cheaper than `twoplus` when `pairs` has few rows.
+    pub fn twoplus_meets(&self, pairs: &Rel) -> bool {
+        debug_assert_eq!(self.n, pairs.n);
+        let st = self.stride;
+        let mut reach = vec![0usize; st];
+        let mut frontier = vec![0usize; st];
+        for a in 0..self.n {
+            let want = pairs.row_words(a);
+            if want.iter().all(|&w| w == 0) {
+                continue;
+            }
+            // reach = successors of a's successors, then closed under successors.
+            reach.fill(0);
+            for_each_bit(self.row_words(a), |k| {
+                for (x, y) in reach.iter_mut().zip(self.row_words(k)) {
+                    *x |= *y;
+                }
+            });
+            frontier.copy_from_slice(&reach);
+            while frontier.iter().any(|&w| w != 0) {
+                let mut next = vec![0usize; st];
+                for_each_bit(&frontier, |k| {
+                    for (x, y) in next.iter_mut().zip(self.row_words(k)) {
+                        *x |= *y;
+                    }
+                });
+                for (f, (n, r)) in frontier.iter_mut().zip(next.iter().zip(reach.iter_mut())) {
+                    *f = *n & !*r;
+                    *r |= *n;
+                }
+            }
+            if reach.iter().zip(want).any(|(r, w)| r & w != 0) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
 impl fmt::Debug for Rel {
     /// Prints the relation as `{(0,1), (2,3)}`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -1782,6 +1826,20 @@ mod tests {
             let mut copy = Rel::empty(n);
             copy.copy_from(&ra);
             assert_eq!(copy, ra);
+        });
+    }
+
+    #[test]
+    fn prop_twoplus_meets() {
+        for_sizes(0x5eed_7a0f_0000_0001, |rng, n| {
+            let a = to_rel(&rand_m(rng, n));
+            let pairs = to_rel(&rand_m(rng, n));
+            let want = !a.twoplus().inter(&pairs).is_empty();
+            assert_eq!(
+                a.twoplus_meets(&pairs),
+                want,
+                "n = {n}, a = {a:?}, pairs = {pairs:?}"
+            );
         });
     }
 }
