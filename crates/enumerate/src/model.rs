@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
 use vkherd_cat::{AsmoValues, Evaluation, Model, Prepared};
-use vkherd_model::axioms::{AsmoTerms, Candidate, StaticTerms};
+use vkherd_model::axioms::{sw, AsmoTerms, Candidate, StaticTerms};
 use vkherd_model::{Derived, EventSet, ModelOptions, Rel, Statics, Variant};
 
 /// A model specialised to one path combination.
@@ -38,6 +38,20 @@ pub(crate) enum AsmoState {
 
 /// An asmo with the model values that depend on it alone.
 pub(crate) type Asmo = (Rel, AsmoState);
+
+/// What a search node's model check computed, handed to its children so that they can
+/// start from it ([`Ctx::check_node`]).
+#[derive(Clone)]
+pub(crate) enum NodeEval {
+    /// The hand-written model's relations of the node's partial candidate.
+    Hand(Arc<Derived>),
+    /// Nothing to reuse (the cat engine, or relations that do not depend on rf).
+    Nothing,
+}
+
+/// The hand-written model's relations of a candidate, shared with its parent node's when
+/// possible, and the candidate's `fr` when they are shared (their `fr` is another's).
+type HandRelations<'x> = (Cow<'x, Derived>, Option<Rel>);
 
 /// What the model says about one complete candidate.
 #[allow(clippy::large_enum_variant)] // one per leaf, on the stack: boxing would allocate
@@ -146,20 +160,68 @@ impl<V: Visitor> Ctx<'_, V> {
         rf: &Rel,
         rfinit: &EventSet,
     ) -> bool {
+        self.check_node(asmo, state, rf, rfinit, None).is_some()
+    }
+
+    /// [`Self::may_complete`] for a search node whose parent's check gave `parent`:
+    /// `None` if no completion can be consistent, else what the node's children may start
+    /// from. The answer is the same with or without `parent`.
+    pub(crate) fn check_node(
+        &self,
+        asmo: &Rel,
+        state: &AsmoState,
+        rf: &Rel,
+        rfinit: &EventSet,
+        parent: Option<&NodeEval>,
+    ) -> Option<NodeEval> {
         match (self.model, state) {
             (ModelState::Hand(t), AsmoState::Hand(a, _)) => {
                 let cand = Candidate { rf, rfinit, asmo };
-                match &a.rf_free {
-                    // Only fr depends on the candidate (`AsmoTerms::rf_free`).
-                    Some(d) => {
-                        let fr = Derived::fr_given(self.s, t, cand, &d.locord);
-                        Derived::consistent_given(self.s, cand, &d.locord, &fr)
-                    }
-                    None => Derived::compute_with(self.s, t, a, cand).consistent(self.s, cand),
+                let (derived, fr) = self.hand_relations(t, a, cand, parent);
+                let fr_ref = fr.as_ref().unwrap_or(&derived.fr);
+                if !Derived::consistent_given(self.s, cand, &derived.locord, fr_ref) {
+                    return None;
                 }
+                Some(match (derived, &a.rf_free) {
+                    (_, Some(_)) => NodeEval::Nothing,
+                    (Cow::Owned(d), None) => NodeEval::Hand(Arc::new(d)),
+                    // Shared with the parent: the children share it too.
+                    (Cow::Borrowed(_), None) => parent.cloned().unwrap_or(NodeEval::Nothing),
+                })
             }
-            (ModelState::Cat(p), AsmoState::Cat(v)) => p.may_complete(v, asmo, rf, rfinit),
+            (ModelState::Cat(p), AsmoState::Cat(v)) => p
+                .may_complete(v, asmo, rf, rfinit)
+                .then_some(NodeEval::Nothing),
             _ => unreachable!("one engine per run"),
+        }
+    }
+
+    /// The hand-written model's relations of `cand`. Every relation but `fr` is a function
+    /// of sw, the static terms and the asmo terms (`Derived::compute_from_sw`), so they
+    /// are taken from the asmo when sw cannot depend on rf (`AsmoTerms::rf_free`), or
+    /// from the parent node's when the candidate's sw equals the parent's (along a branch
+    /// rf grows by one read, and most reads add no sw pair); only `fr` is then computed.
+    fn hand_relations<'x>(
+        &self,
+        t: &StaticTerms,
+        a: &'x AsmoTerms,
+        cand: Candidate<'_>,
+        parent: Option<&'x NodeEval>,
+    ) -> HandRelations<'x> {
+        let shared = |d: &'x Derived| {
+            let fr = Derived::fr_given(self.s, t, cand, &d.locord);
+            (Cow::Borrowed(d), Some(fr))
+        };
+        if let Some(d) = &a.rf_free {
+            return shared(d);
+        }
+        let sw = sw(self.s, t, a, cand.rf);
+        match parent {
+            Some(NodeEval::Hand(d)) if d.sw == sw => shared(d),
+            _ => (
+                Cow::Owned(Derived::compute_from_sw(self.s, t, a, cand, sw)),
+                None,
+            ),
         }
     }
 
@@ -210,25 +272,20 @@ impl<V: Visitor> Ctx<'_, V> {
     }
 
     /// The model's judgement of a complete candidate, and whether it is consistent.
+    /// `parent` is what the check of the leaf's parent node gave, if any.
     pub(crate) fn judge<'x>(
         &'x self,
         (asmo, state): &'x Asmo,
         rf: &Rel,
         rfinit: &EventSet,
         wanted: &[&str],
+        parent: Option<&'x NodeEval>,
     ) -> (Judgement<'x>, bool) {
         match (self.model, state) {
             (ModelState::Hand(t), AsmoState::Hand(a, asmo_co)) => {
                 let cand = Candidate { rf, rfinit, asmo };
                 let want_co = wanted.contains(&"co");
-                let (derived, fr) = match &a.rf_free {
-                    // Only fr depends on the candidate (`AsmoTerms::rf_free`).
-                    Some(d) => (
-                        Cow::Borrowed(&**d),
-                        Some(Derived::fr_given(self.s, t, cand, &d.locord)),
-                    ),
-                    None => (Cow::Owned(Derived::compute_with(self.s, t, a, cand)), None),
-                };
+                let (derived, fr) = self.hand_relations(t, a, cand, parent);
                 let consistent = Derived::consistent_given(
                     self.s,
                     cand,

@@ -74,7 +74,7 @@ use crate::candidates::{asmo_pairs, rf_options, AsmoOrders};
 use crate::coherence::CoherenceCore;
 use crate::model::AsmoState;
 use crate::values::Source;
-use crate::{Asmo, Ctx, EnumError, EnumStats, Unit, Visitor};
+use crate::{Asmo, Ctx, EnumError, EnumStats, NodeEval, Unit, Visitor};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use vkherd_model::{EventSet, Rel};
@@ -358,7 +358,7 @@ impl<V: Visitor> Search<'_, '_, V> {
             };
             let asmo: Asmo = self.ctx.asmo(a);
             let mut q = p.clone();
-            self.node(&asmo, 0, &mut q, unit)
+            self.node(&asmo, 0, &mut q, unit, None)
         };
         if self.other_pairs.is_empty() {
             // One order (stage 1's, already complete): no need for a parallel bridge.
@@ -377,20 +377,36 @@ impl<V: Visitor> Search<'_, '_, V> {
     }
 
     /// Can the partial execution still be completed into a consistent one (asmo complete)?
-    fn viable(&self, (asmo, state): &Asmo, p: &Partial) -> bool {
-        self.ctx.solver.partial_agrees(&p.rf_src)
-            && self.core_acyclic(&p.rf, &p.rfinit, asmo)
-            && self.ctx.may_complete(asmo, state, &p.rf, &p.rfinit)
+    /// If so, what the model check computed, for the children (`parent` is the parent
+    /// node's).
+    fn viable(
+        &self,
+        (asmo, state): &Asmo,
+        p: &Partial,
+        parent: Option<&NodeEval>,
+    ) -> Option<NodeEval> {
+        if !(self.ctx.solver.partial_agrees(&p.rf_src) && self.core_acyclic(&p.rf, &p.rfinit, asmo))
+        {
+            return None;
+        }
+        self.ctx.check_node(asmo, state, &p.rf, &p.rfinit, parent)
     }
 
     /// Stage 3: explores the subtree where reads `0..depth` are assigned as in `p`
-    /// (restored on return).
-    fn node(&self, asmo: &Asmo, depth: usize, p: &mut Partial, unit: Unit) -> Acc<V> {
+    /// (restored on return). `parent`: what the parent node's model check computed.
+    fn node(
+        &self,
+        asmo: &Asmo,
+        depth: usize,
+        p: &mut Partial,
+        unit: Unit,
+        parent: Option<&NodeEval>,
+    ) -> Acc<V> {
         let mut acc = V::Acc::default();
         let mut st = EnumStats::default();
         if depth == self.reads.len() {
             if self.ctx.unit_counts(unit) {
-                self.leaf(asmo, p, &mut acc, &mut st);
+                self.leaf(asmo, p, &mut acc, &mut st, parent);
             }
             return (acc, st);
         }
@@ -399,10 +415,13 @@ impl<V: Visitor> Search<'_, '_, V> {
         }
         // The root's check covers asmo and stage 1's rf; deeper checks cover each new rf
         // pair.
-        if !self.viable(asmo, p) || self.ctx.skip_by_state(&p.rf_src, &asmo.0) {
-            self.ctx.prune(&mut st, unit, self.suffix[depth]);
-            return (acc, st);
-        }
+        let eval = match self.viable(asmo, p, parent) {
+            Some(eval) if !self.ctx.skip_by_state(&p.rf_src, &asmo.0) => eval,
+            _ => {
+                self.ctx.prune(&mut st, unit, self.suffix[depth]);
+                return (acc, st);
+            }
+        };
         let e = self.reads[depth];
         let sources = &self.options[depth];
         let child = |j: usize| self.ctx.unit_child(unit, j as u64, sources.len() as u64);
@@ -412,14 +431,14 @@ impl<V: Visitor> Search<'_, '_, V> {
                     let unit = child(j)?;
                     let mut q = p.clone();
                     assign(&mut q, e, src);
-                    Some(self.node(asmo, depth + 1, &mut q, unit))
+                    Some(self.node(asmo, depth + 1, &mut q, unit, Some(&eval)))
                 })
                 .reduce(Default::default, |a, b| self.merge(a, b));
         }
         for (j, &src) in sources.iter().enumerate() {
             let Some(unit) = child(j) else { continue };
             assign(p, e, src);
-            let (a, s) = self.node(asmo, depth + 1, p, unit);
+            let (a, s) = self.node(asmo, depth + 1, p, unit, Some(&eval));
             unassign(p, e, src);
             acc = self.ctx.visitor.merge(acc, a);
             st.add(&s);
@@ -427,7 +446,14 @@ impl<V: Visitor> Search<'_, '_, V> {
         (acc, st)
     }
 
-    fn leaf(&self, asmo: &Asmo, p: &Partial, acc: &mut V::Acc, st: &mut EnumStats) {
+    fn leaf(
+        &self,
+        asmo: &Asmo,
+        p: &Partial,
+        acc: &mut V::Acc,
+        st: &mut EnumStats,
+        parent: Option<&NodeEval>,
+    ) {
         if self.ctx.visitor.done() || !self.ctx.budget.take() {
             return;
         }
@@ -438,10 +464,14 @@ impl<V: Visitor> Search<'_, '_, V> {
         // The coherence filter at the leaf too: an inconsistent leaf (writes-readers 5:
         // 42% of the leaves) is mostly a coherence cycle the core already has, and the
         // model is not evaluated for it (the filter's soundness is at `core_acyclic`).
-        self.ctx
-            .visit_leaf_filtered(acc, st, (&p.rf, &p.rfinit, asmo), &solutions, || {
-                self.core_acyclic(&p.rf, &p.rfinit, &asmo.0)
-            });
+        self.ctx.visit_leaf_filtered(
+            acc,
+            st,
+            (&p.rf, &p.rfinit, asmo),
+            &solutions,
+            parent,
+            || self.core_acyclic(&p.rf, &p.rfinit, &asmo.0),
+        );
     }
 }
 

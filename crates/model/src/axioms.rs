@@ -334,7 +334,20 @@ impl Derived {
 
     /// Computes every derived relation, given the precomputed static and asmo terms.
     pub fn compute_with(s: &Statics, t: &StaticTerms, a: &AsmoTerms, c: Candidate<'_>) -> Derived {
-        let sw = sw(s, t, a, c.rf);
+        Derived::compute_from_sw(s, t, a, c, sw(s, t, a, c.rf))
+    }
+
+    /// [`Derived::compute_with`] given the candidate's `sw` ([`sw`]). Every relation but
+    /// `fr` is a function of `sw`, the static terms and the asmo terms only: two
+    /// candidates with the same asmo terms and the same `sw` have the same relations but
+    /// `fr` (what the search's incremental check relies on).
+    pub fn compute_from_sw(
+        s: &Statics,
+        t: &StaticTerms,
+        a: &AsmoTerms,
+        c: Candidate<'_>,
+        sw: Rel,
+    ) -> Derived {
         let ithb: Vec<(u8, Rel)> = t
             .ithb_static
             .iter()

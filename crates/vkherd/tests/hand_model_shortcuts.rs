@@ -1,7 +1,9 @@
 //! The enumerator's shortcuts in the hand-written model's interface (crates/enumerate
 //! model.rs: relations that do not depend on rf computed once per asmo, `co` once per
-//! asmo) against the plain per-candidate computation (`Derived::compute`): on every
-//! candidate, consistent or not, of the corpus and of random tests, the judgement the
+//! asmo, a search node's relations shared with its parent's when sw is the same) against
+//! the plain per-candidate computation (`Derived::compute`): on every candidate of the
+//! corpus and of random tests (all of them in plain enumeration, the consistent ones in
+//! the pruned search, where the sharing along branches happens), the judgement the
 //! visitor gets has the same consistency, race flag and relations.
 
 #[allow(dead_code)] // shares the generator with the differential tests, using part of it
@@ -14,7 +16,10 @@ use vkherd_model::{Derived, Program};
 /// The relations a visitor may ask the hand-written model for.
 const NAMES: [&str; 8] = ["co", "dr", "rs", "hypors", "sw", "hb", "locord", "fr"];
 
-struct Compare;
+/// `all`: plain enumeration, every candidate; else the pruned search.
+struct Compare {
+    all: bool,
+}
 
 #[derive(Default)]
 struct Tally {
@@ -74,9 +79,9 @@ impl Visitor for Compare {
         a
     }
 
-    /// Every candidate, inconsistent ones too (plain enumeration).
+    /// Every candidate, inconsistent ones too (plain enumeration), or the search's.
     fn needs_inconsistent(&self) -> bool {
-        true
+        self.all
     }
 
     fn wanted(&self) -> Vec<&'static str> {
@@ -92,14 +97,18 @@ fn compare(program: &Program, name: &str) -> u64 {
         max_candidates: Some(BUDGET),
         ..EnumOptions::default()
     };
-    let (tally, _) =
-        enumerate(program, &eo, &Compare).unwrap_or_else(|e| panic!("{name}: {}", e.message));
-    assert!(
-        tally.errors.is_empty(),
-        "{name}\n{}",
-        tally.errors.join("\n")
-    );
-    tally.candidates
+    let mut total = 0;
+    for all in [true, false] {
+        let (tally, _) = enumerate(program, &eo, &Compare { all })
+            .unwrap_or_else(|e| panic!("{name}: {}", e.message));
+        assert!(
+            tally.errors.is_empty(),
+            "{name}\n{}",
+            tally.errors.join("\n")
+        );
+        total += tally.candidates;
+    }
+    total
 }
 
 #[test]
