@@ -1,6 +1,6 @@
 //! The one interface between the enumerator and the memory model. A model is prepared once
 //! per path combination, evaluated once per asmo for what depends on asmo alone, and once
-//! per candidate. The search asks [`Ctx::may_complete`]; leaves get a [`Judgement`]:
+//! per candidate. The search asks [`Ctx::check_node`]; leaves get a [`Judgement`]:
 //! consistency, the race flag, and the named relations visitors ask for
 //! ([`Visitor::wanted`]: `co` for final values, `dr`/`rs` for Khronos predicates).
 //!
@@ -149,23 +149,12 @@ impl<V: Visitor> Ctx<'_, V> {
         (asmo, state)
     }
 
-    /// False if no completion of this partial candidate (rf and RFINIT can only gain
-    /// pairs, asmo is fixed) can be consistent. Hand-written model: every relation of
-    /// `consistent` is monotone in rf and RFINIT (the argument is in search.rs); cat
-    /// models: only the checks `vkherd_cat::mono` proves monotone are used.
-    pub(crate) fn may_complete(
-        &self,
-        asmo: &Rel,
-        state: &AsmoState,
-        rf: &Rel,
-        rfinit: &EventSet,
-    ) -> bool {
-        self.check_node(asmo, state, rf, rfinit, None).is_some()
-    }
-
-    /// [`Self::may_complete`] for a search node whose parent's check gave `parent`:
-    /// `None` if no completion can be consistent, else what the node's children may start
-    /// from. The answer is the same with or without `parent`.
+    /// `None` if no completion of this partial candidate (rf and RFINIT can only gain
+    /// pairs, asmo is fixed) can be consistent, else what the node's children may start
+    /// from; `parent` is what the parent node's check gave, and the answer is the same
+    /// with or without it. Hand-written model: every relation of `consistent` is monotone
+    /// in rf and RFINIT (the argument is in search.rs); cat models: only the checks
+    /// `vkherd_cat::mono` proves monotone are used.
     pub(crate) fn check_node(
         &self,
         asmo: &Rel,
@@ -226,7 +215,7 @@ impl<V: Visitor> Ctx<'_, V> {
     }
 
     /// Per-asmo values contained in those of every asmo, for checking a partial asmo with
-    /// [`Self::may_complete`] (stage 1 of the search), or `None` if the engine has no such
+    /// [`Self::check_node`] (stage 1 of the search), or `None` if the engine has no such
     /// bound. Hand-written model: the terms of the empty order. Sound: `rs` and `hypors`
     /// are `stor[..] . *(imm[asmo] . ..)`, and `*` contains the identity, so the empty
     /// asmo gives `stor[REL&A]` and `stor[W&A]`, which every asmo's `rs`/`hypors`

@@ -32,7 +32,7 @@
 //!   [`AsmoOrders`]).
 //! - Before it, a cheap filter: the coherence core (coherence.rs) must be acyclic; each
 //!   of its terms is contained in the first axiom's relation in every completion.
-//! - The model check ([`Ctx::may_complete`]) uses relations monotone in rf,
+//! - The model check ([`Ctx::check_node`]) uses relations monotone in rf,
 //!   RFINIT, asmo and the asmo terms (rs, hypors, release):
 //!   - `sw` = release . (rf & mutordatom) . acquire + a static term: monotone in rf and
 //!     release;
@@ -57,6 +57,12 @@
 //! - Values: a branch decision whose operands are determined by the reads assigned so far
 //!   stays determined the same way (see `ValueSolver::partial_agrees`), so a disagreeing
 //!   branch cuts the subtree too.
+//!
+//! - Not a cut but a saving: each node's model check hands what it computed to its
+//!   children ([`Ctx::check_node`]); an engine may reuse it only where the result is the
+//!   same as computed afresh (the hand-written model: a node's relations other than `fr`
+//!   when its sw equals its parent's). Likewise the coherence filter runs at the leaves
+//!   before the model, which is only skipped for leaves the filter proves inconsistent.
 //!
 //! - Cuts by state (`--speedcheck`, `--states-only`): the visitor says a subtree cannot
 //!   change its result given the final-state columns every completion shares
@@ -235,7 +241,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
         rfinit: EventSet::new(s.n),
         asmo: Rel::empty(s.n),
     };
-    let result = search.contended(0, root, ctx.unit_root());
+    let result = search.contended(0, root, ctx.unit_root(), None);
     if search.overflow.load(Ordering::Relaxed) {
         return Err(Ctx::<V>::thin_air_error());
     }
@@ -248,8 +254,9 @@ impl<V: Visitor> Search<'_, '_, V> {
         (self.ctx.visitor.merge(a1, a2), s1)
     }
 
-    /// Stage 1: explores the subtree below choice `k`, the earlier ones made as in `p`.
-    fn contended(&self, k: usize, p: Partial, unit: Unit) -> Acc<V> {
+    /// Stage 1: explores the subtree below choice `k`, the earlier ones made as in `p`;
+    /// `parent` is what the model check of `p` computed, if it ran.
+    fn contended(&self, k: usize, p: Partial, unit: Unit, parent: Option<NodeEval>) -> Acc<V> {
         if !self.ctx.alive() {
             return Default::default();
         }
@@ -258,7 +265,7 @@ impl<V: Visitor> Search<'_, '_, V> {
         }
         // The branches of choice k, each a partial execution already checked viable
         // (`None` for a branch that was cut).
-        let branch = |i: usize| -> Option<Partial> {
+        let branch = |i: usize| -> Option<(Partial, Option<NodeEval>)> {
             let mut q = p.clone();
             match &self.choices[k] {
                 Choice::Rf(e, opts) => {
@@ -273,26 +280,24 @@ impl<V: Visitor> Search<'_, '_, V> {
                     }
                     let ok = self.asmo_valid(&q.asmo)
                         && self.ctx.solver.partial_agrees(&q.rf_src)
-                        && self.core_acyclic(&q.rf, &q.rfinit, &q.asmo)
-                        && self.model_viable(&q)
-                        && !self.ctx.skip_by_state(&q.rf_src, &q.asmo);
-                    ok.then_some(q)
+                        && self.core_acyclic(&q.rf, &q.rfinit, &q.asmo);
+                    let eval = self.model_viable(&q, ok, parent.as_ref())?;
+                    (!self.ctx.skip_by_state(&q.rf_src, &q.asmo)).then_some((q, eval))
                 }
                 Choice::Orient(a, b) => {
                     let (x, y) = if i == 0 { (*a, *b) } else { (*b, *a) };
                     if p.asmo.contains(x, y) {
                         // Already implied: nothing changes, the parent's check stands.
-                        return Some(q);
+                        return Some((q, parent.clone()));
                     }
                     if p.asmo.contains(y, x) {
                         return None;
                     }
                     add_asmo(&mut q.asmo, x, y);
-                    let ok = self.asmo_valid(&q.asmo)
-                        && self.core_acyclic(&q.rf, &q.rfinit, &q.asmo)
-                        && self.model_viable(&q)
-                        && !self.ctx.skip_by_state(&q.rf_src, &q.asmo);
-                    ok.then_some(q)
+                    let ok =
+                        self.asmo_valid(&q.asmo) && self.core_acyclic(&q.rf, &q.rfinit, &q.asmo);
+                    let eval = self.model_viable(&q, ok, parent.as_ref())?;
+                    (!self.ctx.skip_by_state(&q.rf_src, &q.asmo)).then_some((q, eval))
                 }
             }
         };
@@ -306,7 +311,7 @@ impl<V: Visitor> Search<'_, '_, V> {
                 return Default::default();
             };
             match branch(i) {
-                Some(q) => self.contended(k + 1, q, unit),
+                Some((q, eval)) => self.contended(k + 1, q, unit, eval),
                 None => {
                     let mut st = EnumStats::default();
                     self.ctx.prune(&mut st, unit, self.choice_suffix[k + 1]);
@@ -341,10 +346,26 @@ impl<V: Visitor> Search<'_, '_, V> {
 
     /// The model check of a stage-1 partial execution, with the asmo lower bound (none
     /// if the engine has no lower bound: then only values and the coherence core cut).
-    fn model_viable(&self, p: &Partial) -> bool {
-        self.lower_terms
-            .as_ref()
-            .is_none_or(|terms| self.ctx.may_complete(&p.asmo, terms, &p.rf, &p.rfinit))
+    /// `None` if `ok` is false or the check fails, else what the check computed for the
+    /// children (`Some(None)` without a lower bound). `parent`: the parent's, whose
+    /// relations the check may share (stage 1 uses one lower bound throughout, so every
+    /// node's relations are a function of its sw: `Ctx::check_node`).
+    fn model_viable(
+        &self,
+        p: &Partial,
+        ok: bool,
+        parent: Option<&NodeEval>,
+    ) -> Option<Option<NodeEval>> {
+        if !ok {
+            return None;
+        }
+        match &self.lower_terms {
+            None => Some(None),
+            Some(terms) => self
+                .ctx
+                .check_node(&p.asmo, terms, &p.rf, &p.rfinit, parent)
+                .map(Some),
+        }
     }
 
     /// Stage 2: every completion of stage 1's asmo on the other locations, then stage 3.
