@@ -660,6 +660,16 @@ impl Rel {
 
 // in-place operations (percand)
 impl Rel {
+    /// Domain restriction in place (`r := s <: r`).
+    pub fn restrict_domain_with(&mut self, s: &EventSet) {
+        debug_assert_eq!(self.n, s.len_universe());
+        for a in 0..self.n {
+            if !s.contains(a) {
+                self.row_words_mut(a).fill(0);
+            }
+        }
+    }
+
     /// Whether `pairs & twoplus[self]` is non-empty (Alloy `some pairs & r.^r`), without
     /// building the closure: for each row `a` of `pairs`, the events reachable from `a`
     /// in two or more steps are found by a word-parallel search from `a`'s successors.
@@ -1826,6 +1836,18 @@ mod tests {
             let mut copy = Rel::empty(n);
             copy.copy_from(&ra);
             assert_eq!(copy, ra);
+        });
+    }
+
+    #[test]
+    fn prop_restrict_domain_with() {
+        for_sizes(0x5eed_7a0f_0000_0002, |rng, n| {
+            let a = to_rel(&rand_m(rng, n));
+            let keep = rand_set(rng, n);
+            let s = EventSet::from_iter(n, (0..n).filter(|&i| keep[i]));
+            let mut b = a.clone();
+            b.restrict_domain_with(&s);
+            assert_eq!(b, a.restrict_domain(&s), "n = {n}");
         });
     }
 
