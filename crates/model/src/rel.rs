@@ -660,6 +660,13 @@ impl Rel {
 
 // in-place operations (percand)
 impl Rel {
+    /// Sets the successors of `a` to `s` (`r := r - a -> E + a -> s`).
+    pub fn set_row(&mut self, a: usize, s: &EventSet) {
+        debug_assert_eq!(self.n, s.len_universe());
+        assert!(a < self.n, "row {a} out of range for n = {}", self.n);
+        self.row_words_mut(a).copy_from_slice(s.as_blocks());
+    }
+
     /// Domain restriction in place (`r := s <: r`).
     pub fn restrict_domain_with(&mut self, s: &EventSet) {
         debug_assert_eq!(self.n, s.len_universe());
