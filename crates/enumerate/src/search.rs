@@ -79,10 +79,11 @@
 use crate::candidates::{asmo_pairs, rf_options, AsmoOrders};
 use crate::coherence::CoherenceCore;
 use crate::model::AsmoState;
-use crate::values::Source;
+use crate::values::{Known, Source};
 use crate::{Asmo, Ctx, EnumError, EnumStats, NodeEval, Unit, Visitor};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use vkherd_model::{EventSet, Rel};
 
 /// Depth down to which subtrees are handed to rayon as separate tasks (per stage).
@@ -96,6 +97,25 @@ struct Partial {
     rfinit: EventSet,
     /// The asmo pairs chosen so far, transitively closed.
     asmo: Rel,
+}
+
+/// What a node's checks computed, handed to its children: the model's (`Ctx::check_node`)
+/// and the values known (`ValueSolver::agrees_from`). Either may be absent; the
+/// children's checks give the same answers without them.
+#[derive(Clone, Default)]
+struct NodeCheck {
+    model: Option<NodeEval>,
+    values: Option<Arc<Known>>,
+}
+
+impl NodeCheck {
+    fn model(&self) -> Option<&NodeEval> {
+        self.model.as_ref()
+    }
+
+    fn values(&self) -> Option<&Known> {
+        self.values.as_deref()
+    }
 }
 
 /// One choice of stage 1.
@@ -241,7 +261,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
         rfinit: EventSet::new(s.n),
         asmo: Rel::empty(s.n),
     };
-    let result = search.contended(0, root, ctx.unit_root(), None);
+    let result = search.contended(0, root, ctx.unit_root(), NodeCheck::default());
     if search.overflow.load(Ordering::Relaxed) {
         return Err(Ctx::<V>::thin_air_error());
     }
@@ -256,7 +276,7 @@ impl<V: Visitor> Search<'_, '_, V> {
 
     /// Stage 1: explores the subtree below choice `k`, the earlier ones made as in `p`;
     /// `parent` is what the model check of `p` computed, if it ran.
-    fn contended(&self, k: usize, p: Partial, unit: Unit, parent: Option<NodeEval>) -> Acc<V> {
+    fn contended(&self, k: usize, p: Partial, unit: Unit, parent: NodeCheck) -> Acc<V> {
         if !self.ctx.alive() {
             return Default::default();
         }
@@ -265,7 +285,7 @@ impl<V: Visitor> Search<'_, '_, V> {
         }
         // The branches of choice k, each a partial execution already checked viable
         // (`None` for a branch that was cut).
-        let branch = |i: usize| -> Option<(Partial, Option<NodeEval>)> {
+        let branch = |i: usize| -> Option<(Partial, NodeCheck)> {
             let mut q = p.clone();
             match &self.choices[k] {
                 Choice::Rf(e, opts) => {
@@ -278,11 +298,17 @@ impl<V: Visitor> Search<'_, '_, V> {
                             add_asmo(&mut q.asmo, w, *e);
                         }
                     }
-                    let ok = self.asmo_valid(&q.asmo)
-                        && self.ctx.solver.partial_agrees(&q.rf_src)
-                        && self.core_acyclic(&q.rf, &q.rfinit, &q.asmo);
-                    let eval = self.model_viable(&q, ok, parent.as_ref())?;
-                    (!self.ctx.skip_by_state(&q.rf_src, &q.asmo)).then_some((q, eval))
+                    if !self.asmo_valid(&q.asmo) {
+                        return None;
+                    }
+                    let values = self.ctx.solver.agrees_from(&q.rf_src, parent.values())?;
+                    let ok = self.core_acyclic(&q.rf, &q.rfinit, &q.asmo);
+                    let model = self.model_viable(&q, ok, parent.model())?;
+                    let check = NodeCheck {
+                        model,
+                        values: values.map(Arc::new),
+                    };
+                    (!self.ctx.skip_by_state(&q.rf_src, &q.asmo)).then_some((q, check))
                 }
                 Choice::Orient(a, b) => {
                     let (x, y) = if i == 0 { (*a, *b) } else { (*b, *a) };
@@ -296,8 +322,13 @@ impl<V: Visitor> Search<'_, '_, V> {
                     add_asmo(&mut q.asmo, x, y);
                     let ok =
                         self.asmo_valid(&q.asmo) && self.core_acyclic(&q.rf, &q.rfinit, &q.asmo);
-                    let eval = self.model_viable(&q, ok, parent.as_ref())?;
-                    (!self.ctx.skip_by_state(&q.rf_src, &q.asmo)).then_some((q, eval))
+                    let model = self.model_viable(&q, ok, parent.model())?;
+                    // rf unchanged: the values known are the parent's.
+                    let check = NodeCheck {
+                        model,
+                        values: parent.values.clone(),
+                    };
+                    (!self.ctx.skip_by_state(&q.rf_src, &q.asmo)).then_some((q, check))
                 }
             }
         };
@@ -404,13 +435,24 @@ impl<V: Visitor> Search<'_, '_, V> {
         &self,
         (asmo, state): &Asmo,
         p: &Partial,
-        parent: Option<&NodeEval>,
-    ) -> Option<NodeEval> {
-        if !(self.ctx.solver.partial_agrees(&p.rf_src) && self.core_acyclic(&p.rf, &p.rfinit, asmo))
-        {
+        parent: Option<&NodeCheck>,
+    ) -> Option<NodeCheck> {
+        let values =
+            (self.ctx.solver).agrees_from(&p.rf_src, parent.and_then(NodeCheck::values))?;
+        if !self.core_acyclic(&p.rf, &p.rfinit, asmo) {
             return None;
         }
-        self.ctx.check_node(asmo, state, &p.rf, &p.rfinit, parent)
+        let model = (self.ctx).check_node(
+            asmo,
+            state,
+            &p.rf,
+            &p.rfinit,
+            parent.and_then(NodeCheck::model),
+        )?;
+        Some(NodeCheck {
+            model: Some(model),
+            values: values.map(Arc::new),
+        })
     }
 
     /// Stage 3: explores the subtree where reads `0..depth` are assigned as in `p`
@@ -421,7 +463,7 @@ impl<V: Visitor> Search<'_, '_, V> {
         depth: usize,
         p: &mut Partial,
         unit: Unit,
-        parent: Option<&NodeEval>,
+        parent: Option<&NodeCheck>,
     ) -> Acc<V> {
         let mut acc = V::Acc::default();
         let mut st = EnumStats::default();
@@ -473,12 +515,13 @@ impl<V: Visitor> Search<'_, '_, V> {
         p: &Partial,
         acc: &mut V::Acc,
         st: &mut EnumStats,
-        parent: Option<&NodeEval>,
+        parent: Option<&NodeCheck>,
     ) {
         if self.ctx.visitor.done() || !self.ctx.budget.take() {
             return;
         }
-        let Ok(solutions) = self.ctx.solver.solve(&p.rf_src) else {
+        let known = parent.and_then(NodeCheck::values);
+        let Ok(solutions) = self.ctx.solver.solve_from(&p.rf_src, known) else {
             self.overflow.store(true, Ordering::Relaxed);
             return;
         };
@@ -490,7 +533,7 @@ impl<V: Visitor> Search<'_, '_, V> {
             st,
             (&p.rf, &p.rfinit, asmo),
             &solutions,
-            parent,
+            parent.and_then(NodeCheck::model),
             || self.core_acyclic(&p.rf, &p.rfinit, &asmo.0),
         );
     }

@@ -60,11 +60,17 @@ pub struct TooManyThinAir {
     pub reads: usize,
 }
 
+#[derive(Clone)]
 struct Partial {
     read: Vec<Option<i64>>,
     write: Vec<Option<i64>>,
     regs: Vec<Vec<Option<i64>>>,
 }
+
+/// The values a partial rf determines (its forward fixpoint), kept by a search node so
+/// that its extensions continue from it instead of running every thread again.
+#[derive(Clone)]
+pub(crate) struct Known(Partial);
 
 impl<'a> ValueSolver<'a> {
     pub fn new(program: &'a Program, paths: Vec<&'a Path>, layout: &'a Layout) -> Self {
@@ -116,8 +122,18 @@ impl<'a> ValueSolver<'a> {
     /// Every value assignment of the candidate `rf` (source per read event; `None` for
     /// events that are not reads) under which the path's branches agree.
     pub fn solve(&self, rf: &[Option<Source>]) -> Result<Vec<Values>, TooManyThinAir> {
+        self.solve_from(rf, None)
+    }
+
+    /// [`Self::solve`], starting from the values `parent` knows for a part of `rf` (the
+    /// same result: see [`Self::agrees_from`]).
+    pub(crate) fn solve_from(
+        &self,
+        rf: &[Option<Source>],
+        parent: Option<&Known>,
+    ) -> Result<Vec<Values>, TooManyThinAir> {
         let n = self.layout.events.len();
-        let p = self.forward(rf, &[]);
+        let p = self.forward_from(rf, parent).0;
         let unknown: Vec<usize> = (0..n)
             .filter(|&e| rf[e].is_some() && p.read[e].is_none())
             .collect();
@@ -182,6 +198,48 @@ impl<'a> ValueSolver<'a> {
         (0..self.paths.len()).all(|t| self.branches_agree(t, &p, true))
     }
 
+    /// [`Self::partial_agrees`], starting from `parent`, the values known for a part of
+    /// `rf` (its search node's parent's): `None` if some decision disagrees, else the
+    /// values now known (`None` inside when no thread has a decision and nothing was run).
+    ///
+    /// Why continuing from the parent gives the same values: the parent's state is the
+    /// least fixpoint for its rf, every value in it is derivable with the larger rf too,
+    /// and the iteration goes on until no read can gain a value and no thread has new
+    /// reads since its last run; the result is then a fixpoint made of derivable values,
+    /// hence the least one (`fixpoint`'s argument). Only the threads that ran again can
+    /// have a decision that changed: the others have the reads they had when the parent
+    /// agreed, so only those are checked.
+    pub(crate) fn agrees_from(
+        &self,
+        rf: &[Option<Source>],
+        parent: Option<&Known>,
+    ) -> Option<Option<Known>> {
+        if !self.decides.iter().any(|&d| d) {
+            return Some(None);
+        }
+        let (p, ran) = self.forward_from(rf, parent);
+        (0..self.paths.len())
+            .all(|t| !ran[t] || self.branches_agree(t, &p, true))
+            .then_some(Some(Known(p)))
+    }
+
+    /// The forward fixpoint of `rf`, from scratch or continued from `parent`'s (see
+    /// [`Self::agrees_from`]), and which threads ran.
+    fn forward_from(&self, rf: &[Option<Source>], parent: Option<&Known>) -> (Partial, Vec<bool>) {
+        let threads = self.paths.len();
+        match parent {
+            None => (self.forward(rf, &[]), vec![true; threads]),
+            Some(Known(known)) => {
+                let mut p = known.clone();
+                let mut dirty = vec![false; threads];
+                self.propagate(rf, &mut p, &mut dirty);
+                let mut ran = vec![false; threads];
+                self.iterate(rf, &mut p, &mut dirty, &mut ran);
+                (p, ran)
+            }
+        }
+    }
+
     /// The values determined by the reads assigned so far (`rf[e] = None` for the others):
     /// final registers per thread and values stored per write event, `None` where not yet
     /// known. A known value stays the same in every completion (values flow forward from
@@ -238,18 +296,32 @@ impl<'a> ValueSolver<'a> {
         let mut dirty = vec![true; threads];
         // Reads of the initial value (and of writes whose values are already known) first.
         self.propagate(rf, p, &mut dirty);
+        let mut ran = vec![false; threads];
+        self.iterate(rf, p, &mut dirty, &mut ran);
+    }
+
+    /// Runs the dirty threads, propagating along rf after each run, until none is dirty;
+    /// marks in `ran` the threads that ran.
+    fn iterate(
+        &self,
+        rf: &[Option<Source>],
+        p: &mut Partial,
+        dirty: &mut [bool],
+        ran: &mut [bool],
+    ) {
         let mut again = true;
         while again {
             again = false;
-            for t in 0..threads {
+            for t in 0..self.paths.len() {
                 if !dirty[t] {
                     continue;
                 }
                 dirty[t] = false;
+                ran[t] = true;
                 let mut regs = std::mem::take(&mut p.regs[t]);
                 self.run_thread(t, p, &mut regs);
                 p.regs[t] = regs;
-                if self.propagate(rf, p, &mut dirty) {
+                if self.propagate(rf, p, dirty) {
                     again = true;
                 }
             }
