@@ -200,7 +200,7 @@ impl<'a> ValueSolver<'a> {
 
     /// [`Self::partial_agrees`], starting from `parent`, the values known for a part of
     /// `rf` (its search node's parent's): `None` if some decision disagrees, else the
-    /// values now known (`None` inside when no thread has a decision and nothing was run).
+    /// values now known.
     ///
     /// Why continuing from the parent gives the same values: the parent's state is the
     /// least fixpoint for its rf, every value in it is derivable with the larger rf too,
@@ -214,9 +214,8 @@ impl<'a> ValueSolver<'a> {
         rf: &[Option<Source>],
         parent: Option<&Known>,
     ) -> Option<Option<Known>> {
-        if !self.decides.iter().any(|&d| d) {
-            return Some(None);
-        }
+        // Also without any decision to check: the values are kept for the children and
+        // leaves, which then run only the threads their new reads reach.
         let (p, ran) = self.forward_from(rf, parent);
         (0..self.paths.len())
             .all(|t| !ran[t] || self.branches_agree(t, &p, true))
