@@ -237,7 +237,12 @@ impl AsmoTerms {
 
 /// `(imm[asmo]) . (stor[R&W])`, shared by rs and hypors.
 fn rmw_successors(s: &Statics, asmo: &Rel) -> Rel {
-    asmo.imm().restrict_range(&s.r.inter(&s.w))
+    let rmw = s.r.inter(&s.w);
+    if rmw.is_empty() {
+        // Restricted to an empty range: empty, without computing imm (a closure of asmo).
+        return Rel::empty(s.n);
+    }
+    asmo.imm().restrict_range(&rmw)
 }
 
 /// `rs = (stor[REL&A]) . *((imm[asmo]) . (stor[R&W]))`
