@@ -35,14 +35,16 @@ impl CoherenceCore {
     /// every completion. The full check implies this one: it only saves time when it
     /// fails.
     pub(crate) fn acyclic(&self, rf: &Rel, rfinit: &EventSet, asmo: &Rel) -> bool {
-        let rf_inv = rf.inv();
-        let mut core = self.po_loc.union(rf);
+        // ~rf.asmo + ~rf.(po_loc & W->W) as ~rf.(asmo + (po_loc & W->W)): one composition.
+        let mut later = asmo.union(&self.po_loc_ww);
+        let mut core = rf.inv().seq(&later);
+        core.minus_with(&self.iden);
+        core.union_with(&self.po_loc);
+        core.union_with(rf);
         core.union_with(asmo);
-        let mut fr = rf_inv.seq(asmo);
-        fr.union_with(&rf_inv.seq(&self.po_loc_ww));
-        fr.minus_with(&self.iden);
-        core.union_with(&fr);
-        core.union_with(&self.sloc_w.restrict_domain(rfinit));
+        later.copy_from(&self.sloc_w);
+        later.restrict_domain_with(rfinit);
+        core.union_with(&later);
         core.is_acyclic()
     }
 }

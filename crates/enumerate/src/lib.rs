@@ -30,7 +30,7 @@ pub use model::{bundled_model, Judgement};
 pub use outcomes::{collect_outcomes, Outcomes, Speedcheck, StateInfo};
 pub use vkherd_cat::Model;
 
-pub(crate) use model::Asmo;
+pub(crate) use model::{Asmo, NodeEval};
 
 /// How to enumerate.
 #[derive(Debug, Clone)]
@@ -553,6 +553,23 @@ impl<V: Visitor> Ctx<'_, V> {
         asmo: &Asmo,
         solutions: &[Values],
     ) {
+        self.visit_leaf_filtered(acc, st, (rf, rfinit, asmo), solutions, None, || true);
+    }
+
+    /// [`Self::visit_leaf`] with a cheap necessary condition for consistency, tried after
+    /// the values and before the model: when `may_be_consistent` says no, the candidate
+    /// is counted as examined and inconsistent without evaluating the model. Only for
+    /// visitors that never see inconsistent candidates (the pruned search's). `parent`:
+    /// what the model check of the leaf's parent node gave (`Ctx::check_node`).
+    pub(crate) fn visit_leaf_filtered(
+        &self,
+        acc: &mut V::Acc,
+        st: &mut EnumStats,
+        (rf, rfinit, asmo): (&Rel, &EventSet, &Asmo),
+        solutions: &[Values],
+        parent: Option<&NodeEval>,
+        may_be_consistent: impl FnOnce() -> bool,
+    ) {
         st.candidates += 1;
         if let Some(p) = &self.opts.progress {
             p.fetch_add(1, Ordering::Relaxed);
@@ -561,7 +578,10 @@ impl<V: Visitor> Ctx<'_, V> {
             st.value_mismatch += 1;
             return;
         }
-        let (eval, consistent) = self.judge(asmo, rf, rfinit, self.wanted);
+        if !self.visitor.needs_inconsistent() && !may_be_consistent() {
+            return;
+        }
+        let (eval, consistent) = self.judge(asmo, rf, rfinit, self.wanted, parent);
         if !consistent && !self.visitor.needs_inconsistent() {
             return;
         }

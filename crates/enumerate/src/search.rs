@@ -32,7 +32,7 @@
 //!   [`AsmoOrders`]).
 //! - Before it, a cheap filter: the coherence core (coherence.rs) must be acyclic; each
 //!   of its terms is contained in the first axiom's relation in every completion.
-//! - The model check ([`Ctx::may_complete`]) uses relations monotone in rf,
+//! - The model check ([`Ctx::check_node`]) uses relations monotone in rf,
 //!   RFINIT, asmo and the asmo terms (rs, hypors, release):
 //!   - `sw` = release . (rf & mutordatom) . acquire + a static term: monotone in rf and
 //!     release;
@@ -58,6 +58,12 @@
 //!   stays determined the same way (see `ValueSolver::partial_agrees`), so a disagreeing
 //!   branch cuts the subtree too.
 //!
+//! - Not a cut but a saving: each node's model check hands what it computed to its
+//!   children ([`Ctx::check_node`]); an engine may reuse it only where the result is the
+//!   same as computed afresh (the hand-written model: a node's relations other than `fr`
+//!   when its sw equals its parent's). Likewise the coherence filter runs at the leaves
+//!   before the model, which is only skipped for leaves the filter proves inconsistent.
+//!
 //! - Cuts by state (`--speedcheck`, `--states-only`): the visitor says a subtree cannot
 //!   change its result given the final-state columns every completion shares
 //!   ([`Ctx::skip_by_state`]; the argument for each visitor is at its `skip`).
@@ -73,10 +79,11 @@
 use crate::candidates::{asmo_pairs, rf_options, AsmoOrders};
 use crate::coherence::CoherenceCore;
 use crate::model::AsmoState;
-use crate::values::Source;
-use crate::{Asmo, Ctx, EnumError, EnumStats, Unit, Visitor};
+use crate::values::{Known, Source};
+use crate::{Asmo, Ctx, EnumError, EnumStats, NodeEval, Unit, Visitor};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use vkherd_model::{EventSet, Rel};
 
 /// Depth down to which subtrees are handed to rayon as separate tasks (per stage).
@@ -90,6 +97,25 @@ struct Partial {
     rfinit: EventSet,
     /// The asmo pairs chosen so far, transitively closed.
     asmo: Rel,
+}
+
+/// What a node's checks computed, handed to its children: the model's (`Ctx::check_node`)
+/// and the values known (`ValueSolver::agrees_from`). Either may be absent; the
+/// children's checks give the same answers without them.
+#[derive(Clone, Default)]
+struct NodeCheck {
+    model: Option<NodeEval>,
+    values: Option<Arc<Known>>,
+}
+
+impl NodeCheck {
+    fn model(&self) -> Option<&NodeEval> {
+        self.model.as_ref()
+    }
+
+    fn values(&self) -> Option<&Known> {
+        self.values.as_deref()
+    }
 }
 
 /// One choice of stage 1.
@@ -235,7 +261,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
         rfinit: EventSet::new(s.n),
         asmo: Rel::empty(s.n),
     };
-    let result = search.contended(0, root, ctx.unit_root());
+    let result = search.contended(0, root, ctx.unit_root(), NodeCheck::default());
     if search.overflow.load(Ordering::Relaxed) {
         return Err(Ctx::<V>::thin_air_error());
     }
@@ -248,8 +274,9 @@ impl<V: Visitor> Search<'_, '_, V> {
         (self.ctx.visitor.merge(a1, a2), s1)
     }
 
-    /// Stage 1: explores the subtree below choice `k`, the earlier ones made as in `p`.
-    fn contended(&self, k: usize, p: Partial, unit: Unit) -> Acc<V> {
+    /// Stage 1: explores the subtree below choice `k`, the earlier ones made as in `p`;
+    /// `parent` is what the model check of `p` computed, if it ran.
+    fn contended(&self, k: usize, p: Partial, unit: Unit, parent: NodeCheck) -> Acc<V> {
         if !self.ctx.alive() {
             return Default::default();
         }
@@ -258,7 +285,7 @@ impl<V: Visitor> Search<'_, '_, V> {
         }
         // The branches of choice k, each a partial execution already checked viable
         // (`None` for a branch that was cut).
-        let branch = |i: usize| -> Option<Partial> {
+        let branch = |i: usize| -> Option<(Partial, NodeCheck)> {
             let mut q = p.clone();
             match &self.choices[k] {
                 Choice::Rf(e, opts) => {
@@ -271,28 +298,37 @@ impl<V: Visitor> Search<'_, '_, V> {
                             add_asmo(&mut q.asmo, w, *e);
                         }
                     }
-                    let ok = self.asmo_valid(&q.asmo)
-                        && self.ctx.solver.partial_agrees(&q.rf_src)
-                        && self.core_acyclic(&q.rf, &q.rfinit, &q.asmo)
-                        && self.model_viable(&q)
-                        && !self.ctx.skip_by_state(&q.rf_src, &q.asmo);
-                    ok.then_some(q)
+                    if !self.asmo_valid(&q.asmo) {
+                        return None;
+                    }
+                    let values = self.ctx.solver.agrees_from(&q.rf_src, parent.values())?;
+                    let ok = self.core_acyclic(&q.rf, &q.rfinit, &q.asmo);
+                    let model = self.model_viable(&q, ok, parent.model())?;
+                    let check = NodeCheck {
+                        model,
+                        values: values.map(Arc::new),
+                    };
+                    (!self.ctx.skip_by_state(&q.rf_src, &q.asmo)).then_some((q, check))
                 }
                 Choice::Orient(a, b) => {
                     let (x, y) = if i == 0 { (*a, *b) } else { (*b, *a) };
                     if p.asmo.contains(x, y) {
                         // Already implied: nothing changes, the parent's check stands.
-                        return Some(q);
+                        return Some((q, parent.clone()));
                     }
                     if p.asmo.contains(y, x) {
                         return None;
                     }
                     add_asmo(&mut q.asmo, x, y);
-                    let ok = self.asmo_valid(&q.asmo)
-                        && self.core_acyclic(&q.rf, &q.rfinit, &q.asmo)
-                        && self.model_viable(&q)
-                        && !self.ctx.skip_by_state(&q.rf_src, &q.asmo);
-                    ok.then_some(q)
+                    let ok =
+                        self.asmo_valid(&q.asmo) && self.core_acyclic(&q.rf, &q.rfinit, &q.asmo);
+                    let model = self.model_viable(&q, ok, parent.model())?;
+                    // rf unchanged: the values known are the parent's.
+                    let check = NodeCheck {
+                        model,
+                        values: parent.values.clone(),
+                    };
+                    (!self.ctx.skip_by_state(&q.rf_src, &q.asmo)).then_some((q, check))
                 }
             }
         };
@@ -306,7 +342,7 @@ impl<V: Visitor> Search<'_, '_, V> {
                 return Default::default();
             };
             match branch(i) {
-                Some(q) => self.contended(k + 1, q, unit),
+                Some((q, eval)) => self.contended(k + 1, q, unit, eval),
                 None => {
                     let mut st = EnumStats::default();
                     self.ctx.prune(&mut st, unit, self.choice_suffix[k + 1]);
@@ -341,10 +377,26 @@ impl<V: Visitor> Search<'_, '_, V> {
 
     /// The model check of a stage-1 partial execution, with the asmo lower bound (none
     /// if the engine has no lower bound: then only values and the coherence core cut).
-    fn model_viable(&self, p: &Partial) -> bool {
-        self.lower_terms
-            .as_ref()
-            .is_none_or(|terms| self.ctx.may_complete(&p.asmo, terms, &p.rf, &p.rfinit))
+    /// `None` if `ok` is false or the check fails, else what the check computed for the
+    /// children (`Some(None)` without a lower bound). `parent`: the parent's, whose
+    /// relations the check may share (stage 1 uses one lower bound throughout, so every
+    /// node's relations are a function of its sw: `Ctx::check_node`).
+    fn model_viable(
+        &self,
+        p: &Partial,
+        ok: bool,
+        parent: Option<&NodeEval>,
+    ) -> Option<Option<NodeEval>> {
+        if !ok {
+            return None;
+        }
+        match &self.lower_terms {
+            None => Some(None),
+            Some(terms) => self
+                .ctx
+                .check_node(&p.asmo, terms, &p.rf, &p.rfinit, parent)
+                .map(Some),
+        }
     }
 
     /// Stage 2: every completion of stage 1's asmo on the other locations, then stage 3.
@@ -358,7 +410,7 @@ impl<V: Visitor> Search<'_, '_, V> {
             };
             let asmo: Asmo = self.ctx.asmo(a);
             let mut q = p.clone();
-            self.node(&asmo, 0, &mut q, unit)
+            self.node(&asmo, 0, &mut q, unit, None)
         };
         if self.other_pairs.is_empty() {
             // One order (stage 1's, already complete): no need for a parallel bridge.
@@ -377,20 +429,47 @@ impl<V: Visitor> Search<'_, '_, V> {
     }
 
     /// Can the partial execution still be completed into a consistent one (asmo complete)?
-    fn viable(&self, (asmo, state): &Asmo, p: &Partial) -> bool {
-        self.ctx.solver.partial_agrees(&p.rf_src)
-            && self.core_acyclic(&p.rf, &p.rfinit, asmo)
-            && self.ctx.may_complete(asmo, state, &p.rf, &p.rfinit)
+    /// If so, what the model check computed, for the children (`parent` is the parent
+    /// node's).
+    fn viable(
+        &self,
+        (asmo, state): &Asmo,
+        p: &Partial,
+        parent: Option<&NodeCheck>,
+    ) -> Option<NodeCheck> {
+        let values =
+            (self.ctx.solver).agrees_from(&p.rf_src, parent.and_then(NodeCheck::values))?;
+        if !self.core_acyclic(&p.rf, &p.rfinit, asmo) {
+            return None;
+        }
+        let model = (self.ctx).check_node(
+            asmo,
+            state,
+            &p.rf,
+            &p.rfinit,
+            parent.and_then(NodeCheck::model),
+        )?;
+        Some(NodeCheck {
+            model: Some(model),
+            values: values.map(Arc::new),
+        })
     }
 
     /// Stage 3: explores the subtree where reads `0..depth` are assigned as in `p`
-    /// (restored on return).
-    fn node(&self, asmo: &Asmo, depth: usize, p: &mut Partial, unit: Unit) -> Acc<V> {
+    /// (restored on return). `parent`: what the parent node's model check computed.
+    fn node(
+        &self,
+        asmo: &Asmo,
+        depth: usize,
+        p: &mut Partial,
+        unit: Unit,
+        parent: Option<&NodeCheck>,
+    ) -> Acc<V> {
         let mut acc = V::Acc::default();
         let mut st = EnumStats::default();
         if depth == self.reads.len() {
             if self.ctx.unit_counts(unit) {
-                self.leaf(asmo, p, &mut acc, &mut st);
+                self.leaf(asmo, p, &mut acc, &mut st, parent);
             }
             return (acc, st);
         }
@@ -399,10 +478,13 @@ impl<V: Visitor> Search<'_, '_, V> {
         }
         // The root's check covers asmo and stage 1's rf; deeper checks cover each new rf
         // pair.
-        if !self.viable(asmo, p) || self.ctx.skip_by_state(&p.rf_src, &asmo.0) {
-            self.ctx.prune(&mut st, unit, self.suffix[depth]);
-            return (acc, st);
-        }
+        let eval = match self.viable(asmo, p, parent) {
+            Some(eval) if !self.ctx.skip_by_state(&p.rf_src, &asmo.0) => eval,
+            _ => {
+                self.ctx.prune(&mut st, unit, self.suffix[depth]);
+                return (acc, st);
+            }
+        };
         let e = self.reads[depth];
         let sources = &self.options[depth];
         let child = |j: usize| self.ctx.unit_child(unit, j as u64, sources.len() as u64);
@@ -412,14 +494,14 @@ impl<V: Visitor> Search<'_, '_, V> {
                     let unit = child(j)?;
                     let mut q = p.clone();
                     assign(&mut q, e, src);
-                    Some(self.node(asmo, depth + 1, &mut q, unit))
+                    Some(self.node(asmo, depth + 1, &mut q, unit, Some(&eval)))
                 })
                 .reduce(Default::default, |a, b| self.merge(a, b));
         }
         for (j, &src) in sources.iter().enumerate() {
             let Some(unit) = child(j) else { continue };
             assign(p, e, src);
-            let (a, s) = self.node(asmo, depth + 1, p, unit);
+            let (a, s) = self.node(asmo, depth + 1, p, unit, Some(&eval));
             unassign(p, e, src);
             acc = self.ctx.visitor.merge(acc, a);
             st.add(&s);
@@ -427,16 +509,33 @@ impl<V: Visitor> Search<'_, '_, V> {
         (acc, st)
     }
 
-    fn leaf(&self, asmo: &Asmo, p: &Partial, acc: &mut V::Acc, st: &mut EnumStats) {
+    fn leaf(
+        &self,
+        asmo: &Asmo,
+        p: &Partial,
+        acc: &mut V::Acc,
+        st: &mut EnumStats,
+        parent: Option<&NodeCheck>,
+    ) {
         if self.ctx.visitor.done() || !self.ctx.budget.take() {
             return;
         }
-        let Ok(solutions) = self.ctx.solver.solve(&p.rf_src) else {
+        let known = parent.and_then(NodeCheck::values);
+        let Ok(solutions) = self.ctx.solver.solve_from(&p.rf_src, known) else {
             self.overflow.store(true, Ordering::Relaxed);
             return;
         };
-        self.ctx
-            .visit_leaf(acc, st, &p.rf, &p.rfinit, asmo, &solutions);
+        // The coherence filter at the leaf too: an inconsistent leaf (writes-readers 5:
+        // 42% of the leaves) is mostly a coherence cycle the core already has, and the
+        // model is not evaluated for it (the filter's soundness is at `core_acyclic`).
+        self.ctx.visit_leaf_filtered(
+            acc,
+            st,
+            (&p.rf, &p.rfinit, asmo),
+            &solutions,
+            parent.and_then(NodeCheck::model),
+            || self.core_acyclic(&p.rf, &p.rfinit, &asmo.0),
+        );
     }
 }
 

@@ -42,6 +42,12 @@ pub struct ValueSolver<'a> {
     layout: &'a Layout,
     /// Registers per thread (largest register number + 1).
     reg_count: Vec<usize>,
+    /// Per thread: its path has a branch decision that depends on values (a conditional
+    /// jump, or a compare-exchange step other than a weak one's failure). Threads without
+    /// one agree with every value assignment, so `branches_agree` skips them.
+    decides: Vec<bool>,
+    /// The thread of each event.
+    thread_of: Vec<usize>,
     universe: Vec<i64>,
     /// Checked while guessing thin-air values (up to a million forward runs per
     /// candidate), so that a time limit is not overrun inside one candidate.
@@ -54,15 +60,41 @@ pub struct TooManyThinAir {
     pub reads: usize,
 }
 
+#[derive(Clone)]
 struct Partial {
     read: Vec<Option<i64>>,
     write: Vec<Option<i64>>,
     regs: Vec<Vec<Option<i64>>>,
 }
 
+/// The values a partial rf determines (its forward fixpoint), kept by a search node so
+/// that its extensions continue from it instead of running every thread again.
+#[derive(Clone)]
+pub(crate) struct Known(Partial);
+
 impl<'a> ValueSolver<'a> {
     pub fn new(program: &'a Program, paths: Vec<&'a Path>, layout: &'a Layout) -> Self {
         let reg_count = program.threads.iter().map(max_reg_plus_one).collect();
+        let decides = paths
+            .iter()
+            .enumerate()
+            .map(|(t, path)| {
+                path.steps.iter().any(|step| match *step {
+                    Step::Exec(_) => false,
+                    Step::Jump { index, .. } => matches!(
+                        &program.threads[t].code[index],
+                        Instruction::Jump { cond: Some(_), .. }
+                    ),
+                    Step::Cas { index, success } => match &program.threads[t].code[index] {
+                        Instruction::Access(a) => {
+                            success || a.cas.as_ref().is_some_and(|c| !c.weak)
+                        }
+                        _ => true,
+                    },
+                })
+            })
+            .collect();
+        let thread_of = layout.events.iter().map(|e| e.thread).collect();
         let mut universe: Vec<i64> = program.constants.clone();
         universe.push(0);
         universe.sort_unstable();
@@ -74,6 +106,8 @@ impl<'a> ValueSolver<'a> {
             paths,
             layout,
             reg_count,
+            decides,
+            thread_of,
             universe,
             budget: None,
         }
@@ -88,8 +122,18 @@ impl<'a> ValueSolver<'a> {
     /// Every value assignment of the candidate `rf` (source per read event; `None` for
     /// events that are not reads) under which the path's branches agree.
     pub fn solve(&self, rf: &[Option<Source>]) -> Result<Vec<Values>, TooManyThinAir> {
+        self.solve_from(rf, None)
+    }
+
+    /// [`Self::solve`], starting from the values `parent` knows for a part of `rf` (the
+    /// same result: see [`Self::agrees_from`]).
+    pub(crate) fn solve_from(
+        &self,
+        rf: &[Option<Source>],
+        parent: Option<&Known>,
+    ) -> Result<Vec<Values>, TooManyThinAir> {
         let n = self.layout.events.len();
-        let p = self.forward(rf, &[]);
+        let p = self.forward_from(rf, parent).0;
         let unknown: Vec<usize> = (0..n)
             .filter(|&e| rf[e].is_some() && p.read[e].is_none())
             .collect();
@@ -145,8 +189,54 @@ impl<'a> ValueSolver<'a> {
     /// pruning: assigning more reads only determines more values, never changes a known one
     /// (values flow forward from assigned sources; unassigned reads stay unknown).
     pub fn partial_agrees(&self, rf: &[Option<Source>]) -> bool {
+        // Without a value-dependent decision every assignment agrees (straight-line tests):
+        // no need to run the threads.
+        if !self.decides.iter().any(|&d| d) {
+            return true;
+        }
         let p = self.forward(rf, &[]);
         (0..self.paths.len()).all(|t| self.branches_agree(t, &p, true))
+    }
+
+    /// [`Self::partial_agrees`], starting from `parent`, the values known for a part of
+    /// `rf` (its search node's parent's): `None` if some decision disagrees, else the
+    /// values now known.
+    ///
+    /// Why continuing from the parent gives the same values: the parent's state is the
+    /// least fixpoint for its rf, every value in it is derivable with the larger rf too,
+    /// and the iteration goes on until no read can gain a value and no thread has new
+    /// reads since its last run; the result is then a fixpoint made of derivable values,
+    /// hence the least one (`fixpoint`'s argument). Only the threads that ran again can
+    /// have a decision that changed: the others have the reads they had when the parent
+    /// agreed, so only those are checked.
+    pub(crate) fn agrees_from(
+        &self,
+        rf: &[Option<Source>],
+        parent: Option<&Known>,
+    ) -> Option<Option<Known>> {
+        // Also without any decision to check: the values are kept for the children and
+        // leaves, which then run only the threads their new reads reach.
+        let (p, ran) = self.forward_from(rf, parent);
+        (0..self.paths.len())
+            .all(|t| !ran[t] || self.branches_agree(t, &p, true))
+            .then_some(Some(Known(p)))
+    }
+
+    /// The forward fixpoint of `rf`, from scratch or continued from `parent`'s (see
+    /// [`Self::agrees_from`]), and which threads ran.
+    fn forward_from(&self, rf: &[Option<Source>], parent: Option<&Known>) -> (Partial, Vec<bool>) {
+        let threads = self.paths.len();
+        match parent {
+            None => (self.forward(rf, &[]), vec![true; threads]),
+            Some(Known(known)) => {
+                let mut p = known.clone();
+                let mut dirty = vec![false; threads];
+                self.propagate(rf, &mut p, &mut dirty);
+                let mut ran = vec![false; threads];
+                self.iterate(rf, &mut p, &mut dirty, &mut ran);
+                (p, ran)
+            }
+        }
     }
 
     /// The values determined by the reads assigned so far (`rf[e] = None` for the others):
@@ -190,38 +280,90 @@ impl<'a> ValueSolver<'a> {
     }
 
     /// Runs the threads forward and propagates values along rf until nothing changes.
+    ///
+    /// A chaotic iteration: a thread is run again only when one of its reads has got a
+    /// value since its last run. Every step only turns unknown values into known ones and
+    /// a known value never changes (a run is a function of the known read values, and
+    /// those only grow), so any order of runs that stops when no read can gain a value
+    /// reaches the same least fixpoint as running every thread in every round: the same
+    /// read and write values, and final registers from a run that saw the final reads.
     fn fixpoint(&self, rf: &[Option<Source>], p: &mut Partial) {
-        loop {
-            p.regs = (0..self.paths.len())
-                .map(|t| self.run_thread(t, p))
-                .collect();
-            let mut changed = false;
-            for (e, src) in rf.iter().enumerate() {
-                let Some(src) = *src else { continue };
-                if p.read[e].is_none() {
-                    if let Some(v) = self.source_value(src, p, e) {
-                        p.read[e] = Some(v);
-                        changed = true;
-                    }
+        let threads = self.paths.len();
+        p.regs = (0..threads)
+            .map(|t| vec![None; self.reg_count[t]])
+            .collect();
+        let mut dirty = vec![true; threads];
+        // Reads of the initial value (and of writes whose values are already known) first.
+        self.propagate(rf, p, &mut dirty);
+        let mut ran = vec![false; threads];
+        self.iterate(rf, p, &mut dirty, &mut ran);
+    }
+
+    /// Runs the dirty threads, propagating along rf after each run, until none is dirty;
+    /// marks in `ran` the threads that ran.
+    fn iterate(
+        &self,
+        rf: &[Option<Source>],
+        p: &mut Partial,
+        dirty: &mut [bool],
+        ran: &mut [bool],
+    ) {
+        let mut again = true;
+        while again {
+            again = false;
+            for t in 0..self.paths.len() {
+                if !dirty[t] {
+                    continue;
+                }
+                dirty[t] = false;
+                ran[t] = true;
+                let mut regs = std::mem::take(&mut p.regs[t]);
+                self.run_thread(t, p, &mut regs);
+                p.regs[t] = regs;
+                if self.propagate(rf, p, dirty) {
+                    again = true;
                 }
             }
-            if !changed {
-                return;
+        }
+    }
+
+    /// Gives every unknown read whose source's value is known that value, and marks its
+    /// thread to be run again; true if some read got a value.
+    fn propagate(&self, rf: &[Option<Source>], p: &mut Partial, dirty: &mut [bool]) -> bool {
+        let mut changed = false;
+        for (e, src) in rf.iter().enumerate() {
+            let Some(src) = *src else { continue };
+            if p.read[e].is_none() {
+                if let Some(v) = self.source_value(src, p, e) {
+                    p.read[e] = Some(v);
+                    dirty[self.thread_of[e]] = true;
+                    changed = true;
+                }
             }
+        }
+        changed
+    }
+
+    /// Sets `regs` to thread `t`'s registers at the start.
+    fn initial_regs_into(&self, t: usize, regs: &mut Vec<Option<i64>>) {
+        regs.clear();
+        regs.resize(self.reg_count[t], Some(0));
+        for &(r, v) in &self.program.threads[t].init_regs {
+            regs[r as usize] = Some(v);
         }
     }
 
     fn initial_regs(&self, t: usize) -> Vec<Option<i64>> {
-        let mut regs = vec![Some(0); self.reg_count[t]];
-        for &(r, v) in &self.program.threads[t].init_regs {
-            regs[r as usize] = Some(v);
-        }
+        let mut regs = Vec::new();
+        self.initial_regs_into(t, &mut regs);
         regs
     }
 
-    /// Executes thread `t` with the read values known so far, recording write values.
-    fn run_thread(&self, t: usize, p: &mut Partial) -> Vec<Option<i64>> {
-        let mut regs = self.initial_regs(t);
+    /// Executes thread `t` with the read values known so far, recording write values and
+    /// leaving its final registers in `regs`.
+    fn run_thread(&self, t: usize, p: &mut Partial, regs: &mut Vec<Option<i64>>) {
+        self.initial_regs_into(t, regs);
+        let regs = &mut regs[..];
         let code = &self.program.threads[t].code;
         for (s, step) in self.paths[t].steps.iter().enumerate() {
             let (i, cas_success) = match *step {
@@ -232,7 +374,7 @@ impl<'a> ValueSolver<'a> {
             match &code[i] {
                 Instruction::Access(a) => {
                     let e = self.layout.step_events[t][s].expect("access makes an event");
-                    let operand = a.value.map(|o| value_of(o, &regs));
+                    let operand = a.value.map(|o| value_of(o, regs));
                     if let (Some(success), Some(cas)) = (cas_success, &a.cas) {
                         // Success writes the desired value; failure writes nothing. The
                         // value read goes to `dst` either way (C: on failure it replaces
@@ -272,7 +414,7 @@ impl<'a> ValueSolver<'a> {
                     }
                 }
                 Instruction::Arith { op, dst, a, b, .. } => {
-                    regs[*dst as usize] = match (value_of(*a, &regs), value_of(*b, &regs)) {
+                    regs[*dst as usize] = match (value_of(*a, regs), value_of(*b, regs)) {
                         (Some(x), Some(y)) => Some(arith(*op, x, y)),
                         _ => None,
                     };
@@ -280,7 +422,6 @@ impl<'a> ValueSolver<'a> {
                 Instruction::Jump { .. } => {}
             }
         }
-        regs
     }
 
     /// Checks the path's branch decisions against known values and builds the result.
@@ -302,6 +443,9 @@ impl<'a> ValueSolver<'a> {
     /// Do the branch decisions of thread `t`'s path agree with the values? With
     /// `unknown_ok`, a branch whose operands are not yet known counts as agreeing.
     fn branches_agree(&self, t: usize, p: &Partial, unknown_ok: bool) -> bool {
+        if !self.decides[t] {
+            return true;
+        }
         let mut regs = self.initial_regs(t);
         let code = &self.program.threads[t].code;
         for (s, step) in self.paths[t].steps.iter().enumerate() {

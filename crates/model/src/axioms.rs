@@ -31,10 +31,14 @@ pub struct StaticTerms {
     pub fence_release: Rel,
     /// `(stor[ACQ&A]) + (stor[A&R]) . posctosem . (stor[ACQ&F])`: the acquire side of sw.
     pub acquire: Rel,
-    /// Per non-empty subset S of the classes in use: (mask, SEMSC_S, the static summands
-    /// of ithb_S: `ssw + (stor[SC_S+SEMSC_S]).po.(stor[REL&SEMSC_S]) +
-    /// (stor[ACQ&SEMSC_S]).po.(stor[SC_S+SEMSC_S])`).
+    /// Per non-empty subset S of the classes in use: (mask, SEMSC_S, the transitive
+    /// closure of the static summands of ithb_S: `^(ssw + (stor[SC_S+SEMSC_S]).po.(stor[REL&SEMSC_S]) +
+    /// (stor[ACQ&SEMSC_S]).po.(stor[SC_S+SEMSC_S]))`). ithb_S is this closure with the
+    /// candidate's sw pairs added ([`ithb`]).
     pub ithb_static: Vec<(u8, EventSet, Rel)>,
+    /// `conflicting` is empty (every conflicting pair is mutually ordered, as in tests
+    /// of atomics only): then `dr` is empty whatever locord is.
+    pub no_conflicts: bool,
     /// `ssg & avvisinc`, `swg & avvisinc`, `sqf & avvisinc`.
     pub ssg_inc: Rel,
     pub swg_inc: Rel,
@@ -43,6 +47,11 @@ pub struct StaticTerms {
     pub w_np_po_inc: Rel,
     /// `(rc[po] & avvisinc) . (stor[R-PRIV])`: the end of every non-device locord RaW.
     pub po_inc_r_np: Rel,
+    /// `w_np_po_inc . avsg` (avsg is `stor[AVSG]`): the static start of the subgroup
+    /// domain's locord terms.
+    pub w_np_po_inc_avsg: Rel,
+    /// `vissg . po_inc_r_np` (vissg is `stor[VISSG]`): the static end of its RaW term.
+    pub vissg_po_inc_r_np: Rel,
     /// `(stor[R]) . ^ssw . (stor[R+W])`
     pub ssw_term: Rel,
     /// `sloc . (stor[W])`, for fr's RFINIT term.
@@ -81,7 +90,8 @@ impl StaticTerms {
                 let stat = s
                     .ssw
                     .union(&s.po_hb.restrict(&sc_or_sem, &s.rel.inter(&semsc_s)))
-                    .union(&s.po_hb.restrict(&s.acq.inter(&semsc_s), &sc_or_sem));
+                    .union(&s.po_hb.restrict(&s.acq.inter(&semsc_s), &sc_or_sem))
+                    .plus();
                 (mask, semsc_s, stat)
             })
             .collect();
@@ -103,6 +113,7 @@ impl StaticTerms {
             .minus(&s.iden)
             .inter(&s.sloc);
         StaticTerms {
+            no_conflicts: conflicting.is_empty(),
             cbar_sw: cbar_sw(s).inter(&s.inscope),
             fence_release,
             acquire,
@@ -110,6 +121,8 @@ impl StaticTerms {
             ssg_inc: s.ssg.inter(&s.avvisinc),
             swg_inc: s.swg.inter(&s.avvisinc),
             sqf_inc: s.sqf.inter(&s.avvisinc),
+            w_np_po_inc_avsg: po_inc.restrict(&w_np, &s.avsg),
+            vissg_po_inc_r_np: po_inc.restrict(&s.vissg, &r_np),
             w_np_po_inc: po_inc.restrict_domain(&w_np),
             po_inc_r_np: po_inc.restrict_range(&r_np),
             ssw_term: s.ssw_plus.restrict(&s.r, &rw),
@@ -126,13 +139,23 @@ impl StaticTerms {
         }
     }
 
-    /// `chains & r`
-    fn chains(&self, s: &Statics, r: Rel) -> Rel {
-        if self.full_chains {
-            r
-        } else {
-            r.inter(&s.chains)
+    /// `(chains & r) . (stor[set])`, computed as `chains & (r :> set)` (the same relation:
+    /// a range restriction is an intersection with `E -> set`).
+    fn chains_to(&self, s: &Statics, r: &Rel, set: &EventSet) -> Rel {
+        let mut x = r.restrict_range(set);
+        if !self.full_chains {
+            x.inter_with(&s.chains);
         }
+        x
+    }
+
+    /// `(stor[set]) . (chains & r)`, computed as `chains & (set <: r)`.
+    fn chains_from(&self, s: &Statics, set: &EventSet, r: &Rel) -> Rel {
+        let mut x = r.restrict_domain(set);
+        if !self.full_chains {
+            x.inter_with(&s.chains);
+        }
+        x
     }
 }
 
@@ -167,26 +190,59 @@ pub struct AsmoTerms {
     /// `(stor[REL&A]) . rs + (stor[REL&F]) . posemtosc . (stor[A&W]) . hypors`: the
     /// release side of the four rf-based sw terms.
     pub release: Rel,
+    /// When sw cannot depend on rf with these terms: every derived relation but `fr`, the
+    /// same for every candidate (see [`AsmoTerms::new`]). Its `fr` field is the empty
+    /// rf's and is not to be read: [`Derived::fr_given`] computes a candidate's.
+    pub rf_free: Option<Box<Derived>>,
 }
 
 impl AsmoTerms {
+    /// The asmo terms, and the relations that then do not depend on rf if sw does not.
+    ///
+    /// Why `rf_free` is exact: sw's rf terms are `inscope & (release . (rf & mutordatom) .
+    /// acquire)`, contained (`.` and `&` are monotone, `rf & mutordatom` is within
+    /// `mutordatom`) in `inscope & (release . mutordatom . acquire)`. When that is empty,
+    /// sw is its static fence->cbar->cbar->fence term for every rf, and every derived
+    /// relation but `fr` is a function of sw, the static terms and these asmo terms only
+    /// (ithb, hb, the av/vis chains, locord, dr; rs and hypors are asmo terms), so it is
+    /// the same as for the empty rf. Relaxed tests (no release or no acquire) have it:
+    /// their per-candidate work is `fr` and the two axioms.
     pub fn new(s: &Statics, t: &StaticTerms, asmo: &Rel) -> AsmoTerms {
         let rs = rs(s, asmo);
         let hypors = hypors(s, asmo);
         let release = rs
             .restrict_domain(&s.rel.inter(&s.a))
             .union(&t.fence_release.seq(&hypors));
-        AsmoTerms {
+        let mut terms = AsmoTerms {
             rs,
             hypors,
             release,
+            rf_free: None,
+        };
+        let mut rf_bound = terms.release.seq(&s.mutordatom).seq(&t.acquire);
+        rf_bound.inter_with(&s.inscope);
+        if rf_bound.is_empty() {
+            let no_rf = Rel::empty(s.n);
+            let no_init = EventSet::new(s.n);
+            let c = Candidate {
+                rf: &no_rf,
+                rfinit: &no_init,
+                asmo,
+            };
+            terms.rf_free = Some(Box::new(Derived::compute_with(s, t, &terms, c)));
         }
+        terms
     }
 }
 
 /// `(imm[asmo]) . (stor[R&W])`, shared by rs and hypors.
 fn rmw_successors(s: &Statics, asmo: &Rel) -> Rel {
-    asmo.imm().restrict_range(&s.r.inter(&s.w))
+    let rmw = s.r.inter(&s.w);
+    if rmw.is_empty() {
+        // Restricted to an empty range: empty, without computing imm (a closure of asmo).
+        return Rel::empty(s.n);
+    }
+    asmo.imm().restrict_range(&rmw)
 }
 
 /// `rs = (stor[REL&A]) . *((imm[asmo]) . (stor[R&W]))`
@@ -235,11 +291,17 @@ pub fn sw(s: &Statics, t: &StaticTerms, a: &AsmoTerms, rf: &Rel) -> Rel {
 
 /// `ithbsemscS = ^(ssw + (stor[SEMSC_S]).sw.(stor[SEMSC_S]) +
 ///   (stor[SC_S+SEMSC_S]).po.(stor[REL&SEMSC_S]) + (stor[ACQ&SEMSC_S]).po.(stor[SC_S+SEMSC_S]))`
-/// (semantics.md's generalisation of ithbsemsc0/1/01).
-pub fn ithb(sw: &Rel, semsc_s: &EventSet, static_part: &Rel) -> Rel {
-    let mut r = sw.restrict(semsc_s, semsc_s);
-    r.union_with(static_part);
-    r.close_in_place();
+/// (semantics.md's generalisation of ithbsemsc0/1/01), given `static_closure`, the
+/// closure of the three static summands: `^(S + E) = (^S + E)+`, so the candidate's sw
+/// pairs E are added to the static closure one by one (`Rel::close_adding`) instead of
+/// closing the whole union again (sw has a few pairs; Warshall on n events was 22% of
+/// the XF barrier's time).
+pub fn ithb(sw: &Rel, semsc_s: &EventSet, static_closure: &Rel) -> Rel {
+    let mut r = static_closure.clone();
+    let edges = sw.restrict(semsc_s, semsc_s);
+    if !edges.is_empty() {
+        r.close_adding(&edges);
+    }
     r
 }
 
@@ -277,7 +339,20 @@ impl Derived {
 
     /// Computes every derived relation, given the precomputed static and asmo terms.
     pub fn compute_with(s: &Statics, t: &StaticTerms, a: &AsmoTerms, c: Candidate<'_>) -> Derived {
-        let sw = sw(s, t, a, c.rf);
+        Derived::compute_from_sw(s, t, a, c, sw(s, t, a, c.rf))
+    }
+
+    /// [`Derived::compute_with`] given the candidate's `sw` ([`sw`]). Every relation but
+    /// `fr` is a function of `sw`, the static terms and the asmo terms only: two
+    /// candidates with the same asmo terms and the same `sw` have the same relations but
+    /// `fr` (what the search's incremental check relies on).
+    pub fn compute_from_sw(
+        s: &Statics,
+        t: &StaticTerms,
+        a: &AsmoTerms,
+        c: Candidate<'_>,
+        sw: Rel,
+    ) -> Derived {
         let ithb: Vec<(u8, Rel)> = t
             .ithb_static
             .iter()
@@ -298,41 +373,35 @@ impl Derived {
         let avsg = Rel::stor(&s.avsg);
         // avwg = (chains & (rc[avsg . (hb & ssg & avvisinc)])) . (stor[AVWG])
         let from_sg = step_sg.restrict_domain(&s.avsg).opt();
-        let avwg = t.chains(s, from_sg.clone()).restrict_range(&s.avwg);
+        let avwg = t.chains_to(s, &from_sg, &s.avwg);
         // avqf = (chains & (rc[avsg . (hb & ssg & avvisinc)]) . (rc[avwg . (hb & swg & avvisinc)])) . (stor[AVQF])
         let from_wg = avwg.seq(&step_wg).opt();
         let from_sg_wg = from_sg.seq(&from_wg);
-        let avqf = t.chains(s, from_sg_wg.clone()).restrict_range(&s.avqf);
+        let avqf = t.chains_to(s, &from_sg_wg, &s.avqf);
         // avsh = (chains & (rc[avsg . ...]) . (rc[avwg . ...]) . (rc[avqf . (hb & sqf & avvisinc)])) . (stor[AVSHADER])
         let from_qf = avqf.seq(&step_qf).opt();
-        let avsh = t
-            .chains(s, from_sg_wg.seq(&from_qf))
-            .restrict_range(&s.avshader);
+        let avsh = t.chains_to(s, &from_sg_wg.seq(&from_qf), &s.avshader);
         // avdv = stor[AVDEVICE]
         let avdv = Rel::stor(&s.avdevice);
         // vissg = stor[VISSG]
         let vissg = Rel::stor(&s.vissg);
         // viswg = (stor[VISWG]) . (chains & (rc[(hb & ssg & avvisinc) . vissg]))
         let to_sg = step_sg.restrict_range(&s.vissg).opt();
-        let viswg = t.chains(s, to_sg.clone()).restrict_domain(&s.viswg);
+        let viswg = t.chains_from(s, &s.viswg, &to_sg);
         // visqf = (stor[VISQF]) . (chains & (rc[(hb & swg & avvisinc) . viswg]) . (rc[(hb & ssg & avvisinc) . vissg]))
         let to_wg = step_wg.seq(&viswg).opt();
         let to_wg_sg = to_wg.seq(&to_sg);
-        let visqf = t.chains(s, to_wg_sg.clone()).restrict_domain(&s.visqf);
+        let visqf = t.chains_from(s, &s.visqf, &to_wg_sg);
         // vissh = (stor[VISSHADER]) . (chains & (rc[(hb & sqf & avvisinc) . visqf]) . (rc[... viswg]) . (rc[... vissg]))
         let to_qf = step_qf.seq(&visqf).opt();
-        let vissh = t
-            .chains(s, to_qf.seq(&to_wg_sg))
-            .restrict_domain(&s.visshader);
+        let vissh = t.chains_from(s, &s.visshader, &to_qf.seq(&to_wg_sg));
         // visdv = stor[VISDEVICE]
         let visdv = Rel::stor(&s.visdevice);
 
         let chains = Chains {
-            avsg: &avsg,
             avwg: &avwg,
             avqf: &avqf,
             avsh: &avsh,
-            vissg: &vissg,
             viswg: &viswg,
             visqf: &visqf,
             vissh: &vissh,
@@ -365,15 +434,30 @@ impl Derived {
     /// `pred consistent`: `is_acyclic[locord + rf + fr + asmo]` and
     /// `no (rf . (stor[R - A])) & twoplus[stor[W] . locord]`.
     pub fn consistent(&self, s: &Statics, c: Candidate<'_>) -> bool {
-        let mut order = self.locord.union(c.rf);
-        order.union_with(&self.fr);
+        Derived::consistent_given(s, c, &self.locord, &self.fr)
+    }
+
+    /// A candidate's `fr`, given its `locord` (as computed by [`Derived::compute_with`]).
+    pub fn fr_given(s: &Statics, t: &StaticTerms, c: Candidate<'_>, locord: &Rel) -> Rel {
+        fr(s, t, c, locord)
+    }
+
+    /// [`Derived::consistent`] from a candidate's `locord` and `fr` alone (the only
+    /// derived relations the axioms read).
+    pub fn consistent_given(s: &Statics, c: Candidate<'_>, locord: &Rel, fr: &Rel) -> bool {
+        let mut order = locord.union(c.rf);
+        order.union_with(fr);
         order.union_with(c.asmo);
         if !order.is_acyclic() {
             return false;
         }
         let nonatomic_rf = c.rf.restrict_range(&s.r.minus(&s.a));
-        let shadowed = self.locord.restrict_domain(&s.w).twoplus();
-        nonatomic_rf.inter(&shadowed).is_empty()
+        // No non-atomic read has a source: the intersection is empty whatever locord is.
+        if nonatomic_rf.is_empty() {
+            return true;
+        }
+        // Reachability from the few rf sources instead of the whole twoplus.
+        !locord.restrict_domain(&s.w).twoplus_meets(&nonatomic_rf)
     }
 
     /// `pred racefree`: `no dr`.
@@ -388,12 +472,11 @@ impl Derived {
 }
 
 /// The av/vis chains locord uses.
+/// (`avsg` and `vissg` are `stor[..]`, folded into `StaticTerms`.)
 struct Chains<'a> {
-    avsg: &'a Rel,
     avwg: &'a Rel,
     avqf: &'a Rel,
     avsh: &'a Rel,
-    vissg: &'a Rel,
     viswg: &'a Rel,
     visqf: &'a Rel,
     vissh: &'a Rel,
@@ -401,66 +484,78 @@ struct Chains<'a> {
 
 /// `locord = sloc & ( (hb & sthd & sref) + ... )`: the location-ordered pairs, term by term.
 fn locord(s: &Statics, t: &StaticTerms, hb: &Rel, c: &Chains<'_>) -> Rel {
-    // (stor[W-PRIV]) . (rc[po] & avvisinc) . avX . (hb & sX)   -- shared by WaW and RaW
-    let prefix = |avx: &Rel, hbx: &Rel| t.w_np_po_inc.seq(avx).seq(hbx);
-    // sref & (prefix . (stor[W-PRIV]))
-    let waw = |pre: &Rel| pre.restrict_range(&t.w_np).inter(&s.sref);
-    // sref & (prefix . visX . (rc[po] & avvisinc) . (stor[R-PRIV]))
-    let raw = |pre: &Rel, visx: &Rel| pre.seq(visx).seq(&t.po_inc_r_np).inter(&s.sref);
-    let hb_ssg = hb.inter(&s.ssg);
-    let hb_swg = hb.inter(&s.swg);
-    let hb_sqf = hb.inter(&s.sqf);
-    let via_sg = prefix(c.avsg, &hb_ssg);
-    let via_wg = prefix(c.avwg, &hb_swg);
-    let via_qf = prefix(c.avqf, &hb_sqf);
-    let via_sh = prefix(c.avsh, hb);
-    // (hb & avvisinc)
-    let hb_inc = hb.inter(&s.avvisinc);
-    // (stor[W]) . (hb & avvisinc) . avdv . (hb)
-    let via_dv = hb_inc.restrict(&s.w, &s.avdevice).seq(hb);
-
     // (hb & sthd & sref)  -- single-thread case
-    let mut all = hb.inter(&s.sthd).inter(&s.sref);
+    let mut all = hb.inter(&s.sthd);
+    all.inter_with(&s.sref);
     // The MMRA variant keeps single-location coherence within a thread (seed 003: a
     // reordering may not break it): po on one reference stays in locord even where the
     // tags take it out of hb. Without the variant, hb already contains po.
     if let Some(po_sref) = &t.mmra_po_sref {
         all.union_with(po_sref);
     }
-    let terms = [
-        // (stor[R-PRIV]) . hb . (stor[R+W-PRIV])  -- RaR, WaR (non-private)
-        hb.restrict(&t.r_np, &t.rw_np),
-        // (stor[R]) . ^ssw . (stor[R+W])  -- RaR, WaR (any)
-        t.ssw_term.clone(),
-        // WaW / RaW via subgroup, workgroup, queue family instance domains
-        waw(&via_sg),
-        raw(&via_sg, c.vissg),
-        waw(&via_wg),
-        raw(&via_wg, c.viswg),
-        waw(&via_qf),
-        raw(&via_qf, c.visqf),
-        // via shader domain: hb unrestricted
-        waw(&via_sh),
-        raw(&via_sh, c.vissh),
-        // ( (stor[W]) . (hb & avvisinc) . avdv . (hb ) . (stor[W]))  -- WaW via device domain
-        via_dv.restrict_range(&s.w),
-        // ( (stor[W]) . (hb & avvisinc) . avdv . (hb ) . visdv . (hb & avvisinc) . (stor[R]))
-        via_dv
+    // (stor[R]) . ^ssw . (stor[R+W])  -- RaR, WaR (any)
+    all.union_with(&t.ssw_term);
+    // (stor[R-PRIV]) . hb . (stor[R+W-PRIV])  -- RaR, WaR (non-private)
+    all.union_with(&hb.restrict(&t.r_np, &t.rw_np));
+
+    // WaW / RaW via the subgroup, workgroup, queue family and shader domains, each
+    // `sref & ...`: gathered in `via` and intersected with sref once ((a & sref) + (b &
+    // sref) = (a + b) & sref). With prefix = (stor[W-PRIV]) . (rc[po] & avvisinc) . avX .
+    // (hb & sX) (hb unrestricted for the shader domain):
+    //   WaW: prefix . (stor[W-PRIV])
+    //   RaW: prefix . visX . (rc[po] & avvisinc) . (stor[R-PRIV])
+    // An empty prefix adds nothing.
+    let mut via = Rel::empty(s.n);
+    let mut add = |prefix: Rel, vis_po_r: &Rel| {
+        if prefix.is_empty() {
+            return;
+        }
+        via.union_with(&prefix.restrict_range(&t.w_np));
+        via.union_with(&prefix.seq(vis_po_r));
+    };
+    // Subgroup: avsg and vissg are stor[AVSG] and stor[VISSG], so the prefix starts and
+    // the RaW tail ends with static relations (StaticTerms).
+    add(
+        t.w_np_po_inc_avsg.seq(&hb.inter(&s.ssg)),
+        &t.vissg_po_inc_r_np,
+    );
+    let avwg = t.w_np_po_inc.seq(c.avwg);
+    if !avwg.is_empty() {
+        add(avwg.seq(&hb.inter(&s.swg)), &c.viswg.seq(&t.po_inc_r_np));
+    }
+    let avqf = t.w_np_po_inc.seq(c.avqf);
+    if !avqf.is_empty() {
+        add(avqf.seq(&hb.inter(&s.sqf)), &c.visqf.seq(&t.po_inc_r_np));
+    }
+    let avsh = t.w_np_po_inc.seq(c.avsh);
+    if !avsh.is_empty() {
+        add(avsh.seq(hb), &c.vissh.seq(&t.po_inc_r_np));
+    }
+    via.inter_with(&s.sref);
+    all.union_with(&via);
+
+    // (hb & avvisinc)
+    let hb_inc = hb.inter(&s.avvisinc);
+    // (stor[W]) . (hb & avvisinc) . avdv . (hb)
+    let via_dv = hb_inc.restrict(&s.w, &s.avdevice).seq(hb);
+    // ( (stor[W]) . (hb & avvisinc) . avdv . (hb ) . (stor[W]))  -- WaW via device domain
+    all.union_with(&via_dv.restrict_range(&s.w));
+    // ( (stor[W]) . (hb & avvisinc) . avdv . (hb ) . visdv . (hb & avvisinc) . (stor[R]))
+    all.union_with(
+        &via_dv
             .restrict_range(&s.visdevice)
             .seq(&hb_inc.restrict_range(&s.r)),
-    ];
-    for term in &terms {
-        all.union_with(term);
-    }
+    );
     all.inter_with(&s.sloc);
     all
 }
 
 /// `fr = (~rf . ((W -> W) & locord)) + (~rf . asmo) + ((stor[RFINIT]) . sloc . (stor[W])) - iden`
 fn fr(s: &Statics, t: &StaticTerms, c: Candidate<'_>, locord: &Rel) -> Rel {
-    let rf_inv = c.rf.inv();
-    let mut fr = rf_inv.seq(&t.ww.inter(locord));
-    fr.union_with(&rf_inv.seq(c.asmo));
+    // ~rf . ((W -> W) & locord) + ~rf . asmo, as ~rf . (((W -> W) & locord) + asmo).
+    let mut later = t.ww.inter(locord);
+    later.union_with(c.asmo);
+    let mut fr = c.rf.inv().seq(&later);
     fr.union_with(&t.sloc_w.restrict_domain(c.rfinit));
     fr.minus_with(&s.iden);
     fr
@@ -468,5 +563,9 @@ fn fr(s: &Statics, t: &StaticTerms, c: Candidate<'_>, locord: &Rel) -> Rel {
 
 /// `dr = sloc & ((W -> W) + (W -> R) + (R -> W) - mutordatom - iden - rai[locord])`
 fn dr(t: &StaticTerms, locord: &Rel) -> Rel {
+    if t.no_conflicts {
+        // Nothing to subtract from.
+        return Rel::empty(locord.n());
+    }
     t.conflicting.minus(&locord.rai())
 }

@@ -143,6 +143,30 @@ fn rel_of(n: usize, f: impl Fn(usize, usize) -> bool) -> Rel {
     r
 }
 
+/// The equivalence "same key" on the events that have one: `(a, b)` iff `key(a) ==
+/// key(b)` and both are `Some` (as `rel_of` with that test, in O(n) row copies instead of
+/// n² tests: Statics::new runs once per path combination, and the XF barrier has
+/// thousands).
+fn rel_by_key<K: Ord + Clone>(n: usize, key: impl Fn(usize) -> Option<K>) -> Rel {
+    let keys: Vec<Option<K>> = (0..n).map(key).collect();
+    let mut classes: std::collections::BTreeMap<K, EventSet> = std::collections::BTreeMap::new();
+    for (e, k) in keys.iter().enumerate() {
+        if let Some(k) = k {
+            classes
+                .entry(k.clone())
+                .or_insert_with(|| EventSet::new(n))
+                .insert(e);
+        }
+    }
+    let mut r = Rel::empty(n);
+    for (e, k) in keys.iter().enumerate() {
+        if let Some(k) = k {
+            r.set_row(e, &classes[k]);
+        }
+    }
+    r
+}
+
 impl Statics {
     /// Builds the static sets and relations. `events` are in program order within each
     /// thread (an event's po-successors are the later events of its thread); `scbarinst`
@@ -186,25 +210,31 @@ impl Statics {
 
         let th = |i: usize| &program.threads[events[i].thread];
         // sthd, ssg, swg, sqf: equivalences from the thread ids.
-        let sthd = rel_of(n, |a, b| events[a].thread == events[b].thread);
-        let ssg = rel_of(n, |a, b| th(a).same_subgroup(th(b)));
-        let swg = rel_of(n, |a, b| th(a).same_workgroup(th(b)));
-        let sqf = rel_of(n, |a, b| th(a).same_queue_family(th(b)));
+        // Thread::same_subgroup / same_workgroup / same_queue_family compare these keys.
+        let sthd = rel_by_key(n, |a| Some(events[a].thread));
+        let ssg = rel_by_key(n, |a| Some((th(a).qf, th(a).wg, th(a).sg)));
+        let swg = rel_by_key(n, |a| Some((th(a).qf, th(a).wg)));
+        let sqf = rel_by_key(n, |a| Some(th(a).qf));
         // po: events are listed in program order within a thread.
         let po = rel_of(n, |a, b| events[a].thread == events[b].thread && a < b);
         // ssw: every event of thread i ssw every event of thread j.
-        let ssw = rel_of(n, |a, b| {
-            program.ssw.contains(&(events[a].thread, events[b].thread))
-        });
+        // (row by row: the events of the threads thread(a) ssw, looked up once per pair
+        // of the program's ssw list instead of once per pair of events)
+        let mut ssw = Rel::empty(n);
+        for a in 0..n {
+            let mut row = EventSet::new(n);
+            for &(ta, tb) in &program.ssw {
+                if ta == events[a].thread {
+                    row.union_with(&set_of(&events, n, |e| e.thread == tb));
+                }
+            }
+            ssw.set_row(a, &row);
+        }
         let ssw_plus = ssw.plus();
         // sloc = ^(rai[pgmsloc]) + stor[R+W]: accesses to one location.
-        let sloc = rel_of(n, |a, b| {
-            rw.contains(a) && rw.contains(b) && events[a].location == events[b].location
-        });
+        let sloc = rel_by_key(n, |a| rw.contains(a).then_some(events[a].location));
         // sref = ^(rai[pgmsref]) + stor[R+W]: accesses through one reference.
-        let sref = rel_of(n, |a, b| {
-            rw.contains(a) && rw.contains(b) && events[a].reference == events[b].reference
-        });
+        let sref = rel_by_key(n, |a| rw.contains(a).then_some(events[a].reference));
         // chains = EV->EV, or stor[EV] when chains are not supported.
         let iden = Rel::identity(n);
         let chains = if opts.chains {
@@ -360,6 +390,31 @@ fn avvisinc(
                 r.union_with(&Rel::cross(&sc[i], &semavvis.inter(&semsc[i])));
             }
             r.rai().minus(iden).union(&per_instruction)
+        }
+    }
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+
+    /// `rel_by_key` is `rel_of` with "both have a key and the keys are equal".
+    #[test]
+    fn rel_by_key_matches_pairwise_test() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for n in [1usize, 5, 63, 64, 65, 130] {
+            for _ in 0..20 {
+                let keys: Vec<Option<u64>> = (0..n)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        (!x.is_multiple_of(5)).then_some(x % 4)
+                    })
+                    .collect();
+                let want = rel_of(n, |a, b| keys[a].is_some() && keys[a] == keys[b]);
+                assert_eq!(rel_by_key(n, |a| keys[a]), want, "{keys:?}");
+            }
         }
     }
 }

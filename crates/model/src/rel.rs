@@ -658,6 +658,67 @@ impl Rel {
     }
 }
 
+// in-place operations (percand)
+impl Rel {
+    /// Sets the successors of `a` to `s` (`r := r - a -> E + a -> s`).
+    pub fn set_row(&mut self, a: usize, s: &EventSet) {
+        debug_assert_eq!(self.n, s.len_universe());
+        assert!(a < self.n, "row {a} out of range for n = {}", self.n);
+        self.row_words_mut(a).copy_from_slice(s.as_blocks());
+    }
+
+    /// Domain restriction in place (`r := s <: r`).
+    pub fn restrict_domain_with(&mut self, s: &EventSet) {
+        debug_assert_eq!(self.n, s.len_universe());
+        for a in 0..self.n {
+            if !s.contains(a) {
+                self.row_words_mut(a).fill(0);
+            }
+        }
+    }
+
+    /// Whether `pairs & twoplus[self]` is non-empty (Alloy `some pairs & r.^r`), without
+    /// building the closure: for each row `a` of `pairs`, the events reachable from `a`
+    /// in two or more steps are found by a word-parallel search from `a`'s successors.
+    /// Cheaper than `twoplus` when `pairs` has few rows.
+    pub fn twoplus_meets(&self, pairs: &Rel) -> bool {
+        debug_assert_eq!(self.n, pairs.n);
+        let st = self.stride;
+        let mut reach = vec![0usize; st];
+        let mut frontier = vec![0usize; st];
+        for a in 0..self.n {
+            let want = pairs.row_words(a);
+            if want.iter().all(|&w| w == 0) {
+                continue;
+            }
+            // reach = successors of a's successors, then closed under successors.
+            reach.fill(0);
+            for_each_bit(self.row_words(a), |k| {
+                for (x, y) in reach.iter_mut().zip(self.row_words(k)) {
+                    *x |= *y;
+                }
+            });
+            frontier.copy_from_slice(&reach);
+            while frontier.iter().any(|&w| w != 0) {
+                let mut next = vec![0usize; st];
+                for_each_bit(&frontier, |k| {
+                    for (x, y) in next.iter_mut().zip(self.row_words(k)) {
+                        *x |= *y;
+                    }
+                });
+                for (f, (n, r)) in frontier.iter_mut().zip(next.iter().zip(reach.iter_mut())) {
+                    *f = *n & !*r;
+                    *r |= *n;
+                }
+            }
+            if reach.iter().zip(want).any(|(r, w)| r & w != 0) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
 impl fmt::Debug for Rel {
     /// Prints the relation as `{(0,1), (2,3)}`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -1782,6 +1843,32 @@ mod tests {
             let mut copy = Rel::empty(n);
             copy.copy_from(&ra);
             assert_eq!(copy, ra);
+        });
+    }
+
+    #[test]
+    fn prop_restrict_domain_with() {
+        for_sizes(0x5eed_7a0f_0000_0002, |rng, n| {
+            let a = to_rel(&rand_m(rng, n));
+            let keep = rand_set(rng, n);
+            let s = EventSet::from_iter(n, (0..n).filter(|&i| keep[i]));
+            let mut b = a.clone();
+            b.restrict_domain_with(&s);
+            assert_eq!(b, a.restrict_domain(&s), "n = {n}");
+        });
+    }
+
+    #[test]
+    fn prop_twoplus_meets() {
+        for_sizes(0x5eed_7a0f_0000_0001, |rng, n| {
+            let a = to_rel(&rand_m(rng, n));
+            let pairs = to_rel(&rand_m(rng, n));
+            let want = !a.twoplus().inter(&pairs).is_empty();
+            assert_eq!(
+                a.twoplus_meets(&pairs),
+                want,
+                "n = {n}, a = {a:?}, pairs = {pairs:?}"
+            );
         });
     }
 }
