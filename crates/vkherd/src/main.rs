@@ -17,6 +17,7 @@ mod khronos_cmd;
 mod litmus_cmd;
 mod merge_cmd;
 mod progress;
+mod report_cmd;
 
 /// mimalloc: the enumeration allocates many small bit matrices from several rayon
 /// threads at once, where glibc malloc's arena locking cost ~40% of the time.

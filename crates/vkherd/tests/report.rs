@@ -1,0 +1,290 @@
+//! `vkherd report`: the HTML page of a run (docs/report.md). The page is checked as text,
+//! and loaded in a real headless browser when one is installed (the test says so, and
+//! skips, when none is).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn vkherd(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vkherd"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("run vkherd")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report-tests");
+    std::fs::create_dir_all(&dir).expect("make the test directory");
+    dir.join(name)
+}
+
+/// Writes the report of `args` (paths and options) to `out` and returns the page.
+fn report(args: &[&str], out: &Path) -> (String, Output) {
+    let mut all = vec!["report", "-o", out.to_str().expect("UTF-8 path")];
+    all.extend_from_slice(args);
+    let output = vkherd(&all);
+    let page = std::fs::read_to_string(out).unwrap_or_default();
+    (page, output)
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+/// Every `.litmus` file below `dir`, sorted.
+fn litmus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("read the corpus") {
+            let p = entry.expect("a directory entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "litmus") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// What the page must say about one test: computed with the library, not read from the
+/// page.
+struct Expected {
+    name: String,
+    verdict: &'static str,
+    states: usize,
+    racy: bool,
+}
+
+fn expected(file: &Path) -> Expected {
+    let source = std::fs::read_to_string(file).expect("read a corpus test");
+    let program = vkherd::load_litmus(&source).expect("the corpus parses");
+    let rep = vkherd::run(&program, &vkherd::Options::default()).expect("the corpus runs");
+    Expected {
+        name: rep.program.name.clone(),
+        verdict: match rep.verdict {
+            vkherd::Verdict::Ok => "Ok",
+            vkherd::Verdict::No => "No",
+        },
+        states: rep.outcomes.states.len(),
+        racy: rep.outcomes.flag_data_race,
+    }
+}
+
+/// The sections of a page (or of a browser's DOM), one per test, from its HTML text.
+fn sections(html: &str) -> Vec<&str> {
+    html.split("<section class=\"test ")
+        .skip(1)
+        .map(|s| s.split("</section>").next().unwrap_or(s))
+        .collect()
+}
+
+/// The text between `start` and the next `end` in `s`.
+fn between<'a>(s: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let from = s.find(start)? + start.len();
+    let len = s[from..].find(end)?;
+    Some(&s[from..from + len])
+}
+
+/// Checks that `html` shows each test of `files`, in order, with its verdict, states and
+/// race flag.
+fn check_shows_every_test(html: &str, files: &[PathBuf]) {
+    let secs = sections(html);
+    assert_eq!(secs.len(), files.len(), "one section per test");
+    for (sec, file) in secs.iter().zip(files) {
+        let want = expected(file);
+        let name = between(sec, "<span class=\"name\">", "</span>").expect("a name");
+        assert_eq!(name, escape(&want.name), "{}", file.display());
+        assert!(
+            sec.contains(&format!("data-status=\"{}\"", want.verdict)),
+            "{}: verdict {}",
+            file.display(),
+            want.verdict
+        );
+        let caption = between(sec, "<caption>", "</caption>").expect("a states table");
+        let states = if want.states == 1 {
+            "1 state".to_string()
+        } else {
+            format!("{} states", want.states)
+        };
+        assert_eq!(caption, states, "{}", file.display());
+        let rows = between(sec, "<table class=\"states\">", "</table>")
+            .expect("a states table")
+            .matches("<tr class=")
+            .count();
+        assert_eq!(rows, want.states, "{}: state rows", file.display());
+        let race = between(sec, "<dd class=\"race\">", "</dd>").expect("a race flag");
+        assert_eq!(race.starts_with("yes"), want.racy, "{}", file.display());
+    }
+}
+
+#[test]
+fn the_page_shows_every_test_of_a_directory_with_its_verdict_states_and_race_flag() {
+    let out = tmp("mp.html");
+    let (page, output) = report(&["--no-times", "litmus-tests/mp"], &out);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let files = litmus_files(&repo().join("litmus-tests/mp"));
+    assert!(files.len() > 5);
+    check_shows_every_test(&page, &files);
+    // The summary table has a row per test, each linking to its section.
+    let summary = between(&page, "<tbody>", "</tbody>").expect("the summary table");
+    assert_eq!(summary.matches("<tr ").count(), files.len());
+    for sec in sections(&page) {
+        let id = between(sec, "id=\"", "\"").expect("an anchor");
+        assert!(summary.contains(&format!("href=\"#{id}\"")), "{id}");
+    }
+    // Self-contained: nothing is fetched.
+    for fetch in ["src=\"http", "href=\"http", "<link", "@import", "url("] {
+        assert!(!page.contains(fetch), "{fetch}");
+    }
+}
+
+#[test]
+fn without_times_the_page_is_the_same_bytes_whatever_the_thread_count() {
+    let (a, _) = report(
+        &[
+            "--no-times",
+            "-j",
+            "1",
+            "litmus-tests/mp",
+            "litmus-tests/iriw",
+        ],
+        &tmp("j1.html"),
+    );
+    let (b, _) = report(
+        &[
+            "--no-times",
+            "-j",
+            "2",
+            "litmus-tests/mp",
+            "litmus-tests/iriw",
+        ],
+        &tmp("j2.html"),
+    );
+    assert!(!a.is_empty());
+    assert!(a == b, "the pages differ");
+    assert!(!a.contains("time (s)"));
+}
+
+#[test]
+fn a_file_with_an_error_is_an_entry_with_its_place_and_the_exit_code_is_2() {
+    let dir = tmp("errors");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("make a directory");
+    // A name and a description with markup in them, and a file that does not parse.
+    let good = std::fs::read_to_string(repo().join("litmus-tests/sb/SB.litmus"))
+        .expect("read SB")
+        .replacen("VULKAN SB", "VULKAN SB<&>", 1);
+    std::fs::write(dir.join("a <b>.litmus"), good).expect("write");
+    std::fs::write(
+        dir.join("bad.litmus"),
+        "VULKAN bad\n{ x = 0; }\n P0@sg 0, wg 0, qf 0 ;\n st.frob x, 1 ;\nexists (x=1)\n",
+    )
+    .expect("write");
+    let (page, output) = report(&[dir.to_str().expect("UTF-8")], &tmp("errors.html"));
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("bad.litmus:4:5"), "{stderr}");
+    // The good test is there, escaped; the bad one shows its error at file:line:column.
+    assert!(page.contains("<span class=\"name\">SB&lt;&amp;&gt;</span>"));
+    assert!(page.contains("a &lt;b&gt;.litmus"));
+    assert!(!page.contains("SB<&>") && !page.contains("a <b>"));
+    let secs = sections(&page);
+    assert_eq!(secs.len(), 2);
+    let bad = secs[1];
+    assert!(bad.contains("data-status=\"error\""));
+    assert!(bad.contains("bad.litmus:4:5</code>"), "{bad}");
+    assert!(bad.contains("unknown token `frob`"));
+}
+
+#[test]
+fn khronos_test_files_show_their_checks() {
+    let dir = tmp("khronos");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("make a directory");
+    // Khronos `mp.test`, and a third check that expects the opposite of the first.
+    let test = "NEWWG\nNEWSG\nNEWTHREAD\nst.av.scopedev.sc0 x = 1\nst.atom.rel.scopewg.sc0.semsc0 y = 1\nNEWSG\nNEWTHREAD\nld.atom.acq.scopewg.sc0.semsc0 y = 1\nld.vis.scopedev.sc0 x\nSATISFIABLE consistent[X] && #dr=0\nNOSOLUTION consistent[X] && #dr>0\nNOSOLUTION consistent[X] && #dr=0\n";
+    std::fs::write(dir.join("mp.test"), test).expect("write");
+    let (page, output) = report(&[dir.to_str().expect("UTF-8")], &tmp("khronos.html"));
+    // A failed check: exit code 1, as `vkherd khronos`.
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let secs = sections(&page);
+    assert_eq!(secs.len(), 1);
+    assert!(secs[0].contains("data-status=\"FAIL\""));
+    let checks = between(secs[0], "<tbody>", "</tbody>").expect("a table of checks");
+    let results: Vec<(&str, &str)> = checks
+        .lines()
+        .filter(|row| !row.is_empty())
+        .map(|row| {
+            let line = between(row, "<td class=\"num\">", "</td>").expect("a line");
+            let result = row
+                .trim_end_matches("</td></tr>")
+                .rsplit("<td>")
+                .next()
+                .expect("a result");
+            (line, result)
+        })
+        .collect();
+    assert_eq!(results, [("10", "PASS"), ("11", "PASS"), ("12", "FAIL")]);
+}
+
+/// A headless browser on PATH, if any.
+fn browser() -> Option<&'static str> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| {
+            Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+}
+
+#[test]
+fn a_headless_browser_shows_every_test_of_the_corpus() {
+    let Some(browser) = browser() else {
+        eprintln!("skipped: no chromium (nor chromium-browser, google-chrome) on PATH; the page was not loaded in a browser");
+        return;
+    };
+    let out = tmp("corpus.html");
+    let (_, output) = report(&["litmus-tests"], &out);
+    assert!(
+        output.status.code() == Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let profile = tmp("chromium-profile");
+    let dom = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-extensions",
+            &format!("--user-data-dir={}", profile.display()),
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+        ])
+        .arg(format!("file://{}", out.display()))
+        .output()
+        .expect("run the browser");
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    assert!(dom.contains("</html>"), "no DOM from {browser}: {dom}");
+    let files = litmus_files(&repo().join("litmus-tests"));
+    assert!(files.len() > 200, "the corpus");
+    check_shows_every_test(&dom, &files);
+    // The script ran: it counts the rows it shows.
+    let shown = format!("{} of {} shown", files.len(), files.len());
+    assert!(dom.contains(&shown), "the page's script did not run");
+}
