@@ -10,6 +10,7 @@
 //! ```
 
 pub mod families;
+pub mod graphviz;
 pub mod html;
 pub mod khronos;
 pub mod locate;
