@@ -12,6 +12,7 @@ pub mod ast;
 pub mod base;
 mod compile;
 pub mod eval;
+pub mod inspect;
 pub mod ir;
 mod lex;
 pub mod mono;

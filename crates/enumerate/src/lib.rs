@@ -4,6 +4,7 @@
 //! independent of the thread count because visitors merge commutatively.
 
 pub mod candidates;
+pub mod capture;
 mod coherence;
 mod columns;
 pub mod combine;

@@ -9,6 +9,9 @@
 //! print!("{}", vkherd::report::herd_text(&report));
 //! ```
 
+pub mod dot;
+pub mod execution;
+pub mod explain;
 pub mod families;
 pub mod graphviz;
 pub mod html;

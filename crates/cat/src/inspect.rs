@@ -1,0 +1,423 @@
+//! Every value of a model on one candidate, and why an edge is in a relation: the model
+//! side of `vkherd explain`.
+//!
+//! [`Inspection`] evaluates a compiled model's graph plainly, node by node with a memo (no
+//! staging, no specialisation: the staged evaluator in [`crate::eval`] is the fast path,
+//! this one is the readable reference, run only on the few candidates an explanation
+//! shows; tests check that both agree on every check). It answers:
+//! - the value of any node or named definition ([`Inspection::named`]);
+//! - the first check of the model that fails ([`Inspection::first_failure`]);
+//! - the definitions an edge comes from ([`Inspection::edge_origin`]): descending from a
+//!   relation into the operands that contain the edge (unions, intersections' dynamic
+//!   operands, differences' left side, `;` chains of one relation between restrictions,
+//!   closures whose operand has the edge), and naming the most specific named
+//!   definitions reached.
+
+use crate::ast::CheckKind;
+use crate::base::{static_value, Kind, Value, BASES};
+use crate::ir::{Op, N};
+use crate::{Model, Stage};
+use std::cell::RefCell;
+use vkherd_model::{EventSet, Rel, Statics};
+
+/// A model evaluated plainly on one candidate execution.
+pub struct Inspection<'m> {
+    model: &'m Model,
+    n: usize,
+    statics: &'m Statics,
+    rf: Rel,
+    rfinit: EventSet,
+    asmo: Rel,
+    memo: RefCell<Vec<Option<Value>>>,
+    /// The names of each node (a node may have several: `pohb = po`).
+    names: Vec<Vec<String>>,
+}
+
+/// Where an edge of a relation comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Origin {
+    /// The most specific named definitions (or base relations) that contain the edge and
+    /// that the relation is built from (several when the edge is in several terms).
+    pub labels: Vec<String>,
+    /// The named definitions passed through on the way down, outermost first (for
+    /// `locord`'s edge: `locord`, `hb`, ... ), the labels last.
+    pub via: Vec<String>,
+}
+
+impl<'m> Inspection<'m> {
+    pub fn new(
+        model: &'m Model,
+        statics: &'m Statics,
+        rf: &Rel,
+        rfinit: &EventSet,
+        asmo: &Rel,
+    ) -> Inspection<'m> {
+        let count = model.graph.nodes.len();
+        let mut names: Vec<Vec<String>> = vec![Vec::new(); count];
+        for (name, node) in &model.named {
+            let list = &mut names[*node as usize];
+            if !list.contains(name) {
+                list.push(name.clone());
+            }
+        }
+        for (i, node) in model.graph.nodes.iter().enumerate() {
+            if let Op::Base(b) = node.op {
+                let name = BASES[b].name.to_string();
+                names[i].retain(|x| *x != name);
+                names[i].insert(0, name);
+            }
+        }
+        Inspection {
+            model,
+            n: statics.n,
+            statics,
+            rf: rf.clone(),
+            rfinit: rfinit.clone(),
+            asmo: asmo.clone(),
+            memo: RefCell::new(vec![None; count]),
+            names,
+        }
+    }
+
+    pub fn model(&self) -> &'m Model {
+        self.model
+    }
+
+    /// The value of node `n`.
+    pub fn value(&self, n: N) -> Value {
+        if let Some(v) = &self.memo.borrow()[n as usize] {
+            return v.clone();
+        }
+        let v = self.compute(n, &mut Vec::new());
+        self.memo.borrow_mut()[n as usize] = Some(v.clone());
+        v
+    }
+
+    /// The value of the last top-level definition called `name`, or of a base name.
+    pub fn named(&self, name: &str) -> Option<Value> {
+        if let Some(n) = self.model.named(name) {
+            return Some(self.value(n));
+        }
+        let b = crate::base::lookup(name)?;
+        let node = self
+            .model
+            .graph
+            .nodes
+            .iter()
+            .position(|x| x.op == Op::Base(b));
+        Some(match node {
+            Some(n) => self.value(n as N),
+            None => self.base(b),
+        })
+    }
+
+    fn base(&self, b: usize) -> Value {
+        match BASES[b].name {
+            "rf" => Value::Rel(self.rf.clone()),
+            "RFINIT" => Value::Set(self.rfinit.clone()),
+            "asmo" => Value::Rel(self.asmo.clone()),
+            _ => static_value(b, self.statics),
+        }
+    }
+
+    /// Computes node `n`; `local` holds the values of a fixpoint's recursive variables
+    /// and the nodes that read them (empty outside a fixpoint).
+    fn compute(&self, n: N, local: &mut Vec<Option<Value>>) -> Value {
+        let g = &self.model.graph;
+        let node = g.node(n);
+        if node.in_rec {
+            if let Some(v) = local.get(n as usize).and_then(|v| v.as_ref()) {
+                return v.clone();
+            }
+        } else if let Some(v) = &self.memo.borrow()[n as usize] {
+            return v.clone();
+        }
+        let mut get = |m: N| -> Value {
+            if g.node(m).in_rec {
+                let v = self.compute(m, local);
+                local[m as usize] = Some(v.clone());
+                v
+            } else {
+                self.value(m)
+            }
+        };
+        let n_ev = self.n;
+        let v = match &node.op {
+            Op::Base(b) => self.base(*b),
+            Op::Empty => match node.kind {
+                Kind::Set => Value::Set(EventSet::new(n_ev)),
+                Kind::Rel => Value::Rel(Rel::empty(n_ev)),
+            },
+            Op::Full => match node.kind {
+                Kind::Set => Value::Set(EventSet::full(n_ev)),
+                Kind::Rel => Value::Rel(Rel::full(n_ev)),
+            },
+            Op::Union(v) | Op::Inter(v) => {
+                let union = matches!(node.op, Op::Union(_));
+                let mut acc = get(v[0]);
+                for &o in &v[1..] {
+                    match (&mut acc, get(o)) {
+                        (Value::Rel(a), Value::Rel(b)) if union => a.union_with(&b),
+                        (Value::Rel(a), Value::Rel(b)) => a.inter_with(&b),
+                        (Value::Set(a), Value::Set(b)) if union => a.union_with(&b),
+                        (Value::Set(a), Value::Set(b)) => a.inter_with(&b),
+                        _ => unreachable!("type-checked"),
+                    }
+                }
+                acc
+            }
+            Op::Seq(v) => {
+                let mut acc: Option<Rel> = None;
+                for &f in v {
+                    let r = as_rel(get(f));
+                    acc = Some(match acc {
+                        None => r,
+                        Some(a) => a.seq(&r),
+                    });
+                }
+                Value::Rel(acc.expect("a chain has factors"))
+            }
+            Op::Diff(a, b) => match (get(*a), get(*b)) {
+                (Value::Rel(x), Value::Rel(y)) => Value::Rel(x.minus(&y)),
+                (Value::Set(x), Value::Set(y)) => Value::Set(x.minus(&y)),
+                _ => unreachable!("type-checked"),
+            },
+            Op::Compl(a) => match get(*a) {
+                Value::Rel(x) => Value::Rel(Rel::full(n_ev).minus(&x)),
+                Value::Set(x) => Value::Set(x.complement()),
+            },
+            Op::Cross(a, b) => {
+                let (x, y) = (get(*a), get(*b));
+                Value::Rel(Rel::cross(x.set(), y.set()))
+            }
+            Op::Inv(a) => Value::Rel(get(*a).rel().inv()),
+            Op::Plus(a) => Value::Rel(get(*a).rel().plus()),
+            Op::Star(a) => Value::Rel(get(*a).rel().star()),
+            Op::Opt(a) => Value::Rel(get(*a).rel().opt()),
+            Op::Stor(a) => Value::Rel(Rel::stor(get(*a).set())),
+            Op::Domain(a) => Value::Set(get(*a).rel().domain()),
+            Op::Range(a) => Value::Set(get(*a).rel().range()),
+            Op::RecVar { .. } => unreachable!("set by its fixpoint"),
+            Op::Fix { group, index, .. } => self.fixpoint(*group, *index),
+        };
+        v
+    }
+
+    /// The least fixpoint of a `let rec` group (Kleene iteration from empty relations).
+    fn fixpoint(&self, group: u32, index: u32) -> Value {
+        let g = &self.model.graph;
+        let grp = &g.groups[group as usize];
+        let mut vars: Vec<Value> = grp
+            .vars
+            .iter()
+            .map(|_| Value::Rel(Rel::empty(self.n)))
+            .collect();
+        loop {
+            let mut local: Vec<Option<Value>> = vec![None; g.nodes.len()];
+            for (k, &v) in grp.vars.iter().enumerate() {
+                local[v as usize] = Some(vars[k].clone());
+            }
+            let next: Vec<Value> = grp
+                .bodies
+                .iter()
+                .map(|&b| {
+                    let v = self.compute(b, &mut local);
+                    local[b as usize] = Some(v.clone());
+                    v
+                })
+                .collect();
+            if next == vars {
+                return vars.swap_remove(index as usize);
+            }
+            vars = next;
+        }
+    }
+
+    /// Whether check `c` holds (for a flag: whether it is raised), as the staged
+    /// evaluator's `Evaluation::check`.
+    pub fn check(&self, c: usize) -> bool {
+        let ch = &self.model.checks[c];
+        let v = self.value(ch.node);
+        let holds = match (ch.kind, &v) {
+            (CheckKind::Acyclic, Value::Rel(r)) => r.is_acyclic(),
+            (CheckKind::Irreflexive, Value::Rel(r)) => r.is_irreflexive(),
+            (CheckKind::Empty, v) => v.is_empty(),
+            _ => unreachable!("type-checked"),
+        };
+        holds != ch.negated
+    }
+
+    /// The index of the first check (not a flag) that fails, in the model's order.
+    pub fn first_failure(&self) -> Option<usize> {
+        (0..self.model.checks.len()).find(|&c| !self.model.checks[c].flag && !self.check(c))
+    }
+
+    /// The names of the raised flags.
+    pub fn flags(&self) -> Vec<String> {
+        let checks = &self.model.checks;
+        (0..checks.len())
+            .filter(|&c| checks[c].flag && self.check(c))
+            .map(|c| checks[c].name.clone())
+            .collect()
+    }
+
+    /// The names given to node `n` (base name first, then definitions in file order).
+    pub fn names_of(&self, n: N) -> &[String] {
+        &self.names[n as usize]
+    }
+
+    fn is_base_name(&self, name: &str) -> bool {
+        crate::base::lookup(name).is_some() && self.model.named(name).is_none()
+    }
+
+    fn has(&self, n: N, a: usize, b: usize) -> bool {
+        match self.value(n) {
+            Value::Rel(r) => r.contains(a, b),
+            Value::Set(_) => false,
+        }
+    }
+
+    /// Where edge `(a, b)` of relation node `n` comes from (see the module docs). Empty
+    /// labels if the edge is not in `n`.
+    pub fn edge_origin(&self, n: N, a: usize, b: usize) -> Origin {
+        let mut out = Origin::default();
+        if !self.has(n, a, b) {
+            return out;
+        }
+        for mut chain in self.chains(n, a, b, 0) {
+            // Base relations are not definitions of the model: the caller adds the
+            // ones it shows (`po`, `rf`, ...) when the edge is in them.
+            while chain.len() > 1 && self.is_base_name(chain.last().expect("non-empty")) {
+                chain.pop();
+            }
+            let last = chain.last().expect("a chain is not empty").clone();
+            if out.via.is_empty() {
+                out.via = chain;
+            }
+            if !out.labels.contains(&last) {
+                out.labels.push(last);
+            }
+        }
+        out
+    }
+
+    /// The chains of named definitions from `n` (which contains edge `(a, b)`) down to
+    /// the most specific ones that contain it, outermost first.
+    fn chains(&self, n: N, a: usize, b: usize, depth: usize) -> Vec<Vec<String>> {
+        let name = self.names_of(n).first().cloned();
+        let mut below: Vec<Vec<String>> = Vec::new();
+        if depth < 64 {
+            for m in self.parts(n, a, b) {
+                below.extend(self.chains(m, a, b, depth + 1));
+            }
+        }
+        match name {
+            None => below,
+            Some(name) if below.is_empty() => vec![vec![name]],
+            Some(name) => below
+                .into_iter()
+                .map(|mut c| {
+                    if c.first() != Some(&name) {
+                        c.insert(0, name.clone());
+                    }
+                    c
+                })
+                .collect(),
+        }
+    }
+
+    /// The operands of `n` that contain edge `(a, b)` on their own (see module docs).
+    fn parts(&self, n: N, a: usize, b: usize) -> Vec<N> {
+        let g = &self.model.graph;
+        let rel = |m: N| g.kind(m) == Kind::Rel;
+        match &g.node(n).op {
+            Op::Union(v) => {
+                // A named union flattened into this one (`hb | rf`): keep the name.
+                let mut covered: Vec<N> = Vec::new();
+                let mut out = Vec::new();
+                for (name_node, sub) in self.named_unions(v) {
+                    if sub.iter().all(|o| covered.contains(o)) {
+                        continue;
+                    }
+                    if self.has(name_node, a, b) {
+                        covered.extend(sub.iter().copied());
+                        out.push(name_node);
+                    }
+                }
+                out.extend(
+                    v.iter()
+                        .copied()
+                        .filter(|o| !covered.contains(o) && rel(*o) && self.has(*o, a, b)),
+                );
+                out
+            }
+            Op::Inter(v) => {
+                // The dynamic operands say why; static ones (`sloc`, `inscope`) filter.
+                let dynamic: Vec<N> = v
+                    .iter()
+                    .copied()
+                    .filter(|&o| rel(o) && g.stage(o) != Stage::Static)
+                    .collect();
+                if dynamic.is_empty() {
+                    v.iter().copied().filter(|&o| rel(o)).collect()
+                } else {
+                    dynamic
+                }
+            }
+            Op::Diff(x, _) => vec![*x],
+            Op::Seq(v) => {
+                // A factor that has the edge itself, the others only looping on its ends
+                // (restrictions, reflexive closures): `[W] ; hb ; [R]`, `rs ; rf ; [ACQ]`.
+                let compose = |fs: &[N]| -> Option<Rel> {
+                    fs.iter().fold(None, |acc: Option<Rel>, &f| {
+                        let r = as_rel(self.value(f));
+                        Some(match acc {
+                            None => r,
+                            Some(x) => x.seq(&r),
+                        })
+                    })
+                };
+                let loops = |fs: &[N], e: usize| compose(fs).is_none_or(|r| r.contains(e, e));
+                (0..v.len())
+                    .find(|&i| {
+                        !matches!(g.node(v[i]).op, Op::Stor(_))
+                            && self.has(v[i], a, b)
+                            && loops(&v[..i], a)
+                            && loops(&v[i + 1..], b)
+                    })
+                    .map(|i| vec![v[i]])
+                    .unwrap_or_default()
+            }
+            Op::Plus(x) | Op::Star(x) | Op::Opt(x) if self.has(*x, a, b) => vec![*x],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Named definitions that are unions of a part of `ops` (with more than one operand),
+    /// largest first.
+    fn named_unions(&self, ops: &[N]) -> Vec<(N, Vec<N>)> {
+        let g = &self.model.graph;
+        let mut found: Vec<(N, Vec<N>)> = self
+            .model
+            .named
+            .iter()
+            .filter_map(|&(_, m)| match &g.node(m).op {
+                Op::Union(sub) if sub.len() > 1 && sub.len() < ops.len() => sub
+                    .iter()
+                    .all(|o| ops.contains(o))
+                    .then(|| (m, sub.clone())),
+                _ => None,
+            })
+            .collect();
+        found.sort_by_key(|(m, sub)| (std::cmp::Reverse(sub.len()), *m));
+        found.dedup_by_key(|(m, _)| *m);
+        found
+    }
+}
+
+fn as_rel(v: Value) -> Rel {
+    match v {
+        Value::Rel(r) => r,
+        Value::Set(s) => Rel::stor(&s),
+    }
+}
