@@ -244,6 +244,9 @@ enum Command {
         /// Leave the times out of the page, so that two runs give the same bytes.
         #[arg(long)]
         no_times: bool,
+        /// Leave out the witness graphs and the explanations of forbidden states (faster).
+        #[arg(long)]
+        no_graphs: bool,
         #[command(flatten)]
         model: ModelArgs,
         #[command(flatten)]
@@ -549,13 +552,20 @@ pub fn main() -> i32 {
             paths,
             output,
             no_times,
+            no_graphs,
             model,
             threads,
             run,
         }) => {
             threads.init_threads();
             match model.model() {
-                Ok(m) => crate::report_cmd::run(paths, output, &run.options(&m), !*no_times),
+                Ok(m) => {
+                    let show = crate::report_cmd::Show {
+                        times: !*no_times,
+                        graphs: !*no_graphs,
+                    };
+                    crate::report_cmd::run(paths, output, &run.options(&m), show)
+                }
                 Err(e) => bad_model(&e),
             }
         }

@@ -23,8 +23,8 @@ pub struct Page {
     pub entries: Vec<Entry>,
     /// The wall-clock time of the whole run (`None`: times left out, `--no-times`).
     pub seconds: Option<f64>,
-    /// Why the witness graphs or explanations are missing from the page, when they are
-    /// (shown once at the top, and at each test).
+    /// A note on the witness graphs and explanations for the whole page (Graphviz
+    /// missing, graphs turned off), shown at the top.
     pub extras_note: Option<String>,
 }
 
@@ -62,12 +62,25 @@ pub struct FileError {
     pub rendered: String,
 }
 
-/// Witness graphs and explanations of one test (`None`: not made, see
-/// [`Page::extras_note`]).
-#[derive(Default)]
+/// Witness graphs and explanations of one test: `Err` says why there are none.
 pub struct Extras {
-    pub figures: Option<Vec<Figure>>,
-    pub explanations: Option<Vec<Explained>>,
+    /// A witness execution per final state.
+    pub figures: Result<Vec<Figure>, String>,
+    /// Witnesses not drawn (past a cap on figures per test).
+    pub figures_left_out: usize,
+    /// The states the condition asks about that are forbidden, explained.
+    pub explanations: Result<Vec<Explained>, String>,
+}
+
+impl Extras {
+    /// No graphs and no explanations, for this reason.
+    pub fn none(why: &str) -> Extras {
+        Extras {
+            figures: Err(why.to_string()),
+            figures_left_out: 0,
+            explanations: Err(why.to_string()),
+        }
+    }
 }
 
 /// One drawn execution.
@@ -80,14 +93,27 @@ pub struct Figure {
 pub enum Drawing {
     /// An `<svg ...>...</svg>` element, inlined as is.
     Svg(String),
-    Dot(String),
+    /// DOT source, shown folded, with why it was not drawn.
+    Dot { dot: String, why: String },
 }
 
-/// Why a state is forbidden, in words.
+/// Why a state the condition asks about is forbidden.
 pub struct Explained {
     /// The state, `1:r0=1; 1:r1=0;`.
     pub state: String,
-    pub text: String,
+    /// `3 candidate executions reach it; each fails a check of the model.`
+    pub summary: String,
+    pub reasons: Vec<ReasonShown>,
+}
+
+/// One reason shared by a group of candidates: the check they fail and a minimal witness.
+pub struct ReasonShown {
+    /// `2 candidates fail `consistent`: acyclic (...) as consistent`.
+    pub headline: String,
+    /// The witness's edges in words, `a: W x=1 (P0: st x, 1) -[po]-> b: ...`.
+    pub steps: Vec<String>,
+    /// The first candidate with this reason, drawn with the relations its witness names.
+    pub figure: Option<Figure>,
 }
 
 /// Escapes text for HTML content and attribute values.
@@ -261,7 +287,7 @@ pub fn html(page: &Page) -> String {
     let ids = anchors(&page.entries);
     push_summary(&mut out, page, &ids);
     for (entry, id) in page.entries.iter().zip(&ids) {
-        push_entry(&mut out, entry, id, page.extras_note.as_deref());
+        push_entry(&mut out, entry, id);
     }
     let _ = write!(
         out,
@@ -399,7 +425,7 @@ fn push_summary(out: &mut String, page: &Page, ids: &[String]) {
     out.push_str("</tbody>\n</table>\n</section>\n");
 }
 
-fn push_entry(out: &mut String, e: &Entry, id: &str, extras_note: Option<&str>) {
+fn push_entry(out: &mut String, e: &Entry, id: &str) {
     let word = status_word(e);
     let _ = writeln!(
         out,
@@ -413,7 +439,7 @@ fn push_entry(out: &mut String, e: &Entry, id: &str, extras_note: Option<&str>) 
             .unwrap_or_default(),
     );
     match &e.result {
-        EntryResult::Litmus(r) => push_litmus(out, r, &e.extras, extras_note),
+        EntryResult::Litmus(r) => push_litmus(out, r, &e.extras),
         EntryResult::Khronos { checks, .. } => push_khronos(out, checks),
         EntryResult::Error(err) => {
             let _ = writeln!(
@@ -435,7 +461,7 @@ fn push_entry(out: &mut String, e: &Entry, id: &str, extras_note: Option<&str>) 
     out.push_str("<p class=\"top\"><a href=\"#summary\">back to the summary</a></p>\n</section>\n");
 }
 
-fn push_litmus(out: &mut String, r: &Report, extras: &Extras, extras_note: Option<&str>) {
+fn push_litmus(out: &mut String, r: &Report, extras: &Extras) {
     let o = &r.outcomes;
     let (kind, quant) = quantifier_words(r);
     if !r.program.description.trim().is_empty() {
@@ -484,8 +510,8 @@ fn push_litmus(out: &mut String, r: &Report, extras: &Extras, extras_note: Optio
         out.push_str("</ul>\n");
     }
     push_states(out, r);
-    push_explanations(out, extras, extras_note);
-    push_figures(out, extras, extras_note);
+    push_explanations(out, extras);
+    push_figures(out, extras);
     let _ = writeln!(
         out,
         "<details class=\"herd\"><summary>herd7-style output</summary><pre>{}</pre></details>",
@@ -547,26 +573,72 @@ fn push_states(out: &mut String, r: &Report) {
     }
 }
 
-fn push_explanations(out: &mut String, extras: &Extras, extras_note: Option<&str>) {
-    out.push_str("<div class=\"explanations\">\n<h3>Why the states the condition asks about are forbidden</h3>\n");
+fn push_explanations(out: &mut String, extras: &Extras) {
+    out.push_str(
+        "<div class=\"explanations\">\n<h3>Forbidden states the condition asks about</h3>\n",
+    );
     match &extras.explanations {
-        None => {
+        Err(why) => {
             let _ = writeln!(
                 out,
                 "<p class=\"placeholder\">No explanation: {}</p>",
-                escape(extras_note.unwrap_or("not made for this run"))
+                escape(why)
             );
         }
-        Some(list) if list.is_empty() => {
-            out.push_str("<p>None: no state the condition asks about is forbidden.</p>\n");
+        Ok(list) if list.is_empty() => {
+            out.push_str("<p>None: every state the condition asks about is allowed, or none can be reached.</p>\n");
         }
-        Some(list) => {
+        Ok(list) => {
             for x in list {
                 let _ = writeln!(
                     out,
-                    "<div class=\"explanation\"><h4><code>{}</code></h4><pre>{}</pre></div>",
+                    "<div class=\"explanation\"><h4>Forbidden: <code class=\"state\">{}</code></h4><p>{}</p>",
                     escape(&x.state),
-                    escape(x.text.trim_end())
+                    escape(&x.summary)
+                );
+                for r in &x.reasons {
+                    let _ = writeln!(out, "<div class=\"reason\"><p>{}</p>", escape(&r.headline));
+                    if !r.steps.is_empty() {
+                        out.push_str("<ol class=\"steps\">");
+                        for step in &r.steps {
+                            let _ = write!(out, "<li><code>{}</code></li>", escape(step));
+                        }
+                        out.push_str("</ol>\n");
+                    }
+                    if let Some(f) = &r.figure {
+                        push_figure(out, f);
+                    }
+                    out.push_str("</div>\n");
+                }
+                out.push_str("</div>\n");
+            }
+        }
+    }
+    out.push_str("</div>\n");
+}
+
+fn push_figures(out: &mut String, extras: &Extras) {
+    out.push_str("<div class=\"figures\">\n<h3>Witness executions</h3>\n");
+    match &extras.figures {
+        Err(why) => {
+            let _ = writeln!(
+                out,
+                "<p class=\"placeholder\">No graphs: {}</p>",
+                escape(why)
+            );
+        }
+        Ok(list) if list.is_empty() => out.push_str("<p>No execution to draw.</p>\n"),
+        Ok(list) => {
+            out.push_str("<div class=\"figure-list\">\n");
+            for f in list {
+                push_figure(out, f);
+            }
+            out.push_str("</div>\n");
+            if extras.figures_left_out > 0 {
+                let _ = writeln!(
+                    out,
+                    "<p class=\"note\">{} more not drawn; <code>vkherd explain</code> draws any state's witness.</p>",
+                    extras.figures_left_out
                 );
             }
         }
@@ -574,39 +646,24 @@ fn push_explanations(out: &mut String, extras: &Extras, extras_note: Option<&str
     out.push_str("</div>\n");
 }
 
-fn push_figures(out: &mut String, extras: &Extras, extras_note: Option<&str>) {
-    out.push_str("<div class=\"figures\">\n<h3>Witness executions</h3>\n");
-    match &extras.figures {
-        None => {
-            let _ = writeln!(
+fn push_figure(out: &mut String, f: &Figure) {
+    let _ = write!(
+        out,
+        "<figure><figcaption>{}</figcaption>",
+        escape(&f.caption)
+    );
+    match &f.drawing {
+        Drawing::Svg(svg) => out.push_str(svg.trim()),
+        Drawing::Dot { dot, why } => {
+            let _ = write!(
                 out,
-                "<p class=\"placeholder\">No graphs: {}</p>",
-                escape(extras_note.unwrap_or("not made for this run"))
+                "<p class=\"note\">Not drawn: {}. The graph as DOT source:</p><details><summary>DOT</summary><pre class=\"dot\">{}</pre></details>",
+                escape(why),
+                escape(dot.trim_end())
             );
         }
-        Some(list) if list.is_empty() => out.push_str("<p>No execution to draw.</p>\n"),
-        Some(list) => {
-            for f in list {
-                let _ = write!(
-                    out,
-                    "<figure><figcaption>{}</figcaption>",
-                    escape(&f.caption)
-                );
-                match &f.drawing {
-                    Drawing::Svg(svg) => out.push_str(svg.trim()),
-                    Drawing::Dot(dot) => {
-                        let _ = write!(
-                            out,
-                            "<p class=\"note\">Graphviz (<code>dot</code>) was not installed when this page was made: the graph is given as DOT source.</p><details><summary>DOT</summary><pre class=\"dot\">{}</pre></details>",
-                            escape(dot.trim_end())
-                        );
-                    }
-                }
-                out.push_str("</figure>\n");
-            }
-        }
     }
-    out.push_str("</div>\n");
+    out.push_str("</figure>\n");
 }
 
 fn push_khronos(out: &mut String, checks: &[CheckResult]) {
@@ -650,7 +707,8 @@ a.anchor{color:#aaa;text-decoration:none}
 .file{color:#666}.note,.placeholder{color:#8a5a00}.error pre{background:#fff0f0}
 dl.facts{display:grid;grid-template-columns:max-content auto;gap:0 1em;margin:.3em 0}dt{color:#666}dd{margin:0}
 tr.sat td{background:#eef6ff}td.marks{color:#a00}
-figure{margin:.5em 0;overflow-x:auto}figcaption{font-weight:600}
+figure{margin:.5em 0;overflow-x:auto}figcaption{font-weight:600}figure svg{max-width:100%;height:auto}
+.figure-list{display:flex;flex-wrap:wrap;gap:0 1.5em;align-items:flex-start}.figure-list figure{max-width:48%}
 .hidden{display:none}
 "#;
 
@@ -701,7 +759,7 @@ mod tests {
                 rendered: "m".into(),
             }),
             seconds: None,
-            extras: Extras::default(),
+            extras: Extras::none(""),
         }
     }
 

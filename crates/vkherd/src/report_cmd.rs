@@ -16,7 +16,15 @@ enum Item {
     UnreadableDir(PathBuf, String),
 }
 
-pub fn run(paths: &[PathBuf], output: &Path, opts: &Options, times: bool) -> i32 {
+/// What to put on the page besides the runs' results.
+pub struct Show {
+    /// Times per test and in total (not deterministic).
+    pub times: bool,
+    /// Witness graphs and explanations of forbidden states.
+    pub graphs: bool,
+}
+
+pub fn run(paths: &[PathBuf], output: &Path, opts: &Options, show: Show) -> i32 {
     let items = match items_to_run(paths) {
         Ok(items) => items,
         Err(e) => {
@@ -29,22 +37,24 @@ pub fn run(paths: &[PathBuf], output: &Path, opts: &Options, times: bool) -> i32
     let mut entries = Vec::with_capacity(items.len());
     for (k, item) in items.iter().enumerate() {
         let label = format!("test {} of {}", k + 1, items.len());
-        let (mut entry, code) = run_item(item, &label, opts);
-        if !times {
+        let (mut entry, code) = run_item(item, &label, opts, show.graphs);
+        if !show.times {
             entry.seconds = None;
         }
         status = combine_status(status, code);
         entries.push(entry);
     }
+    let extras_note = if show.graphs {
+        crate::report_extras::draw(&mut entries)
+    } else {
+        Some("Witness graphs and explanations were turned off (--no-graphs).".to_string())
+    };
     let page = Page {
         inputs: paths.iter().map(|p| p.display().to_string()).collect(),
         info: report::run_info(opts),
         entries,
-        seconds: times.then(|| start.elapsed().as_secs_f64()),
-        extras_note: Some(
-            "this build of vkherd does not draw witness graphs or explain forbidden states yet"
-                .to_string(),
-        ),
+        seconds: show.times.then(|| start.elapsed().as_secs_f64()),
+        extras_note,
     };
     let errors = page
         .entries
@@ -138,7 +148,7 @@ fn walk(dir: &Path, out: &mut Vec<Item>) {
 }
 
 /// Runs one item: its entry on the page, and its exit code.
-fn run_item(item: &Item, label: &str, opts: &Options) -> (Entry, i32) {
+fn run_item(item: &Item, label: &str, opts: &Options, graphs: bool) -> (Entry, i32) {
     let path = item_path(item);
     let file = path.display().to_string();
     let error_entry = |source: Option<String>, error: FileError| Entry {
@@ -146,7 +156,7 @@ fn run_item(item: &Item, label: &str, opts: &Options) -> (Entry, i32) {
         source,
         result: EntryResult::Error(error),
         seconds: None,
-        extras: Extras::default(),
+        extras: Extras::none("the file has an error"),
     };
     if let Item::UnreadableDir(_, e) = item {
         let message = format!("cannot read directory {file}: {e}");
@@ -174,16 +184,16 @@ fn run_item(item: &Item, label: &str, opts: &Options) -> (Entry, i32) {
     let label = format!("{label} {file}");
     let outcome = match item {
         Item::Khronos(_) => run_khronos(path, &source, &label, opts),
-        _ => run_litmus(&source, &label, opts),
+        _ => run_litmus(&source, &label, opts, graphs),
     };
     match outcome {
-        Ok((result, seconds, code)) => (
+        Ok((result, extras, seconds, code)) => (
             Entry {
                 file,
                 source: Some(source),
                 result,
                 seconds: Some(seconds),
-                extras: Extras::default(),
+                extras,
             },
             code,
         ),
@@ -200,9 +210,15 @@ fn run_item(item: &Item, label: &str, opts: &Options) -> (Entry, i32) {
     }
 }
 
-type Ran = (EntryResult, f64, i32);
+/// A file's result, its graphs and explanations, its time and its exit code.
+type Ran = (EntryResult, Extras, f64, i32);
 
-fn run_litmus(source: &str, label: &str, opts: &Options) -> Result<Ran, vkherd::Diagnostic> {
+fn run_litmus(
+    source: &str,
+    label: &str,
+    opts: &Options,
+    graphs: bool,
+) -> Result<Ran, vkherd::Diagnostic> {
     let program = vkherd::load_litmus(source)?;
     let estimate = vkherd::estimate(&program, opts).ok();
     let progress = crate::progress::Progress::start(label, estimate);
@@ -211,9 +227,14 @@ fn run_litmus(source: &str, label: &str, opts: &Options) -> Result<Ran, vkherd::
         ..opts.clone()
     };
     let rep = vkherd::run(&program, &opts)?;
+    let extras = if graphs {
+        crate::report_extras::extras(&program, source, &opts, &rep)
+    } else {
+        Extras::none("turned off (--no-graphs)")
+    };
     let code = report_status(&rep);
     let seconds = rep.seconds;
-    Ok((EntryResult::Litmus(Box::new(rep)), seconds, code))
+    Ok((EntryResult::Litmus(Box::new(rep)), extras, seconds, code))
 }
 
 fn run_khronos(
@@ -242,5 +263,6 @@ fn run_khronos(
         EXIT_OK
     };
     let seconds = start.elapsed().as_secs_f64();
-    Ok((EntryResult::Khronos { name, checks }, seconds, code))
+    let extras = Extras::none("not made for Khronos files");
+    Ok((EntryResult::Khronos { name, checks }, extras, seconds, code))
 }

@@ -97,9 +97,44 @@ fn between<'a>(s: &'a str, start: &str, end: &str) -> Option<&'a str> {
     Some(&s[from..from + len])
 }
 
+/// Is Graphviz's `dot` on PATH?
+fn graphviz() -> bool {
+    Command::new("dot")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The witness figures of a test's section: the part between its "Witness executions"
+/// heading and the herd-style output.
+fn witness_part(section: &str) -> &str {
+    between(
+        section,
+        "<h3>Witness executions</h3>",
+        "<details class=\"herd\">",
+    )
+    .unwrap_or("")
+}
+
+/// The states a section lists, as their cells' values.
+fn listed_states(section: &str) -> Vec<Vec<String>> {
+    let table = between(section, "<table class=\"states\">", "</table>").unwrap_or("");
+    table
+        .split("<tr class=")
+        .skip(1)
+        .map(|row| {
+            row.split("<td class=\"num\">")
+                .skip(1)
+                .map(|c| c.split("</td>").next().unwrap_or("").to_string())
+                .collect()
+        })
+        .collect()
+}
+
 /// Checks that `html` shows each test of `files`, in order, with its verdict, states and
-/// race flag.
-fn check_shows_every_test(html: &str, files: &[PathBuf]) {
+/// race flag; with `graphs`, a witness figure per state (an `<svg>` if Graphviz is
+/// installed, the DOT source if not).
+fn check_shows_every_test(html: &str, files: &[PathBuf], graphs: bool) {
     let secs = sections(html);
     assert_eq!(secs.len(), files.len(), "one section per test");
     for (sec, file) in secs.iter().zip(files) {
@@ -126,6 +161,23 @@ fn check_shows_every_test(html: &str, files: &[PathBuf]) {
         assert_eq!(rows, want.states, "{}: state rows", file.display());
         let race = between(sec, "<dd class=\"race\">", "</dd>").expect("a race flag");
         assert_eq!(race.starts_with("yes"), want.racy, "{}", file.display());
+        if !graphs {
+            continue;
+        }
+        let figures = witness_part(sec);
+        let witnesses = figures.matches("<figcaption>Witness of ").count();
+        assert_eq!(
+            witnesses,
+            want.states.min(64),
+            "{}: witnesses",
+            file.display()
+        );
+        let drawn = if graphviz() {
+            figures.matches("<svg").count()
+        } else {
+            figures.matches("<pre class=\"dot\">digraph").count()
+        };
+        assert_eq!(drawn, witnesses, "{}: drawings", file.display());
     }
 }
 
@@ -136,7 +188,7 @@ fn the_page_shows_every_test_of_a_directory_with_its_verdict_states_and_race_fla
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let files = litmus_files(&repo().join("litmus-tests/mp"));
     assert!(files.len() > 5);
-    check_shows_every_test(&page, &files);
+    check_shows_every_test(&page, &files, true);
     // The summary table has a row per test, each linking to its section.
     let summary = between(&page, "<tbody>", "</tbody>").expect("the summary table");
     assert_eq!(summary.matches("<tr ").count(), files.len());
@@ -258,12 +310,34 @@ fn a_headless_browser_shows_every_test_of_the_corpus() {
         return;
     };
     let out = tmp("corpus.html");
-    let (_, output) = report(&["litmus-tests"], &out);
+    // The whole corpus without graphs (fast), a directory with them.
+    let (_, output) = report(&["--no-graphs", "litmus-tests"], &out);
     assert!(
         output.status.code() == Some(0),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    let dom = load(browser, &out);
+    let files = litmus_files(&repo().join("litmus-tests"));
+    assert!(files.len() > 200, "the corpus");
+    check_shows_every_test(&dom, &files, false);
+    // The script ran: it counts the rows it shows.
+    let shown = format!("{} of {} shown", files.len(), files.len());
+    assert!(dom.contains(&shown), "the page's script did not run");
+
+    let out = tmp("fences.html");
+    let (_, output) = report(&["litmus-tests/fences"], &out);
+    assert_eq!(output.status.code(), Some(0));
+    let dom = load(browser, &out);
+    check_shows_every_test(
+        &dom,
+        &litmus_files(&repo().join("litmus-tests/fences")),
+        true,
+    );
+}
+
+/// The DOM `browser` builds from the page `file`, after its scripts ran.
+fn load(browser: &str, file: &Path) -> String {
     let profile = tmp("chromium-profile");
     let dom = Command::new(browser)
         .args([
@@ -276,15 +350,47 @@ fn a_headless_browser_shows_every_test_of_the_corpus() {
             "--virtual-time-budget=5000",
             "--dump-dom",
         ])
-        .arg(format!("file://{}", out.display()))
+        .arg(format!("file://{}", file.display()))
         .output()
         .expect("run the browser");
-    let dom = String::from_utf8_lossy(&dom.stdout);
+    let dom = String::from_utf8_lossy(&dom.stdout).into_owned();
     assert!(dom.contains("</html>"), "no DOM from {browser}: {dom}");
-    let files = litmus_files(&repo().join("litmus-tests"));
-    assert!(files.len() > 200, "the corpus");
-    check_shows_every_test(&dom, &files);
-    // The script ran: it counts the rows it shows.
-    let shown = format!("{} of {} shown", files.len(), files.len());
-    assert!(dom.contains(&shown), "the page's script did not run");
+    dom
+}
+
+#[test]
+fn forbidden_states_the_condition_asks_about_are_explained_and_not_listed() {
+    let out = tmp("explained.html");
+    let (page, output) = report(
+        &["--no-times", "litmus-tests/mp", "litmus-tests/coherence"],
+        &out,
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let mut explained = 0;
+    for sec in sections(&page) {
+        let listed = listed_states(sec);
+        for part in sec.split("<h4>Forbidden: <code class=\"state\">").skip(1) {
+            explained += 1;
+            // `1:r0=1; 1:r1=0;`: its values in column order are not a listed state.
+            let state = part.split("</code>").next().expect("a state");
+            let values: Vec<String> = state
+                .split(';')
+                .filter_map(|kv| kv.split_once('=').map(|(_, v)| v.trim().to_string()))
+                .collect();
+            assert!(!listed.contains(&values), "{state} is forbidden and listed");
+            assert!(part.contains("fail"), "{state}: no reason");
+        }
+    }
+    assert!(explained >= 5, "{explained} explanations");
+    // MP-relacq-wg (litmus-tests/README.md: No): its condition's state is forbidden, and a
+    // cycle of the model's `consistent` check says why.
+    let mp = sections(&page)
+        .into_iter()
+        .find(|s| s.contains("<span class=\"name\">MP-relacq-wg</span>"))
+        .expect("MP-relacq-wg");
+    assert!(mp.contains("<h4>Forbidden: <code class=\"state\">1:r0=1; 1:r1=0;</code></h4>"));
+    assert!(
+        mp.contains("`consistent`") && mp.contains("with a cycle"),
+        "{mp}"
+    );
 }
