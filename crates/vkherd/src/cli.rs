@@ -233,7 +233,8 @@ enum Command {
         run: RunArgs,
     },
     /// Write an HTML report of a run: one self-contained page with every test's verdict,
-    /// states, race flag and time, and a sortable summary table (docs/report.md).
+    /// states, race flag, time, witness graphs and explanations of forbidden states, and a
+    /// sortable summary table (docs/report.md).
     Report {
         /// `.litmus` and Khronos `.test` files, or directories (every such file below them).
         #[arg(required = true, value_name = "FILE|DIR")]
@@ -247,6 +248,10 @@ enum Command {
         /// Leave out the witness graphs and the explanations of forbidden states (faster).
         #[arg(long)]
         no_graphs: bool,
+        /// Most candidate executions examined to explain one test's forbidden states
+        /// (a plain enumeration of those reaching them); past it, no explanation.
+        #[arg(long, value_name = "N", default_value_t = vkherd::explain::DEFAULT_MAX_CANDIDATES)]
+        explain_candidates: u64,
         #[command(flatten)]
         model: ModelArgs,
         #[command(flatten)]
@@ -553,6 +558,7 @@ pub fn main() -> i32 {
             output,
             no_times,
             no_graphs,
+            explain_candidates,
             model,
             threads,
             run,
@@ -563,6 +569,7 @@ pub fn main() -> i32 {
                     let show = crate::report_cmd::Show {
                         times: !*no_times,
                         graphs: !*no_graphs,
+                        explain_candidates: *explain_candidates,
                     };
                     crate::report_cmd::run(paths, output, &run.options(&m), show)
                 }

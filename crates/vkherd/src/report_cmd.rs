@@ -22,6 +22,8 @@ pub struct Show {
     pub times: bool,
     /// Witness graphs and explanations of forbidden states.
     pub graphs: bool,
+    /// `--explain-candidates`.
+    pub explain_candidates: u64,
 }
 
 pub fn run(paths: &[PathBuf], output: &Path, opts: &Options, show: Show) -> i32 {
@@ -37,7 +39,7 @@ pub fn run(paths: &[PathBuf], output: &Path, opts: &Options, show: Show) -> i32 
     let mut entries = Vec::with_capacity(items.len());
     for (k, item) in items.iter().enumerate() {
         let label = format!("test {} of {}", k + 1, items.len());
-        let (mut entry, code) = run_item(item, &label, opts, show.graphs);
+        let (mut entry, code) = run_item(item, &label, opts, &show);
         if !show.times {
             entry.seconds = None;
         }
@@ -148,7 +150,7 @@ fn walk(dir: &Path, out: &mut Vec<Item>) {
 }
 
 /// Runs one item: its entry on the page, and its exit code.
-fn run_item(item: &Item, label: &str, opts: &Options, graphs: bool) -> (Entry, i32) {
+fn run_item(item: &Item, label: &str, opts: &Options, show: &Show) -> (Entry, i32) {
     let path = item_path(item);
     let file = path.display().to_string();
     let error_entry = |source: Option<String>, error: FileError| Entry {
@@ -184,7 +186,7 @@ fn run_item(item: &Item, label: &str, opts: &Options, graphs: bool) -> (Entry, i
     let label = format!("{label} {file}");
     let outcome = match item {
         Item::Khronos(_) => run_khronos(path, &source, &label, opts),
-        _ => run_litmus(&source, &label, opts, graphs),
+        _ => run_litmus(&source, &label, opts, show),
     };
     match outcome {
         Ok((result, extras, seconds, code)) => (
@@ -217,7 +219,7 @@ fn run_litmus(
     source: &str,
     label: &str,
     opts: &Options,
-    graphs: bool,
+    show: &Show,
 ) -> Result<Ran, vkherd::Diagnostic> {
     let program = vkherd::load_litmus(source)?;
     let estimate = vkherd::estimate(&program, opts).ok();
@@ -227,8 +229,8 @@ fn run_litmus(
         ..opts.clone()
     };
     let rep = vkherd::run(&program, &opts)?;
-    let extras = if graphs {
-        crate::report_extras::extras(&program, source, &opts, &rep)
+    let extras = if show.graphs {
+        crate::report_extras::extras(&program, source, &opts, &rep, show.explain_candidates)
     } else {
         Extras::none("turned off (--no-graphs)")
     };

@@ -3,9 +3,7 @@
 //! the page into SVG with one Graphviz run.
 
 use vkherd::execution::Execution;
-use vkherd::explain::{
-    explain, witness_executions, Explanation, Reason, Target, Witness, DEFAULT_MAX_CANDIDATES,
-};
+use vkherd::explain::{explain, witness_executions, Explanation, Reason, Target, Witness};
 use vkherd::html::{Drawing, Entry, EntryResult, Explained, Extras, Figure, ReasonShown};
 use vkherd::report::plural;
 use vkherd::{LoweredProgram, Options, Report};
@@ -15,7 +13,14 @@ use vkherd::{LoweredProgram, Options, Report};
 pub const MAX_FIGURES: usize = 64;
 
 /// The graphs and explanations of one test whose run is `report`.
-pub fn extras(program: &LoweredProgram, source: &str, opts: &Options, report: &Report) -> Extras {
+/// Explaining examines at most `explain_candidates` candidates (`--explain-candidates`).
+pub fn extras(
+    program: &LoweredProgram,
+    source: &str,
+    opts: &Options,
+    report: &Report,
+    explain_candidates: u64,
+) -> Extras {
     if report.stats.stopped.is_some() {
         return Extras::none("the run was stopped by a limit, so its executions are not all known");
     }
@@ -30,13 +35,10 @@ pub fn extras(program: &LoweredProgram, source: &str, opts: &Options, report: &R
         }),
         Err(e) => Err(format!("the witnesses could not be found: {e}")),
     };
-    // Explaining examines every candidate reaching a state (plain enumeration): bounded
-    // by explain's own default unless the run's limit is lower.
+    // Explaining examines every candidate reaching a state (plain enumeration): it has
+    // its own bound, not the run's --max-candidates.
     let explain_opts = Options {
-        max_candidates: Some(
-            opts.max_candidates
-                .map_or(DEFAULT_MAX_CANDIDATES, |n| n.min(DEFAULT_MAX_CANDIDATES)),
-        ),
+        max_candidates: Some(explain_candidates),
         ..opts.clone()
     };
     let explanations = match explain(
@@ -47,7 +49,9 @@ pub fn extras(program: &LoweredProgram, source: &str, opts: &Options, report: &R
         &[],
     ) {
         Ok(x) => Ok(explained(&x)),
-        Err(e) => Err(format!("the forbidden states could not be explained: {e}")),
+        Err(e) => Err(format!(
+            "the forbidden states could not be explained: {e} (in vkherd report: --explain-candidates, now {explain_candidates})"
+        )),
     };
     Extras {
         figures,

@@ -394,3 +394,38 @@ fn forbidden_states_the_condition_asks_about_are_explained_and_not_listed() {
         "{mp}"
     );
 }
+
+#[test]
+fn without_graphviz_the_graphs_are_dot_source_with_a_visible_note() {
+    // A PATH with no `dot` on it.
+    let empty = tmp("empty-path");
+    std::fs::create_dir_all(&empty).expect("make a directory");
+    let out = tmp("no-dot.html");
+    let output = Command::new(env!("CARGO_BIN_EXE_vkherd"))
+        .args([
+            "report",
+            "-o",
+            out.to_str().expect("UTF-8"),
+            "litmus-tests/sb/SB.litmus",
+        ])
+        .current_dir(repo())
+        .env("PATH", &empty)
+        .output()
+        .expect("run vkherd");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let page = std::fs::read_to_string(&out).expect("the page");
+    assert!(
+        page.contains("<p class=\"note\" id=\"extras-note\">Graphviz (`dot`) was not installed")
+    );
+    let sec = sections(&page)[0];
+    let figures = witness_part(sec);
+    let witnesses = figures.matches("<figcaption>Witness of ").count();
+    assert_eq!(witnesses, listed_states(sec).len());
+    assert_eq!(
+        figures
+            .matches("<details><summary>DOT</summary><pre class=\"dot\">digraph")
+            .count(),
+        witnesses
+    );
+    assert!(!page.contains("<svg"));
+}
