@@ -38,10 +38,52 @@ pub struct Inspection<'m> {
 pub struct Origin {
     /// The most specific named definitions (or base relations) that contain the edge and
     /// that the relation is built from (several when the edge is in several terms).
+    /// Empty when no named part has the edge (`hbloc ; eco`): then `steps` says why.
     pub labels: Vec<String>,
     /// The named definitions passed through on the way down, outermost first (for
-    /// `locord`'s edge: `locord`, `hb`, ... ), the labels last.
+    /// `locord`'s edge: `locord`, `hb`, ... ), the first label last.
     pub via: Vec<String>,
+    /// The first label's edge as a path of smaller edges, when it is a closure or a `;`
+    /// chain ([`Inspection::steps`]).
+    pub steps: Vec<Step>,
+}
+
+/// One edge of a path that makes up a larger edge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    pub from: usize,
+    pub to: usize,
+    /// The most specific named definitions containing it (base names if none).
+    pub labels: Vec<String>,
+}
+
+/// A shortest path from `a` to `b` in `r` (BFS), as its events.
+pub fn shortest_path(r: &Rel, a: usize, b: usize) -> Option<Vec<usize>> {
+    let n = r.n();
+    let mut parent: Vec<Option<usize>> = vec![None; n];
+    let mut queue = std::collections::VecDeque::from([a]);
+    let mut seen = vec![false; n];
+    seen[a] = true;
+    while let Some(x) = queue.pop_front() {
+        for y in r.row(x).iter() {
+            if y == b {
+                let mut path = vec![b, x];
+                let mut at = x;
+                while let Some(p) = parent[at] {
+                    path.push(p);
+                    at = p;
+                }
+                path.reverse();
+                return Some(path);
+            }
+            if !seen[y] {
+                seen[y] = true;
+                parent[y] = Some(x);
+                queue.push_back(y);
+            }
+        }
+    }
+    None
 }
 
 impl<'m> Inspection<'m> {
@@ -266,10 +308,6 @@ impl<'m> Inspection<'m> {
         &self.names[n as usize]
     }
 
-    fn is_base_name(&self, name: &str) -> bool {
-        crate::base::lookup(name).is_some() && self.model.named(name).is_none()
-    }
-
     fn has(&self, n: N, a: usize, b: usize) -> bool {
         match self.value(n) {
             Value::Rel(r) => r.contains(a, b),
@@ -287,43 +325,145 @@ impl<'m> Inspection<'m> {
         for mut chain in self.chains(n, a, b, 0) {
             // Base relations are not definitions of the model: the caller adds the
             // ones it shows (`po`, `rf`, ...) when the edge is in them.
-            while chain.len() > 1 && self.is_base_name(chain.last().expect("non-empty")) {
+            while chain.len() > 1 && self.is_base(*chain.last().expect("non-empty")) {
                 chain.pop();
             }
-            let last = chain.last().expect("a chain is not empty").clone();
+            let last = *chain.last().expect("a chain is not empty");
+            let name = self.name(last);
             if out.via.is_empty() {
-                out.via = chain;
+                out.via = chain.iter().map(|&m| self.name(m)).collect();
+                out.steps = self.steps(last, a, b);
             }
-            if !out.labels.contains(&last) {
-                out.labels.push(last);
+            if !out.labels.contains(&name) {
+                out.labels.push(name);
             }
+        }
+        if out.labels.is_empty() {
+            // An unnamed expression (`irreflexive hbloc ; eco`): its own path.
+            out.steps = self.steps(n, a, b);
         }
         out
     }
 
-    /// The chains of named definitions from `n` (which contains edge `(a, b)`) down to
-    /// the most specific ones that contain it, outermost first.
-    fn chains(&self, n: N, a: usize, b: usize, depth: usize) -> Vec<Vec<String>> {
-        let name = self.names_of(n).first().cloned();
-        let mut below: Vec<Vec<String>> = Vec::new();
+    /// The name shown for a named node.
+    fn name(&self, n: N) -> String {
+        self.names_of(n).first().cloned().unwrap_or_default()
+    }
+
+    fn is_base(&self, n: N) -> bool {
+        matches!(self.model.graph.node(n).op, Op::Base(_))
+    }
+
+    /// The chains of named nodes from `n` (which contains edge `(a, b)`) down to the most
+    /// specific ones that contain it, outermost first.
+    fn chains(&self, n: N, a: usize, b: usize, depth: usize) -> Vec<Vec<N>> {
+        let named = !self.names_of(n).is_empty();
+        let mut below: Vec<Vec<N>> = Vec::new();
         if depth < 64 {
             for m in self.parts(n, a, b) {
                 below.extend(self.chains(m, a, b, depth + 1));
             }
         }
-        match name {
-            None => below,
-            Some(name) if below.is_empty() => vec![vec![name]],
-            Some(name) => below
+        match named {
+            false => below,
+            true if below.is_empty() => vec![vec![n]],
+            true => below
                 .into_iter()
                 .map(|mut c| {
-                    if c.first() != Some(&name) {
-                        c.insert(0, name.clone());
-                    }
+                    c.insert(0, n);
                     c
                 })
                 .collect(),
         }
+    }
+
+    /// Edge `(a, b)` of the named node `n` as a path of smaller edges when `n` is a
+    /// closure (`r+`, `r*`: a shortest path of `r`) or a `;` chain (one edge or loop per
+    /// factor, loops left out), each step labelled by where it comes from. Empty when
+    /// `n` is neither, or the edge is one step.
+    pub fn steps(&self, n: N, a: usize, b: usize) -> Vec<Step> {
+        self.steps_at(n, a, b, 0)
+    }
+
+    fn steps_at(&self, n: N, a: usize, b: usize, depth: usize) -> Vec<Step> {
+        let g = &self.model.graph;
+        let raw: Vec<(usize, usize, N)> = match &g.node(n).op {
+            Op::Plus(x) | Op::Star(x) => {
+                let r = as_rel(self.value(*x));
+                shortest_path(&r, a, b)
+                    .map(|p| p.windows(2).map(|w| (w[0], w[1], *x)).collect())
+                    .unwrap_or_default()
+            }
+            Op::Seq(v) => self.chain_path(v, a, b).unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        let raw: Vec<(usize, usize, N)> = raw.into_iter().filter(|s| s.0 != s.1).collect();
+        if raw.len() < 2 && depth == 0 {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for (x, y, m) in raw {
+            let mut labels: Vec<String> = Vec::new();
+            for mut chain in self.chains(m, x, y, 0) {
+                while chain.len() > 1 && self.is_base(*chain.last().expect("non-empty")) {
+                    chain.pop();
+                }
+                let name = self.name(*chain.last().expect("non-empty"));
+                if !labels.contains(&name) {
+                    labels.push(name);
+                }
+            }
+            // An unnamed part (`[SC & F] ; hb?`): its own steps, if it has some.
+            let sub = if labels.is_empty() && depth < 4 {
+                self.steps_at(m, x, y, depth + 1)
+            } else {
+                Vec::new()
+            };
+            if sub.is_empty() {
+                out.push(Step {
+                    from: x,
+                    to: y,
+                    labels,
+                });
+            } else {
+                out.extend(sub);
+            }
+        }
+        out
+    }
+
+    /// Events `a = e0, e1, ..., ek = b` with `(e(i-1), ei)` in factor i of chain `v`.
+    fn chain_path(&self, v: &[N], a: usize, b: usize) -> Option<Vec<(usize, usize, N)>> {
+        // parents[i][e]: the event before e when factor i ends at e.
+        let mut reach = vec![a];
+        let mut parents: Vec<Vec<Option<usize>>> = Vec::new();
+        for &f in v {
+            let r = as_rel(self.value(f));
+            let mut par = vec![None; self.n];
+            let mut next = Vec::new();
+            for &x in &reach {
+                for y in r.row(x).iter() {
+                    if par[y].is_none() {
+                        par[y] = Some(x);
+                        next.push(y);
+                    }
+                }
+            }
+            parents.push(par);
+            reach = next;
+        }
+        if !reach.contains(&b) {
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut at = b;
+        for (i, par) in parents.iter().enumerate().rev() {
+            let from = par[at]?;
+            out.push((from, at, v[i]));
+            at = from;
+        }
+        out.reverse();
+        Some(out)
     }
 
     /// The operands of `n` that contain edge `(a, b)` on their own (see module docs).

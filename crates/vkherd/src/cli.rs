@@ -78,6 +78,8 @@ struct Cli {
     /// `# racy` / `# thin-air` marks, and a `Time` line per test.
     #[arg(long)]
     herd7_log: bool,
+    #[command(flatten)]
+    graphs: GraphArgs,
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
@@ -141,6 +143,23 @@ impl LimitArgs {
     }
 }
 
+/// Graphviz output, shared by the main form and `explain`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct GraphArgs {
+    /// Print the executions shown as Graphviz DOT on stdout instead of the report (main
+    /// form: a witness per state; explain: the executions explained).
+    #[arg(long)]
+    pub dot: bool,
+    /// Write one DOT file per execution shown into DIR, and SVG beside it when Graphviz's
+    /// `dot` is installed (herd7: `-o DIR`).
+    #[arg(long, short = 'o', value_name = "DIR")]
+    pub graph: Option<PathBuf>,
+    /// Relations to draw besides po, rf, asmo and fr: names of the model's definitions,
+    /// comma-separated (`--show hb,sw`; herd7: `-doshow`).
+    #[arg(long, value_name = "REL,...", value_delimiter = ',', alias = "doshow")]
+    pub show: Vec<String>,
+}
+
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
     #[command(flatten)]
@@ -197,6 +216,35 @@ enum Command {
         family: String,
         /// Its size parameter.
         n: usize,
+    },
+    /// Explain a final state: for a forbidden one, every candidate execution reaching it,
+    /// grouped by reason, with the first check of the model it fails and a shortest cycle
+    /// (or pair) breaking it; for an allowed one, a witness execution (docs/explain.md).
+    Explain {
+        /// The `.litmus` test.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The state to explain, herd-style (`1:r0=1; 1:r1=0;`; a partial state matches
+        /// every state with those values) [default: the states the condition asks about].
+        #[arg(long, value_name = "STATE")]
+        state: Option<String>,
+        #[command(flatten)]
+        common: CommonArgs,
+        #[command(flatten)]
+        graphs: GraphArgs,
+        /// Bound on loops: a backward jump is taken at most N times on a path.
+        #[arg(long, value_name = "N", default_value_t = 2)]
+        unroll: u32,
+        /// Leave out executions whose values come out of thin air.
+        #[arg(long)]
+        no_thin_air: bool,
+        /// Examine at most N candidate executions (every candidate is enumerated, pruning
+        /// hides the inconsistent ones); past it, no explanation (0 = no limit).
+        #[arg(long, value_name = "N", default_value_t = vkherd::explain::DEFAULT_MAX_CANDIDATES)]
+        max_candidates: u64,
+        /// Stop after SECS seconds, with no explanation (0 = no limit).
+        #[arg(long, value_name = "SECS", default_value_t = 600.0)]
+        timeout: f64,
     },
     /// List the bundled models, one line each.
     Models,
@@ -490,6 +538,47 @@ pub fn main() -> i32 {
                 Err(e) => bad_model(&e),
             }
         }
+        Some(Command::Explain {
+            file,
+            state,
+            common,
+            graphs,
+            unroll,
+            no_thin_air,
+            max_candidates,
+            timeout,
+        }) => {
+            common.init_threads();
+            let model = match common.model() {
+                Ok(m) => m,
+                Err(e) => return bad_model(&e),
+            };
+            let limits = LimitArgs {
+                max_candidates: *max_candidates,
+                timeout: *timeout,
+            };
+            let opts = Options {
+                model: model.options,
+                cat: model.cat.clone(),
+                model_given: model.given,
+                unroll: *unroll,
+                no_thin_air: *no_thin_air,
+                max_candidates: limits.max_candidates().or(Some(u64::MAX)),
+                timeout: limits.timeout(),
+                ..Options::default()
+            };
+            crate::explain_cmd::run(
+                file,
+                state.as_deref(),
+                &opts,
+                crate::explain_cmd::Output {
+                    json: common.json,
+                    dot: graphs.dot,
+                    graph: graphs.graph.as_deref(),
+                    show: &graphs.show,
+                },
+            )
+        }
         Some(Command::Models) => {
             for (name, doc) in vkherd::models::list() {
                 outln!("{name:<20} {doc}");
@@ -590,6 +679,7 @@ pub fn main() -> i32 {
                 stats: cli.stats,
                 herd7_log: cli.herd7_log,
                 shard: cli.shard,
+                graphs: cli.graphs.clone(),
             };
             crate::litmus_cmd::run(&cli.paths, opts, output)
         }

@@ -55,6 +55,16 @@ fn immediate(pairs: &[(usize, usize)]) -> Vec<(usize, usize)> {
 /// `show` that the execution carries (see [`Execution::new`]'s `show`). Renders with
 /// `dot` without warnings.
 pub fn to_dot(ex: &Execution, show: &[&str]) -> String {
+    to_dot_highlighting(ex, show, &[])
+}
+
+/// As [`to_dot`], with `highlight` edges `(from, to, label)` drawn bold on top (the
+/// cycle or pair of an explanation).
+pub fn to_dot_highlighting(
+    ex: &Execution,
+    show: &[&str],
+    highlight: &[(usize, usize, String)],
+) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "digraph execution {{");
     let _ = writeln!(out, "  label={};", quote(&ex.state));
@@ -113,11 +123,12 @@ pub fn to_dot(ex: &Execution, show: &[&str]) -> String {
                     let _ = writeln!(out, "        subgraph cluster_p{} {{", t.thread);
                     let _ = writeln!(out, "          label={}; style=solid;", quote(&t.name));
                     for e in ex.events.iter().filter(|e| e.thread == t.thread) {
+                        let loc = e.location.as_deref().unwrap_or("");
                         let value = match (e.read, e.written) {
-                            (Some(r), Some(w)) => format!(" {}: {r} -> {w}", e.kind),
-                            (Some(r), None) => format!(" {}={r}", e.kind),
-                            (None, Some(w)) => format!(" {}={w}", e.kind),
-                            (None, None) => format!(" {}", e.kind),
+                            (Some(r), Some(w)) => format!("{} {loc}: {r} -> {w}", e.kind),
+                            (Some(r), None) => format!("{} {loc}={r}", e.kind),
+                            (None, Some(w)) => format!("{} {loc}={w}", e.kind),
+                            (None, None) => e.kind.clone(),
                         };
                         let label = format!("{}: {}\n{}", e.name, e.label, value.trim());
                         let _ = writeln!(out, "          e{} [label={}];", e.id, quote(&label));
@@ -176,6 +187,13 @@ pub fn to_dot(ex: &Execution, show: &[&str]) -> String {
                 quote(rel)
             );
         }
+    }
+    for (a, b, label) in highlight {
+        let _ = writeln!(
+            out,
+            "  e{a} -> e{b} [label={}, color=crimson, fontcolor=crimson, penwidth=2.5, style=bold];",
+            quote(label)
+        );
     }
     let _ = writeln!(out, "}}");
     out

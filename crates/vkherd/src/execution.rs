@@ -190,7 +190,16 @@ impl Execution {
             })
             .collect();
         let mut relations = BTreeMap::new();
-        for name in BASE_RELATIONS.iter().chain(show) {
+        // The relation of each raised flag (`dr` for Vulkan's `racy`), when it is named.
+        let model = insp.model();
+        let flagged: Vec<&str> = model
+            .checks
+            .iter()
+            .enumerate()
+            .filter(|(c, ch)| ch.flag && insp.check(*c))
+            .filter_map(|(_, ch)| insp.names_of(ch.node).first().map(|s| s.as_str()))
+            .collect();
+        for name in BASE_RELATIONS.iter().chain(show).chain(&flagged) {
             if let Some(Value::Rel(r)) = insp.named(name) {
                 relations.insert(name.to_string(), r.pairs().collect());
             }

@@ -51,6 +51,18 @@ pub struct Edge {
     pub labels: Vec<String>,
     /// The definitions from the checked relation down to the first label.
     pub via: Vec<String>,
+    /// The first label's edge as a path of smaller edges, when that definition is a
+    /// closure (`hb`'s `(sw | po ...)+`) or a `;` chain; empty otherwise. Each step is in
+    /// the relations its labels name.
+    pub steps: Vec<Step>,
+}
+
+/// One edge of a path that makes up a larger edge.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Step {
+    pub from: usize,
+    pub to: usize,
+    pub labels: Vec<String>,
 }
 
 /// What breaks a check.
@@ -189,6 +201,40 @@ pub fn witness_executions(
         .collect())
 }
 
+/// Checks that every name of `show` is a relation of `model` (a definition or a base
+/// relation), for `--show`.
+pub fn check_show(model: &Model, show: &[&str]) -> Result<(), String> {
+    for name in show {
+        let node = model.named(name);
+        let is_rel = match node {
+            Some(n) => model.graph.kind(n) == vkherd_cat::Kind::Rel,
+            None => vkherd_cat::base::lookup(name)
+                .is_some_and(|b| vkherd_cat::BASES[b].kind == vkherd_cat::Kind::Rel),
+        };
+        if !is_rel {
+            let mut known: Vec<&str> = model
+                .named
+                .iter()
+                .filter(|(_, n)| model.graph.kind(*n) == vkherd_cat::Kind::Rel)
+                .map(|(m, _)| m.as_str())
+                .collect();
+            known.sort_unstable();
+            known.dedup();
+            let what = if node.is_some() {
+                "is a set, not a relation"
+            } else {
+                "is not a relation of the model"
+            };
+            return Err(format!(
+                "--show {name}: `{name}` {what} `{}`; expected one of: {}, or a base relation (po, rf, asmo, ...)",
+                model.name,
+                known.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Does `state` (in column order) match the target?
 fn matches(program: &Program, target: &Target, state: &[i64]) -> bool {
     let value = |o: Observable| {
@@ -321,7 +367,7 @@ fn explain_state(
     let mut groups: BTreeMap<String, (usize, Reason)> = BTreeMap::new();
     for (order, c) in list.iter().enumerate() {
         let insp = Inspection::new(model, &c.statics, &c.rf, &c.rfinit, &c.asmo);
-        let Some(check) = insp.first_failure() else {
+        let Some((check, witness)) = failure_with(&insp) else {
             // The staged engine said inconsistent, the plain one finds every check
             // holding: a bug, said rather than hidden.
             let key = "(no check fails: the two evaluators disagree)".to_string();
@@ -335,13 +381,15 @@ fn explain_state(
             groups.entry(key).or_insert((order, reason)).1.candidates += 1;
             continue;
         };
-        let witness = witness_of(&insp, check);
         let key = reason_key(c, &model.checks[check].name, &witness);
         let entry = groups.entry(key).or_insert_with(|| {
             // The execution carries every relation the witness names.
             let mut names: Vec<&str> = show.to_vec();
             for e in witness.edges() {
                 names.extend(e.labels.iter().chain(&e.via).map(|s| s.as_str()));
+                for st in &e.steps {
+                    names.extend(st.labels.iter().map(|s| s.as_str()));
+                }
             }
             let execution = Execution::with_inspection(program, source, &insp, c, state, &names);
             (
@@ -361,6 +409,19 @@ fn explain_state(
     reasons.sort_by_key(|(order, r)| (std::cmp::Reverse(r.candidates), *order));
     out.reasons = reasons.into_iter().map(|(_, r)| r).collect();
     out
+}
+
+/// The first check of `model` that candidate `c` fails, and a minimal witness of it
+/// (`None` if every check holds).
+pub fn failure(model: &Model, c: &Captured) -> Option<(usize, Witness)> {
+    failure_with(&Inspection::new(
+        model, &c.statics, &c.rf, &c.rfinit, &c.asmo,
+    ))
+}
+
+fn failure_with(insp: &Inspection<'_>) -> Option<(usize, Witness)> {
+    let check = insp.first_failure()?;
+    Some((check, witness_of(insp, check)))
 }
 
 /// Candidates with the same failing check and the same witness over the same
@@ -406,11 +467,21 @@ fn edge(insp: &Inspection<'_>, node: vkherd_cat::ir::N, a: usize, b: usize) -> E
             }
         }
     }
+    let steps = origin
+        .steps
+        .into_iter()
+        .map(|st| Step {
+            from: st.from,
+            to: st.to,
+            labels: st.labels,
+        })
+        .collect();
     Edge {
         from: a,
         to: b,
         labels,
         via: origin.via,
+        steps,
     }
 }
 
@@ -452,6 +523,7 @@ fn witness_of(insp: &Inspection<'_>, c: usize) -> Witness {
                     to: e,
                     labels: insp.names_of(ch.node).to_vec(),
                     via: Vec::new(),
+                    steps: Vec::new(),
                 },
             }
         }
@@ -573,4 +645,225 @@ pub fn parse_state(program: &Program, text: &str) -> Result<Vec<(Observable, i64
         ));
     }
     Ok(out)
+}
+
+/// The immediate pairs of a transitive relation (`po` listed herd7-style).
+fn immediate(pairs: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    pairs
+        .iter()
+        .copied()
+        .filter(|&(a, b)| {
+            !pairs
+                .iter()
+                .any(|&(x, m)| x == a && m != b && pairs.contains(&(m, b)))
+        })
+        .collect()
+}
+
+/// An execution in words: one line per event, then its relations (`po` immediate; `rf`
+/// from `init` for initial values), then its flags.
+pub fn execution_text(ex: &Execution, indent: &str) -> String {
+    let mut out = String::new();
+    for e in 0..ex.events.len() {
+        out.push_str(&format!("{indent}{}\n", ex.describe(e)));
+    }
+    let name = |e: usize| ex.events[e].name.clone();
+    for (rel, pairs) in &ex.relations {
+        let mut items: Vec<String> = Vec::new();
+        if rel == "rf" {
+            items.extend(ex.init_reads.iter().map(|&r| format!("init->{}", name(r))));
+        }
+        let pairs = if rel == "po" {
+            immediate(pairs)
+        } else {
+            pairs.clone()
+        };
+        items.extend(
+            pairs
+                .iter()
+                .map(|&(a, b)| format!("{}->{}", name(a), name(b))),
+        );
+        if items.is_empty() {
+            items.push("(empty)".into());
+        }
+        out.push_str(&format!("{indent}{rel}: {}\n", items.join(", ")));
+    }
+    if !ex.flags.is_empty() {
+        out.push_str(&format!("{indent}flags: {}\n", ex.flags.join(", ")));
+    }
+    if ex.thin_air {
+        out.push_str(&format!(
+            "{indent}thin air: its values depend on themselves through rf\n"
+        ));
+    }
+    out
+}
+
+/// The relation a check is on, as written: `hbloc ; eco` for `irreflexive hbloc ; eco as
+/// coherence`.
+fn checked_expression(check_text: &str) -> String {
+    let t = check_text.trim();
+    let t = t.strip_prefix("flag").map_or(t, str::trim_start);
+    let t = t.strip_prefix('~').map_or(t, str::trim_start);
+    let t = ["acyclic", "irreflexive", "empty"]
+        .iter()
+        .find_map(|k| t.strip_prefix(k))
+        .unwrap_or(t)
+        .trim();
+    match t.rfind(" as ") {
+        Some(i) => t[..i].trim().to_string(),
+        None => t.to_string(),
+    }
+}
+
+/// One edge in words: `-> d by locord (locord > hb > ithbsemsc0: a -po-> b -sw-> c -po-> d)`;
+/// `checked` names the edge when no definition does.
+fn edge_text(ex: &Execution, e: &Edge, checked: &str) -> String {
+    let name = |i: usize| ex.events[i].name.clone();
+    let by = if e.labels.is_empty() {
+        format!("`{checked}`")
+    } else {
+        e.labels.join(" and ")
+    };
+    let mut s = format!("-> {} by {by}", name(e.to));
+    let chain = if e.via.len() > 1 {
+        e.via.join(" > ")
+    } else {
+        String::new()
+    };
+    let steps = if e.steps.is_empty() {
+        String::new()
+    } else {
+        let mut p = name(e.steps[0].from);
+        for st in &e.steps {
+            p.push_str(&format!(" -{}-> {}", st.labels.join("+"), name(st.to)));
+        }
+        p
+    };
+    match (chain.is_empty(), steps.is_empty()) {
+        (true, true) => {}
+        (false, true) => s.push_str(&format!(" (through {chain})")),
+        (true, false) => s.push_str(&format!(" ({steps})")),
+        (false, false) => s.push_str(&format!(" (through {chain}: {steps})")),
+    }
+    s
+}
+
+/// The witness of a reason in words.
+fn witness_text(ex: &Execution, w: &Witness, checked: &str) -> String {
+    let mut out = String::new();
+    match w {
+        Witness::Cycle { edges } => {
+            out.push_str(&format!(
+                "    a cycle of {}:\n",
+                crate::report::plural(edges.len() as u64, "edge")
+            ));
+            for e in edges {
+                out.push_str(&format!("      {}\n", ex.describe(e.from)));
+                out.push_str(&format!("        {}\n", edge_text(ex, e, checked)));
+            }
+        }
+        Witness::Reflexive { event, edge } => {
+            out.push_str(&format!(
+                "    an event related to itself:\n      {}\n        {}\n",
+                ex.describe(*event),
+                edge_text(ex, edge, checked)
+            ));
+        }
+        Witness::Pair { edge } if edge.from == edge.to && edge.via.is_empty() => {
+            out.push_str(&format!(
+                "    an event in the set:\n      {}\n",
+                ex.describe(edge.from)
+            ));
+        }
+        Witness::Pair { edge } => {
+            out.push_str(&format!(
+                "    a pair in the relation:\n      {}\n        {}\n",
+                ex.describe(edge.from),
+                edge_text(ex, edge, checked)
+            ));
+        }
+        Witness::Empty => out.push_str("    the relation is empty\n"),
+    }
+    out
+}
+
+/// An explanation in plain words (what `vkherd explain` prints).
+pub fn explanation_text(ex: &Explanation) -> String {
+    let mut out = format!(
+        "Test {}, model {}: explaining {}\n{} examined\n",
+        ex.test,
+        ex.model,
+        ex.asked,
+        crate::report::plural(ex.examined, "candidate execution")
+    );
+    if ex.unreachable {
+        out.push_str(&format!(
+            "\nNo candidate execution reaches {}: no choice of paths, rf and asmo gives these values (they are value-inconsistent), whatever the model.\n",
+            ex.asked
+        ));
+        return out;
+    }
+    for st in &ex.states {
+        out.push('\n');
+        match st.verdict.as_str() {
+            "filtered" => out.push_str(&format!(
+                "State {} is left out by the test's filter ({} reach it).\n",
+                st.state,
+                crate::report::plural(st.candidates, "candidate execution")
+            )),
+            "allowed" => {
+                let race = if st.racy {
+                    "; every execution reaching it races (flag raised)"
+                } else {
+                    ", by a race-free execution"
+                };
+                out.push_str(&format!("State {} is allowed{race}. Witness:\n", st.state));
+                if let Some(w) = &st.witness {
+                    out.push_str(&execution_text(w, "  "));
+                }
+            }
+            _ => {
+                let reach = if st.candidates == 1 {
+                    "reaches"
+                } else {
+                    "reach"
+                };
+                out.push_str(&format!(
+                    "State {} is forbidden: {} {reach} it, and each fails a check of the model.\n",
+                    st.state,
+                    crate::report::plural(st.candidates, "candidate execution")
+                ));
+                for (k, r) in st.reasons.iter().enumerate() {
+                    out.push_str(&format!(
+                        "\n  Reason {} ({}): check `{}` fails ({})\n",
+                        k + 1,
+                        crate::report::plural(r.candidates, "candidate"),
+                        r.check,
+                        r.check_text
+                    ));
+                    let checked = checked_expression(&r.check_text);
+                    out.push_str(&witness_text(&r.execution, &r.witness, &checked));
+                    out.push_str("    in the execution:\n");
+                    out.push_str(&execution_text(&r.execution, "      "));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_checked_expression_is_cut_out_of_the_check() {
+        assert_eq!(
+            checked_expression("irreflexive hbloc ; eco as coherence"),
+            "hbloc ; eco"
+        );
+        assert_eq!(checked_expression("acyclic a | b"), "a | b");
+        assert_eq!(checked_expression("flag ~empty dr as racy"), "dr");
+    }
 }

@@ -1,17 +1,9 @@
-//! Graphviz's `dot`, when installed: DOT text to SVG elements to inline in a page.
+//! Graphviz's `dot`, when installed ([`crate::graphs::dot_available`]): DOT text to SVG
+//! elements to inline in a page (`vkherd report`; `--graph DIR` writes files instead,
+//! [`crate::graphs`]).
 
 use std::io::Write;
 use std::process::{Command, Stdio};
-
-/// `dot` on PATH answers `-V`.
-pub fn available() -> bool {
-    Command::new("dot")
-        .arg("-V")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
 
 /// The `<svg>...</svg>` elements of `graphs`, in order, drawn in parallel on the worker
 /// threads, one `dot -Tsvg` per graph. Not one `dot` for many graphs: Graphviz 2.43 (Debian
@@ -87,7 +79,7 @@ mod tests {
 
     #[test]
     fn graphs_become_svg_in_order_when_dot_is_installed() {
-        if !available() {
+        if !crate::graphs::dot_available() {
             eprintln!("skipped: no dot (Graphviz) on PATH");
             return;
         }

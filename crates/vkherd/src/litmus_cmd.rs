@@ -20,6 +20,8 @@ pub struct Output {
     pub herd7_log: bool,
     /// `--shard K/N` (K from 1): one test's search, or the list of tests, in N parts.
     pub shard: Option<(u64, u64)>,
+    /// `--dot`, `--graph DIR`, `--show`: a witness execution per state.
+    pub graphs: crate::cli::GraphArgs,
 }
 
 /// Counts for the summary line.
@@ -64,6 +66,8 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
     let start = Instant::now();
     let mut tally = Tally::default();
     let mut status = EXIT_OK;
+    // Said once per run when SVG cannot be made.
+    let mut svg_note: Option<bool> = None;
     let stdout = std::io::stdout();
     for (k, file) in files.iter().enumerate() {
         let place = output.shard.map(|(index, count)| ShardPlace {
@@ -143,7 +147,24 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
         tally.bounded_empty += u64::from(rep.bounded_empty);
         // Errors writing stdout (a closed pipe) are ignored, as everywhere in the CLI.
         let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-        if let (true, Some(place)) = (output.json, &place) {
+        let graphs = &output.graphs;
+        if graphs.dot || graphs.graph.is_some() {
+            if let Err(e) =
+                draw_witnesses(&mut out, &rep, &name, &source, &opts, graphs, &mut svg_note)
+            {
+                let _ = out.flush();
+                drop(out);
+                fail(
+                    &mut tally,
+                    JsonError::File(e.clone()),
+                    format!("error: {e}\n"),
+                );
+                continue;
+            }
+        }
+        if graphs.dot {
+            // DOT only on stdout.
+        } else if let (true, Some(place)) = (output.json, &place) {
             let _ = writeln!(
                 out,
                 "{}",
@@ -183,6 +204,46 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
     } else {
         status
     }
+}
+
+/// `--dot` / `--graph DIR`: a witness execution per state of `rep`, drawn.
+fn draw_witnesses(
+    out: &mut impl Write,
+    rep: &vkherd::Report,
+    name: &str,
+    source: &str,
+    opts: &vkherd::Options,
+    graphs: &crate::cli::GraphArgs,
+    svg_note: &mut Option<bool>,
+) -> Result<(), String> {
+    let program = &rep.program;
+    let show: Vec<&str> = graphs.show.iter().map(|s| s.as_str()).collect();
+    let model = vkherd::explain::model_for(program, opts);
+    vkherd::explain::check_show(&model, &show)?;
+    let opts = vkherd::Options {
+        progress: None,
+        ..opts.clone()
+    };
+    let witnesses = vkherd::explain::witness_executions(program, Some(source), &opts, &show)
+        .map_err(|e| format!("{name}: cannot draw the witnesses: {e}"))?;
+    let svg = *svg_note.get_or_insert_with(|| {
+        let present = graphs.graph.is_some() && vkherd::graphs::dot_available();
+        if graphs.graph.is_some() && !present {
+            eprintln!("{}", vkherd::graphs::NO_DOT);
+        }
+        present
+    });
+    let test = vkherd::graphs::file_part(&program.name);
+    for (k, (_, ex)) in witnesses.iter().enumerate() {
+        let dot = vkherd::dot::to_dot(ex, &show);
+        if graphs.dot {
+            let _ = write!(out, "{dot}");
+        }
+        if let Some(dir) = &graphs.graph {
+            vkherd::graphs::write_graph(dir, &format!("{test}-state{}", k + 1), &dot, svg)?;
+        }
+    }
+    Ok(())
 }
 
 /// How long a run goes before the far-past-the-limits warning is printed.

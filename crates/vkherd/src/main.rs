@@ -13,6 +13,7 @@ mod bench_cmd;
 mod cli;
 mod compare_cmd;
 mod diff_cmd;
+mod explain_cmd;
 mod khronos_cmd;
 mod litmus_cmd;
 mod merge_cmd;

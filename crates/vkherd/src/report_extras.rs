@@ -203,7 +203,7 @@ pub fn draw(entries: &mut [Entry]) -> Option<String> {
     if graphs.is_empty() {
         return None;
     }
-    if !vkherd::graphviz::available() {
+    if !vkherd::graphs::dot_available() {
         let why = "Graphviz (`dot`) was not installed when this page was made";
         for d in graphs {
             if let Drawing::Dot { why: w, .. } = d {

@@ -1,0 +1,117 @@
+//! `vkherd explain FILE [--state S]`: why the states asked about are forbidden, or an
+//! execution that allows them (docs/explain.md); `--dot` / `--graph DIR` draw the
+//! executions shown.
+
+use crate::cli::{EXIT_BAD_INPUT, EXIT_OK};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use vkherd::execution::Execution;
+use vkherd::explain::{explain, explanation_text, parse_state, Explanation, Target};
+
+/// What to print.
+pub struct Output<'a> {
+    pub json: bool,
+    pub dot: bool,
+    pub graph: Option<&'a Path>,
+    pub show: &'a [String],
+}
+
+/// Edges to draw bold: `(from, to, label)`.
+type Highlight = Vec<(usize, usize, String)>;
+
+/// The executions an explanation shows, with a file name stem each and the edges of the
+/// witness to highlight.
+fn shown(ex: &Explanation) -> Vec<(String, &Execution, Highlight)> {
+    let mut out = Vec::new();
+    let test = vkherd::graphs::file_part(&ex.test);
+    for (k, st) in ex.states.iter().enumerate() {
+        if let Some(w) = &st.witness {
+            out.push((format!("{test}-state{}-witness", k + 1), w, Vec::new()));
+        }
+        for (r, reason) in st.reasons.iter().enumerate() {
+            let highlight = reason
+                .witness
+                .edges()
+                .iter()
+                .map(|e| (e.from, e.to, e.labels.join("+")))
+                .collect();
+            out.push((
+                format!("{test}-state{}-reason{}", k + 1, r + 1),
+                &reason.execution,
+                highlight,
+            ));
+        }
+    }
+    out
+}
+
+pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: Output<'_>) -> i32 {
+    let name = file.display().to_string();
+    let source = match std::fs::read(file) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => {
+            eprintln!("error: cannot read {name}: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let program = match vkherd::load_litmus(&source) {
+        Ok(p) => p,
+        Err(d) => {
+            eprint!("{}", d.render(&name, &source));
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let target = match state {
+        None => Target::Condition,
+        Some(text) => match parse_state(&program, text) {
+            Ok(v) => Target::State(v),
+            Err(d) => {
+                eprint!("{}", d.render("--state", text));
+                return EXIT_BAD_INPUT;
+            }
+        },
+    };
+    let show: Vec<&str> = output.show.iter().map(|s| s.as_str()).collect();
+    let model = vkherd::explain::model_for(&program, opts);
+    if let Err(e) = vkherd::explain::check_show(&model, &show) {
+        eprintln!("error: {e}");
+        return EXIT_BAD_INPUT;
+    }
+    let ex = match explain(&program, Some(&source), opts, &target, &show) {
+        Ok(ex) => ex,
+        Err(e) => {
+            eprint!("{}", e.0.render(&name, &source));
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if output.dot {
+        for (_, execution, highlight) in shown(&ex) {
+            let dot = vkherd::dot::to_dot_highlighting(execution, &show, &highlight);
+            let _ = write!(out, "{dot}");
+        }
+    } else if output.json {
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string(&ex).expect("an explanation serialises")
+        );
+    } else {
+        let _ = write!(out, "{}", explanation_text(&ex));
+    }
+    if let Some(dir) = output.graph {
+        let svg = vkherd::graphs::dot_available();
+        if !svg {
+            eprintln!("{}", vkherd::graphs::NO_DOT);
+        }
+        for (stem, execution, highlight) in shown(&ex) {
+            let dot = vkherd::dot::to_dot_highlighting(execution, &show, &highlight);
+            if let Err(e) = vkherd::graphs::write_graph(dir, &stem, &dot, svg) {
+                eprintln!("error: {e}");
+                return EXIT_BAD_INPUT;
+            }
+        }
+    }
+    EXIT_OK
+}

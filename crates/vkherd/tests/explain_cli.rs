@@ -1,0 +1,245 @@
+//! `vkherd explain`, `--dot`, `--graph DIR` and `--show` from the command line: the text
+//! and JSON of a test worked by hand (docs/explain.md), bad input (exit 2 with a located
+//! message), the limit on runaway tests, DOT that Graphviz renders without a warning (when
+//! `dot` is installed; skipped visibly when not), and the same bytes whatever `-j`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn corpus(path: &str) -> String {
+    format!("{}/../../litmus-tests/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn vkherd(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vkherd"))
+        .args(args)
+        .output()
+        .expect("run vkherd")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn dot_installed() -> bool {
+    Command::new("dot")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Renders DOT with Graphviz: succeeds with nothing on stderr (no warning).
+fn assert_renders_cleanly(dot: &str, what: &str) {
+    use std::io::Write;
+    let mut child = Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run dot");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(dot.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{what}: dot failed");
+    assert_eq!(text(&out.stderr), "", "{what}: Graphviz warns");
+    assert!(text(&out.stdout).contains("<svg"), "{what}: no SVG");
+}
+
+#[test]
+fn explain_text_names_the_check_and_the_cycle() {
+    let out = vkherd(&["explain", &corpus("mp/MP-relacq-wg.litmus")]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let t = text(&out.stdout);
+    assert!(t.contains("State 1:r0=1; 1:r1=0; is forbidden: 1 candidate execution reaches it"));
+    assert!(t.contains(
+        "Reason 1 (1 candidate): check `consistent` fails (acyclic locord | rf | fr | asmo as consistent)"
+    ));
+    assert!(t.contains(
+        "-> d by ithbsemsc0 (through locord > hb > ithbsemsc0: a -po-> b -sw-> c -po-> d)"
+    ));
+    assert!(t.contains("-> a by fr\n"));
+}
+
+#[test]
+fn explain_json_shape() {
+    let out = vkherd(&[
+        "explain",
+        &corpus("mp/MP-relacq-wg.litmus"),
+        "--json",
+        "--show",
+        "sw",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    insta::assert_snapshot!(
+        "explain_mp_relacq_wg_json",
+        serde_json::to_string_pretty(&v).unwrap()
+    );
+}
+
+#[test]
+fn an_allowed_state_gets_a_witness_and_its_race_flag() {
+    let out = vkherd(&["explain", &corpus("mp/MP-relacq-wg-crosswg.litmus")]);
+    assert_eq!(out.status.code(), Some(0));
+    let t = text(&out.stdout);
+    assert!(t.contains(
+        "State 1:r0=1; 1:r1=0; is allowed; every execution reaching it races (flag raised). Witness:"
+    ));
+    assert!(t.contains("  flags: racy\n"));
+}
+
+#[test]
+fn bad_states_and_relations_are_located_errors_with_exit_code_2() {
+    let file = corpus("mp/MP-relacq-wg.litmus");
+    for (state, message) in [
+        ("1:r9=1;", "`1:r9`: it is not in the final state"),
+        ("1:r0=one;", "`one` is not an integer"),
+        ("zz=1", "`zz`: the test has no such register or location"),
+        ("1:r0 1", "`1:r0 1` is not `NAME=VALUE`"),
+    ] {
+        let out = vkherd(&["explain", &file, "--state", state]);
+        assert_eq!(out.status.code(), Some(2), "{state}");
+        let err = text(&out.stderr);
+        assert!(err.contains(message), "{state}: {err}");
+        assert!(err.contains(" --> --state:1:"), "{state}: {err}");
+        assert!(err.contains('^'), "{state}: {err}");
+    }
+    let out = vkherd(&["explain", &file, "--show", "nosuch"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("`nosuch` is not a relation of the model"));
+    let out = vkherd(&[&file, "--dot", "--show", "nosuch"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn an_unreachable_state_is_said_so() {
+    let out = vkherd(&[
+        "explain",
+        &corpus("mp/MP-relacq-wg.litmus"),
+        "--state",
+        "1:r0=5;",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).contains("No candidate execution reaches 1:r0=5;"));
+}
+
+#[test]
+fn a_runaway_test_stops_at_the_limit_with_a_message() {
+    let out = vkherd(&[
+        "explain",
+        &corpus("iriw/IRIW-relacq.litmus"),
+        "--max-candidates",
+        "10",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    let err = text(&out.stderr);
+    assert!(err.contains("raise --max-candidates"), "{err}");
+}
+
+#[test]
+fn graphs_render_without_warnings() {
+    let files = [
+        "mp/MP-relacq-wg.litmus",
+        "mp/MP-relacq-wg-crosswg.litmus",
+        "cbar/MP-cbar.litmus",
+        "2+2W/2+2W-rel.litmus",
+        "alias/ALIAS-MP-data.litmus",
+        "opencl/mp/MP-rel-acq-wg-crosswg.litmus",
+    ];
+    if !dot_installed() {
+        eprintln!("SKIPPED graphs_render_without_warnings: Graphviz's `dot` is not installed");
+        return;
+    }
+    let mut drawn = 0;
+    for f in files {
+        let path = corpus(f);
+        if !std::path::Path::new(&path).exists() {
+            panic!("{f} is not in the corpus");
+        }
+        let show = if f.starts_with("opencl") {
+            "hb,gsw"
+        } else {
+            "hb,sw"
+        };
+        for args in [
+            vec![path.as_str(), "--dot", "--show", show],
+            vec!["explain", path.as_str(), "--dot", "--show", "co"],
+        ] {
+            let out = vkherd(&args);
+            assert_eq!(out.status.code(), Some(0), "{f}: {}", text(&out.stderr));
+            let all = text(&out.stdout);
+            for graph in all
+                .split_inclusive("\n}\n")
+                .filter(|g| g.contains("digraph"))
+            {
+                assert_renders_cleanly(graph, f);
+                drawn += 1;
+            }
+        }
+    }
+    assert!(drawn > 10, "only {drawn} graphs drawn");
+}
+
+#[test]
+fn graph_dir_gets_a_file_per_state() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("explain-graphs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = vkherd(&[
+        &corpus("mp/MP-relacq-wg.litmus"),
+        "--graph",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // The herd-style report is still printed.
+    assert!(text(&out.stdout).starts_with("Test MP-relacq-wg Allowed"));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut expected = Vec::new();
+    for k in 1..=3 {
+        expected.push(format!("MP-relacq-wg-state{k}.dot"));
+        if dot_installed() {
+            expected.push(format!("MP-relacq-wg-state{k}.svg"));
+        }
+    }
+    expected.sort();
+    assert_eq!(names, expected);
+    if !dot_installed() {
+        assert!(text(&out.stderr).contains("`dot` is not installed"));
+    }
+    // herd7's spelling: -o DIR.
+    let dir2 = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("explain-graphs-o");
+    let _ = std::fs::remove_dir_all(&dir2);
+    let out = vkherd(&[
+        &corpus("mp/MP-relacq-wg.litmus"),
+        "-o",
+        dir2.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(dir2.join("MP-relacq-wg-state1.dot").exists());
+    // herd7's -doshow for the relations; sw is drawn in the witness of 1:r0=1; 1:r1=1;.
+    let out = vkherd(&[&corpus("mp/MP-relacq-wg.litmus"), "-doshow", "sw", "--dot"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("e1 -> e2 [label=\"sw\""));
+}
+
+#[test]
+fn output_is_the_same_whatever_the_thread_count() {
+    for f in ["iriw/IRIW-relacq.litmus", "mp/MP-relacq-wg-crosswg.litmus"] {
+        let path = corpus(f);
+        let one = vkherd(&["explain", &path, "--json", "-j", "1"]);
+        let two = vkherd(&["explain", &path, "--json", "-j", "2"]);
+        assert_eq!(one.status.code(), Some(0), "{f}: {}", text(&one.stderr));
+        assert_eq!(one.stdout, two.stdout, "{f}");
+        let one = vkherd(&[&path, "--dot", "-j", "1"]);
+        let two = vkherd(&[&path, "--dot", "-j", "2"]);
+        assert_eq!(one.stdout, two.stdout, "{f}");
+    }
+}
