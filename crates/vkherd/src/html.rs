@@ -69,7 +69,7 @@ pub struct Extras {
     /// Witnesses not drawn (past a cap on figures per test).
     pub figures_left_out: usize,
     /// The states the condition asks about that are forbidden, explained.
-    pub explanations: Result<Vec<Explained>, String>,
+    pub explanations: Result<Explained, String>,
 }
 
 impl Extras {
@@ -97,23 +97,16 @@ pub enum Drawing {
     Dot { dot: String, why: String },
 }
 
-/// Why a state the condition asks about is forbidden.
+/// The forbidden states the condition asks about, explained.
 pub struct Explained {
-    /// The state, `1:r0=1; 1:r1=0;`.
-    pub state: String,
-    /// `3 candidate executions reach it; each fails a check of the model.`
-    pub summary: String,
-    pub reasons: Vec<ReasonShown>,
-}
-
-/// One reason shared by a group of candidates: the check they fail and a minimal witness.
-pub struct ReasonShown {
-    /// `2 candidates fail `consistent`: acyclic (...) as consistent`.
-    pub headline: String,
-    /// The witness's edges in words, `a: W x=1 (P0: st x, 1) -[po]-> b: ...`.
-    pub steps: Vec<String>,
-    /// The first candidate with this reason, drawn with the relations its witness names.
-    pub figure: Option<Figure>,
+    /// The forbidden states, `1:r0=1; 1:r1=0;` (none: every state asked about is allowed
+    /// or, with `unreachable`, no candidate reaches one).
+    pub states: Vec<String>,
+    pub unreachable: bool,
+    /// The explanation in plain words (`vkherd explain`'s text).
+    pub text: String,
+    /// Per reason, the first candidate with it, drawn with the relations it names.
+    pub figures: Vec<Figure>,
 }
 
 /// Escapes text for HTML content and attribute values.
@@ -585,30 +578,31 @@ fn push_explanations(out: &mut String, extras: &Extras) {
                 escape(why)
             );
         }
-        Ok(list) if list.is_empty() => {
-            out.push_str("<p>None: every state the condition asks about is allowed, or none can be reached.</p>\n");
+        Ok(x) if x.states.is_empty() => {
+            let _ = writeln!(
+                out,
+                "<p>None: {}.</p>",
+                if x.unreachable {
+                    "no candidate execution reaches a state the condition asks about (its values cannot be produced)"
+                } else {
+                    "every state the condition asks about is allowed"
+                }
+            );
         }
-        Ok(list) => {
-            for x in list {
-                let _ = writeln!(
-                    out,
-                    "<div class=\"explanation\"><h4>Forbidden: <code class=\"state\">{}</code></h4><p>{}</p>",
-                    escape(&x.state),
-                    escape(&x.summary)
-                );
-                for r in &x.reasons {
-                    let _ = writeln!(out, "<div class=\"reason\"><p>{}</p>", escape(&r.headline));
-                    if !r.steps.is_empty() {
-                        out.push_str("<ol class=\"steps\">");
-                        for step in &r.steps {
-                            let _ = write!(out, "<li><code>{}</code></li>", escape(step));
-                        }
-                        out.push_str("</ol>\n");
-                    }
-                    if let Some(f) = &r.figure {
-                        push_figure(out, f);
-                    }
-                    out.push_str("</div>\n");
+        Ok(x) => {
+            out.push_str("<ul class=\"forbidden\">");
+            for st in &x.states {
+                let _ = write!(out, "<li><code class=\"state\">{}</code></li>", escape(st));
+            }
+            let _ = writeln!(
+                out,
+                "</ul>\n<pre class=\"explanation\">{}</pre>",
+                escape(x.text.trim_end())
+            );
+            if !x.figures.is_empty() {
+                out.push_str("<div class=\"figure-list\">\n");
+                for f in &x.figures {
+                    push_figure(out, f);
                 }
                 out.push_str("</div>\n");
             }

@@ -3,8 +3,8 @@
 //! the page into SVG with one Graphviz run.
 
 use vkherd::execution::Execution;
-use vkherd::explain::{explain, witness_executions, Explanation, Reason, Target, Witness};
-use vkherd::html::{Drawing, Entry, EntryResult, Explained, Extras, Figure, ReasonShown};
+use vkherd::explain::{explain, explanation_text, witness_executions, Explanation, Target};
+use vkherd::html::{Drawing, Entry, EntryResult, Explained, Extras, Figure};
 use vkherd::report::plural;
 use vkherd::{LoweredProgram, Options, Report};
 
@@ -84,99 +84,51 @@ fn figure(caption: String, ex: &Execution, show: &[&str]) -> Figure {
     }
 }
 
-/// The forbidden states of an explanation, in words and with a graph per reason.
-fn explained(x: &Explanation) -> Vec<Explained> {
-    x.states
-        .iter()
-        .filter(|s| s.verdict == "forbidden")
-        .map(|s| Explained {
-            state: s.state.clone(),
-            summary: format!(
-                "{} {} it, and each fails a check of the model {}:",
-                plural(s.candidates, "candidate execution"),
-                if s.candidates == 1 {
-                    "reaches"
-                } else {
-                    "reach"
-                },
-                x.model
-            ),
-            reasons: s.reasons.iter().map(reason_shown).collect(),
-        })
-        .collect()
-}
-
-fn reason_shown(r: &Reason) -> ReasonShown {
-    let ex = &r.execution;
-    let edge_text = |e: &vkherd::explain::Edge| {
-        let via = if e.via.is_empty() {
-            String::new()
-        } else {
-            format!(" (via {})", e.via.join(", "))
-        };
-        format!("-[{}]->{via}", e.labels.join(", "))
-    };
-    let steps = match &r.witness {
-        Witness::Cycle { edges } => edges
+/// The forbidden states of an explanation: `vkherd explain`'s text about them, and a graph
+/// per reason of the first candidate with it, showing the relations its witness names.
+fn explained(x: &Explanation) -> Explained {
+    let forbidden = Explanation {
+        states: x
+            .states
             .iter()
-            .map(|e| {
-                format!(
-                    "{} {} {}",
-                    ex.describe(e.from),
-                    edge_text(e),
-                    ex.describe(e.to)
-                )
-            })
+            .filter(|s| s.verdict == "forbidden")
+            .cloned()
             .collect(),
-        Witness::Reflexive { event, edge } => {
-            vec![format!(
-                "{} {} itself",
-                ex.describe(*event),
-                edge_text(edge)
-            )]
-        }
-        Witness::Pair { edge } if edge.from == edge.to => vec![format!(
-            "{} is in {}",
-            ex.describe(edge.from),
-            edge.labels.join(", ")
-        )],
-        Witness::Pair { edge } => vec![format!(
-            "{} {} {}",
-            ex.describe(edge.from),
-            edge_text(edge),
-            ex.describe(edge.to)
-        )],
-        Witness::Empty => vec!["the relation the check requires to be non-empty is empty".into()],
+        ..x.clone()
     };
-    let what = match &r.witness {
-        Witness::Cycle { .. } => "a cycle",
-        Witness::Reflexive { .. } => "an event related to itself",
-        Witness::Pair { .. } => "a pair that must not be there",
-        Witness::Empty => "an empty relation",
-    };
-    // The graph shows the relations the witness names.
-    let mut show: Vec<&str> = Vec::new();
-    for e in r.witness.edges() {
-        for l in &e.labels {
-            if !show.contains(&l.as_str()) {
-                show.push(l);
+    let mut figures = Vec::new();
+    for st in &forbidden.states {
+        for (k, r) in st.reasons.iter().enumerate() {
+            let mut show: Vec<&str> = Vec::new();
+            for e in r.witness.edges() {
+                for l in &e.labels {
+                    if !show.contains(&l.as_str()) {
+                        show.push(l);
+                    }
+                }
             }
+            figures.push(figure(
+                format!(
+                    "Reason {} for {} ({}): check `{}`",
+                    k + 1,
+                    st.state,
+                    plural(r.candidates, "candidate"),
+                    r.check
+                ),
+                &r.execution,
+                &show,
+            ));
         }
     }
-    ReasonShown {
-        headline: format!(
-            "{} {} `{}` ({}), with {what}:",
-            plural(r.candidates, "candidate"),
-            if r.candidates == 1 { "fails" } else { "fail" },
-            r.check,
-            r.check_text
-        ),
-        steps,
-        figure: Some(figure(
-            format!("The first candidate failing `{}`", r.check),
-            ex,
-            &show,
-        )),
+    Explained {
+        states: forbidden.states.iter().map(|s| s.state.clone()).collect(),
+        unreachable: x.unreachable,
+        text: if forbidden.states.is_empty() {
+            String::new()
+        } else {
+            explanation_text(&forbidden)
+        },
+        figures,
     }
 }
 
@@ -193,10 +145,8 @@ pub fn draw(entries: &mut [Entry]) -> Option<String> {
         if let Ok(figures) = &mut x.figures {
             graphs.extend(figures.iter_mut().map(|f| &mut f.drawing));
         }
-        if let Ok(list) = &mut x.explanations {
-            for r in list.iter_mut().flat_map(|x| x.reasons.iter_mut()) {
-                graphs.extend(r.figure.iter_mut().map(|f| &mut f.drawing));
-            }
+        if let Ok(x) = &mut x.explanations {
+            graphs.extend(x.figures.iter_mut().map(|f| &mut f.drawing));
         }
     }
     graphs.retain(|d| matches!(d, Drawing::Dot { .. }));

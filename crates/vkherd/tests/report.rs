@@ -369,17 +369,36 @@ fn forbidden_states_the_condition_asks_about_are_explained_and_not_listed() {
     let mut explained = 0;
     for sec in sections(&page) {
         let listed = listed_states(sec);
-        for part in sec.split("<h4>Forbidden: <code class=\"state\">").skip(1) {
+        let Some(part) = between(sec, "<ul class=\"forbidden\">", "</ul>") else {
+            continue;
+        };
+        let text = between(sec, "<pre class=\"explanation\">", "</pre>").expect("a text");
+        for item in part.split("<code class=\"state\">").skip(1) {
             explained += 1;
-            // `1:r0=1; 1:r1=0;`: its values in column order are not a listed state.
-            let state = part.split("</code>").next().expect("a state");
+            // `1:r0=1; 1:r1=0;`: its values in column order are not a listed state, and
+            // the text gives it a reason.
+            let state = item.split("</code>").next().expect("a state");
             let values: Vec<String> = state
                 .split(';')
                 .filter_map(|kv| kv.split_once('=').map(|(_, v)| v.trim().to_string()))
                 .collect();
             assert!(!listed.contains(&values), "{state} is forbidden and listed");
-            assert!(part.contains("fail"), "{state}: no reason");
+            assert!(
+                text.contains(&format!("State {state} is forbidden")),
+                "{state}: {text}"
+            );
         }
+        // A graph per reason.
+        let reasons = text.matches("  Reason ").count();
+        let graphs = between(
+            sec,
+            "<div class=\"explanations\">",
+            "<h3>Witness executions",
+        )
+        .expect("the explanations")
+        .matches("<figure>")
+        .count();
+        assert_eq!(graphs, reasons);
     }
     assert!(explained >= 5, "{explained} explanations");
     // MP-relacq-wg (litmus-tests/README.md: No): its condition's state is forbidden, and a
@@ -388,9 +407,9 @@ fn forbidden_states_the_condition_asks_about_are_explained_and_not_listed() {
         .into_iter()
         .find(|s| s.contains("<span class=\"name\">MP-relacq-wg</span>"))
         .expect("MP-relacq-wg");
-    assert!(mp.contains("<h4>Forbidden: <code class=\"state\">1:r0=1; 1:r1=0;</code></h4>"));
+    assert!(mp.contains("<li><code class=\"state\">1:r0=1; 1:r1=0;</code></li>"));
     assert!(
-        mp.contains("`consistent`") && mp.contains("with a cycle"),
+        mp.contains("check `consistent` fails") && mp.contains("a cycle of"),
         "{mp}"
     );
 }
