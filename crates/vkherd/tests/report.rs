@@ -448,3 +448,22 @@ fn without_graphviz_the_graphs_are_dot_source_with_a_visible_note() {
     );
     assert!(!page.contains("<svg"));
 }
+
+#[test]
+fn a_test_stopped_by_a_limit_is_partial_with_exit_code_3_and_no_graphs() {
+    let (page, output) = report(
+        &[
+            "--max-candidates",
+            "2",
+            "litmus-tests/mp/MP-relacq-wg.litmus",
+        ],
+        &tmp("partial.html"),
+    );
+    // MP-relacq-wg is `exists` with verdict No: two candidates cannot settle it.
+    assert_eq!(output.status.code(), Some(3));
+    let sec = sections(&page)[0];
+    assert!(sec.contains("data-status=\"partial\""));
+    assert!(sec.contains("stopped at the limit of 2 candidates (--max-candidates)"));
+    assert!(sec.contains("No graphs: the run was stopped by a limit"));
+    assert!(!sec.contains("<figure>"));
+}
