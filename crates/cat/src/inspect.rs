@@ -41,7 +41,8 @@ pub struct Origin {
     /// Empty when no named part has the edge (`hbloc ; eco`): then `steps` says why.
     pub labels: Vec<String>,
     /// The named definitions passed through on the way down, outermost first (for
-    /// `locord`'s edge: `locord`, `hb`, ... ), the first label last.
+    /// `locord`'s edge: `locord`, `hb`, ... ), the first label last. The first label is
+    /// the one with the longest such chain.
     pub via: Vec<String>,
     /// The first label's edge as a path of smaller edges, when it is a closure or a `;`
     /// chain ([`Inspection::steps`]).
@@ -322,12 +323,22 @@ impl<'m> Inspection<'m> {
         if !self.has(n, a, b) {
             return out;
         }
-        for mut chain in self.chains(n, a, b, 0) {
-            // Base relations are not definitions of the model: the caller adds the
-            // ones it shows (`po`, `rf`, ...) when the edge is in them.
-            while chain.len() > 1 && self.is_base(*chain.last().expect("non-empty")) {
-                chain.pop();
-            }
+        let mut chains: Vec<Vec<N>> = self
+            .chains(n, a, b, 0)
+            .into_iter()
+            .map(|mut chain| {
+                // Base relations are not definitions of the model: the caller adds the
+                // ones it shows (`po`, `rf`, ...) when the edge is in them.
+                while chain.len() > 1 && self.is_base(*chain.last().expect("non-empty")) {
+                    chain.pop();
+                }
+                chain
+            })
+            .collect();
+        // The longest derivation first (`locord > hb` before a plain `rf`): it is the one
+        // `via` and `steps` spell out.
+        chains.sort_by_key(|c| std::cmp::Reverse(c.len()));
+        for chain in chains {
             let last = *chain.last().expect("a chain is not empty");
             let name = self.name(last);
             if out.via.is_empty() {
