@@ -300,6 +300,10 @@ enum Command {
         /// (a plain enumeration of those reaching them); past it, no explanation.
         #[arg(long, value_name = "N", default_value_t = vkherd::explain::DEFAULT_MAX_CANDIDATES)]
         explain_candidates: u64,
+        /// Relations to draw in the witness graphs besides po, rf, asmo and fr: names of
+        /// the model's definitions, comma-separated (`--show hb,sw`; herd7: `-doshow`).
+        #[arg(long, value_name = "REL,...", value_delimiter = ',', alias = "doshow")]
+        show: Vec<String>,
         #[command(flatten)]
         model: ModelArgs,
         #[command(flatten)]
@@ -648,6 +652,7 @@ pub fn main() -> i32 {
             no_times,
             no_graphs,
             explain_candidates,
+            show,
             model,
             threads,
             run,
@@ -659,6 +664,7 @@ pub fn main() -> i32 {
                         times: !*no_times,
                         graphs: !*no_graphs,
                         explain_candidates: *explain_candidates,
+                        relations: show.clone(),
                     };
                     crate::report_cmd::run(paths, output, &run.options(&m), show)
                 }

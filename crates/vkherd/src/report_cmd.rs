@@ -24,6 +24,8 @@ pub struct Show {
     pub graphs: bool,
     /// `--explain-candidates`.
     pub explain_candidates: u64,
+    /// `--show`: relations drawn besides the base ones.
+    pub relations: Vec<String>,
 }
 
 pub fn run(paths: &[PathBuf], output: &Path, opts: &Options, show: Show) -> i32 {
@@ -229,12 +231,30 @@ fn run_litmus(
         ..opts.clone()
     };
     let rep = vkherd::run(&program, &opts)?;
+    let mut code = report_status(&rep);
     let extras = if show.graphs {
-        crate::report_extras::extras(&program, source, &opts, &rep, show.explain_candidates)
+        let relations: Vec<&str> = show.relations.iter().map(|s| s.as_str()).collect();
+        let model = vkherd::explain::model_for(&program, &opts);
+        match vkherd::explain::check_show(&model, &relations) {
+            Ok(()) => crate::report_extras::extras(
+                &program,
+                source,
+                &opts,
+                &rep,
+                show.explain_candidates,
+                &relations,
+            ),
+            Err(e) => {
+                // A bad argument, as in the main form's --show (the model, so the names
+                // it knows, follows the test's dialect).
+                eprintln!("error: {e}");
+                code = EXIT_BAD_INPUT;
+                Extras::none(&e)
+            }
+        }
     } else {
         Extras::none("turned off (--no-graphs)")
     };
-    let code = report_status(&rep);
     let seconds = rep.seconds;
     Ok((EntryResult::Litmus(Box::new(rep)), extras, seconds, code))
 }

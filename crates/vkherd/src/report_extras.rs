@@ -13,24 +13,26 @@ use vkherd::{LoweredProgram, Options, Report};
 pub const MAX_FIGURES: usize = 64;
 
 /// The graphs and explanations of one test whose run is `report`.
-/// Explaining examines at most `explain_candidates` candidates (`--explain-candidates`).
+/// Explaining examines at most `explain_candidates` candidates (`--explain-candidates`);
+/// the witness graphs draw the relations `show` besides the base ones.
 pub fn extras(
     program: &LoweredProgram,
     source: &str,
     opts: &Options,
     report: &Report,
     explain_candidates: u64,
+    show: &[&str],
 ) -> Extras {
     if report.stats.stopped.is_some() {
         return Extras::none("the run was stopped by a limit, so its executions are not all known");
     }
     let mut figures_left_out = 0;
-    let figures = match witness_executions(program, Some(source), opts, &[]) {
+    let figures = match witness_executions(program, Some(source), opts, show) {
         Ok(list) => Ok({
             figures_left_out = list.len().saturating_sub(MAX_FIGURES);
             list.iter()
                 .take(MAX_FIGURES)
-                .map(|(_, ex)| figure(format!("Witness of {}", witness_caption(ex)), ex, &[]))
+                .map(|(_, ex)| figure(format!("Witness of {}", witness_caption(ex)), ex, show))
                 .collect()
         }),
         Err(e) => Err(format!("the witnesses could not be found: {e}")),

@@ -467,3 +467,34 @@ fn a_test_stopped_by_a_limit_is_partial_with_exit_code_3_and_no_graphs() {
     assert!(sec.contains("No graphs: the run was stopped by a limit"));
     assert!(!sec.contains("<figure>"));
 }
+
+#[test]
+fn show_adds_relations_to_the_witness_graphs_and_a_bad_name_is_exit_code_2() {
+    // Without Graphviz the graphs are DOT source, which is easy to read.
+    let empty = tmp("empty-path-show");
+    std::fs::create_dir_all(&empty).expect("make a directory");
+    let run = |show: &str, out: &str| {
+        let out = tmp(out);
+        let output = Command::new(env!("CARGO_BIN_EXE_vkherd"))
+            .args(["report", "--show", show, "-o", out.to_str().expect("UTF-8")])
+            .arg("litmus-tests/mp/MP-relacq-wg.litmus")
+            .current_dir(repo())
+            .env("PATH", &empty)
+            .output()
+            .expect("run vkherd");
+        let page = std::fs::read_to_string(&out).unwrap_or_default();
+        (output, page)
+    };
+    let hb = "label=&quot;hb&quot;";
+    let (output, page) = run("hb", "show-hb.html");
+    assert_eq!(output.status.code(), Some(0));
+    // MP-relacq-wg's witness of 1:r0=1; 1:r1=1; has hb edges (po at least).
+    let sec = sections(&page)[0];
+    assert!(witness_part(sec).contains(hb), "no hb edge drawn");
+    let (_, plain) = run("po", "show-po.html");
+    assert!(!witness_part(sections(&plain)[0]).contains(hb));
+    let (output, page) = run("frob", "show-frob.html");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--show frob"));
+    assert!(page.contains("No graphs: --show frob"));
+}
