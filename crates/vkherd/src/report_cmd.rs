@@ -3,6 +3,7 @@
 //! is an entry of the page with its error; the exit code is the main command's.
 
 use crate::cli::{combine_status, report_status, EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, EXIT_PARTIAL};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use vkherd::html::{Entry, EntryResult, Extras, FileError, Page};
@@ -36,6 +37,14 @@ pub fn run(paths: &[PathBuf], output: &Path, opts: &Options, show: Show) -> i32 
             return EXIT_BAD_INPUT;
         }
     };
+    // Opened first: a page that cannot be written is known before the run, not after.
+    let mut file = match std::fs::File::create(output) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", output.display());
+            return EXIT_BAD_INPUT;
+        }
+    };
     let start = Instant::now();
     let mut status = EXIT_OK;
     let mut entries = Vec::with_capacity(items.len());
@@ -65,7 +74,7 @@ pub fn run(paths: &[PathBuf], output: &Path, opts: &Options, show: Show) -> i32 
         .iter()
         .filter(|e| matches!(e.result, EntryResult::Error(_)))
         .count();
-    if let Err(e) = std::fs::write(output, vkherd::html::html(&page)) {
+    if let Err(e) = file.write_all(vkherd::html::html(&page).as_bytes()) {
         eprintln!("error: cannot write {}: {e}", output.display());
         return EXIT_BAD_INPUT;
     }

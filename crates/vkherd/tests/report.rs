@@ -498,3 +498,24 @@ fn show_adds_relations_to_the_witness_graphs_and_a_bad_name_is_exit_code_2() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("--show frob"));
     assert!(page.contains("No graphs: --show frob"));
 }
+
+#[test]
+fn bad_arguments_are_exit_code_2_before_anything_runs() {
+    let cases: [&[&str]; 3] = [
+        &["report", "-o", "/nonexistent-dir/x.html", "litmus-tests/sb"],
+        &["report", "-o", "x.html", "litmus-tests/no-such-dir"],
+        &["report", "litmus-tests/sb"],
+    ];
+    let messages = [
+        "error: cannot write /nonexistent-dir/x.html",
+        "error: no such file or directory: litmus-tests/no-such-dir",
+        "--output <FILE>",
+    ];
+    for (args, message) in cases.iter().zip(messages) {
+        let output = vkherd(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    assert!(!repo().join("x.html").exists());
+}
