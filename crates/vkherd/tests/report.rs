@@ -338,8 +338,9 @@ fn a_headless_browser_shows_every_test_of_the_corpus() {
 
 /// The DOM `browser` builds from the page `file`, after its scripts ran.
 fn load(browser: &str, file: &Path) -> String {
+    use std::io::Read;
     let profile = tmp("chromium-profile");
-    let dom = Command::new(browser)
+    let mut child = Command::new(browser)
         .args([
             "--headless",
             "--no-sandbox",
@@ -351,9 +352,26 @@ fn load(browser: &str, file: &Path) -> String {
             "--dump-dom",
         ])
         .arg(format!("file://{}", file.display()))
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
         .expect("run the browser");
-    let dom = String::from_utf8_lossy(&dom.stdout).into_owned();
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    let reader = std::thread::spawn(move || {
+        let mut dom = Vec::new();
+        let _ = stdout.read_to_end(&mut dom);
+        dom
+    });
+    // A browser that hangs fails the test instead of holding CI.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while child.try_wait().expect("wait for the browser").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{browser} did not finish within 120 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let dom = String::from_utf8_lossy(&reader.join().expect("the reader")).into_owned();
     assert!(dom.contains("</html>"), "no DOM from {browser}: {dom}");
     dom
 }
