@@ -26,8 +26,11 @@ fn corpus_programs() -> Vec<LoweredProgram> {
         for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
             let p = e.path();
             // The Vulkan corpus (the hand-written engine); `vkherd bench litmus-tests/opencl`
-            // measures the OpenCL one (cat engine).
-            if p.is_dir() && p.file_name().is_some_and(|n| n == "opencl") {
+            // measures the OpenCL one (cat engine). litmus-tests/opencl-mmra is OpenCL too.
+            if p.is_dir()
+                && p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("opencl"))
+            {
                 continue;
             }
             if p.is_dir() {

@@ -22,7 +22,6 @@ use std::sync::Arc;
 use vkherd_cat::ast::CheckKind;
 use vkherd_cat::inspect::Inspection;
 use vkherd_cat::{Model, Value};
-use vkherd_enumerate::bundled_model;
 use vkherd_enumerate::capture::{self, CaptureError, Captured};
 use vkherd_litmus::{Diagnostic, Span};
 use vkherd_model::{Dialect, Observable, Program, Quantifier};
@@ -136,6 +135,9 @@ pub struct Explanation {
     pub unreachable: bool,
     /// Candidate executions examined.
     pub examined: u64,
+    /// Warnings, as in a run's report: paths dropped by the unroll bound (the
+    /// explanation is then bounded too), deadlocked path combinations.
+    pub notes: Vec<String>,
 }
 
 /// Why an explanation could not be made.
@@ -148,12 +150,35 @@ impl std::fmt::Display for ExplainError {
     }
 }
 
-/// The model an explanation uses for `program` under `opts` (see the module docs).
-pub fn model_for(program: &Program, opts: &crate::Options) -> Arc<Model> {
+/// The model an explanation uses for `program` under `opts`, the one `crate::run` judges
+/// it by (see the module docs): `--model`'s cat model; for an `OPENCL` test without
+/// `--model`, opencl.cat with the variants asked for; else the bundled `vulkan.cat`
+/// with the variants of the hand-written model's options (`vulkan-2024`, `no-chains`,
+/// `mmra`).
+pub fn model_for(program: &Program, opts: &crate::Options) -> Result<Arc<Model>, ExplainError> {
+    let variants = crate::requested_variants(opts);
     match (&opts.cat, program.dialect) {
-        (Some(m), _) => m.clone(),
-        (None, Dialect::OpenCl) => crate::models::opencl(),
-        (None, Dialect::Vulkan) => bundled_model(&opts.model),
+        (_, Dialect::OpenCl) if !opts.model_given => crate::models::opencl(&variants)
+            .map_err(|e| {
+                whole_test(format!(
+                    "`{}` is an OpenCL test, judged by the OpenCL model (no --model given), and {e}; expected only variants of the OpenCL model",
+                    program.name
+                ))
+            }),
+        (Some(m), _) => Ok(m.clone()),
+        (None, Dialect::OpenCl) => Err(whole_test(format!(
+            "`{}` is an OpenCL test and the hand-written Vulkan model cannot judge it; expected --model opencl (the default for OPENCL tests) or a cat model",
+            program.name
+        ))),
+        (None, Dialect::Vulkan) => {
+            let name = match opts.model.variant {
+                vkherd_model::Variant::Vulkan2024 => "vulkan-2024",
+                _ => "vulkan",
+            };
+            let model = Model::bundled(name, &variants)
+                .map_err(|e| whole_test(format!("the bundled model: {}", e.diagnostic.message)))?;
+            Ok(Arc::new(model))
+        }
     }
 }
 
@@ -183,7 +208,7 @@ pub fn witness_executions(
     opts: &crate::Options,
     show: &[&str],
 ) -> Result<Vec<(Vec<i64>, Execution)>, ExplainError> {
-    let model = model_for(program, opts);
+    let model = model_for(program, opts)?;
     let mut eo = opts.enum_options();
     eo.cat = Some(model.clone());
     eo.speedcheck = vkherd_enumerate::Speedcheck::Off;
@@ -276,7 +301,7 @@ pub fn explain(
     target: &Target,
     show: &[&str],
 ) -> Result<Explanation, ExplainError> {
-    let model = model_for(program, opts);
+    let model = model_for(program, opts)?;
     let limit = opts.max_candidates.unwrap_or(DEFAULT_MAX_CANDIDATES);
     let mut eo = opts.enum_options();
     eo.cat = Some(model.clone());
@@ -326,7 +351,27 @@ pub fn explain(
         unreachable: by_state.is_empty(),
         states,
         examined: stats.candidates,
+        notes: notes(&stats, opts),
     })
+}
+
+/// The warnings of an explanation's enumeration.
+fn notes(stats: &vkherd_enumerate::EnumStats, opts: &crate::Options) -> Vec<String> {
+    let mut out = Vec::new();
+    if stats.dropped_paths > 0 {
+        out.push(format!(
+            "Warning: {} dropped by the unroll bound (--unroll {}): the explanation covers the executions within the bound only",
+            crate::report::plural(stats.dropped_paths, "path"),
+            opts.unroll
+        ));
+    }
+    if stats.deadlocked_paths > 0 {
+        out.push(format!(
+            "Warning: {} at a control barrier, not counted",
+            crate::deadlock_text(stats.deadlocked_paths)
+        ));
+    }
+    out
 }
 
 fn explain_state(
@@ -626,6 +671,11 @@ pub fn parse_state(program: &Program, text: &str) -> Result<Vec<(Observable, i64
             } else {
                 "the test has no such register or location"
             };
+            let columns = if columns.is_empty() {
+                "no columns (the test's condition, filter and `locations` name nothing)".to_string()
+            } else {
+                columns
+            };
             return Err(Diagnostic::new(
                 span(0, name.len()),
                 format!("`{name}`: {why}; the final state has {columns}"),
@@ -806,10 +856,14 @@ pub fn explanation_text(ex: &Explanation) -> String {
     }
     for st in &ex.states {
         out.push('\n');
+        let shown = if st.state.is_empty() {
+            "(with no columns)"
+        } else {
+            st.state.as_str()
+        };
         match st.verdict.as_str() {
             "filtered" => out.push_str(&format!(
-                "State {} is left out by the test's filter ({} reach it).\n",
-                st.state,
+                "State {shown} is left out by the test's filter ({} reach it).\n",
                 crate::report::plural(st.candidates, "candidate execution")
             )),
             "allowed" => {
@@ -818,7 +872,7 @@ pub fn explanation_text(ex: &Explanation) -> String {
                 } else {
                     ", by a race-free execution"
                 };
-                out.push_str(&format!("State {} is allowed{race}. Witness:\n", st.state));
+                out.push_str(&format!("State {shown} is allowed{race}. Witness:\n"));
                 if let Some(w) = &st.witness {
                     out.push_str(&execution_text(w, "  "));
                 }
@@ -830,8 +884,7 @@ pub fn explanation_text(ex: &Explanation) -> String {
                     "reach"
                 };
                 out.push_str(&format!(
-                    "State {} is forbidden: {} {reach} it, and each fails a check of the model.\n",
-                    st.state,
+                    "State {shown} is forbidden: {} {reach} it, and each fails a check of the model.\n",
                     crate::report::plural(st.candidates, "candidate execution")
                 ));
                 for (k, r) in st.reasons.iter().enumerate() {

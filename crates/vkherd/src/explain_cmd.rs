@@ -54,6 +54,12 @@ pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: 
             return EXIT_BAD_INPUT;
         }
     };
+    if file.extension().is_some_and(|e| e == "test") {
+        eprintln!(
+            "error: {name} is a Khronos `.test` file; `vkherd explain` reads `.litmus` tests (docs/litmus-format.md)"
+        );
+        return EXIT_BAD_INPUT;
+    }
     let program = match vkherd::load_litmus(&source) {
         Ok(p) => p,
         Err(d) => {
@@ -72,7 +78,13 @@ pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: 
         },
     };
     let show: Vec<&str> = output.show.iter().map(|s| s.as_str()).collect();
-    let model = vkherd::explain::model_for(&program, opts);
+    let model = match vkherd::explain::model_for(&program, opts) {
+        Ok(m) => m,
+        Err(e) => {
+            eprint!("{}", e.0.render(&name, &source));
+            return EXIT_BAD_INPUT;
+        }
+    };
     if let Err(e) = vkherd::explain::check_show(&model, &show) {
         eprintln!("error: {e}");
         return EXIT_BAD_INPUT;
@@ -84,6 +96,9 @@ pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: 
             return EXIT_BAD_INPUT;
         }
     };
+    for note in &ex.notes {
+        eprintln!("{name}: {note}");
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if output.dot {

@@ -63,6 +63,19 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
         });
     }
     let info = report::run_info(&opts);
+    // An OPENCL test without --model runs opencl.cat, with the same variants (vkherd::run):
+    // its JSON names that model.
+    let mut opencl_info = info.clone();
+    opencl_info.insert("model".into(), "opencl".into());
+    let model_given = opts.model_given;
+    let info_of = |rep: &vkherd::Report| {
+        let opencl = rep.program.dialect == vkherd_model::Dialect::OpenCl && !model_given;
+        if opencl {
+            &opencl_info
+        } else {
+            &info
+        }
+    };
     let start = Instant::now();
     let mut tally = Tally::default();
     let mut status = EXIT_OK;
@@ -168,10 +181,10 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
             let _ = writeln!(
                 out,
                 "{}",
-                vkherd::merge::shard_report_json(&rep, &name, &opts, place, &info)
+                vkherd::merge::shard_report_json(&rep, &name, &opts, place, info_of(&rep))
             );
         } else if output.json {
-            let _ = report::write_json(&mut out, &rep, &name, &info);
+            let _ = report::write_json(&mut out, &rep, &name, info_of(&rep));
             let _ = writeln!(out);
         } else {
             let _ = report::write_herd_text(&mut out, &rep, !output.herd7_log);
@@ -218,7 +231,7 @@ fn draw_witnesses(
 ) -> Result<(), String> {
     let program = &rep.program;
     let show: Vec<&str> = graphs.show.iter().map(|s| s.as_str()).collect();
-    let model = vkherd::explain::model_for(program, opts);
+    let model = vkherd::explain::model_for(program, opts).map_err(|e| format!("{name}: {e}"))?;
     vkherd::explain::check_show(&model, &show)?;
     let opts = vkherd::Options {
         progress: None,

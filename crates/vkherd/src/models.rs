@@ -58,7 +58,28 @@ pub fn list() -> Vec<(String, String)> {
     for b in BUNDLED.iter().filter(|b| b.name != "opencl") {
         out.push((format!("cat:{}", b.name), format!("{} (cat engine)", b.doc)));
     }
+    for (name, doc) in &mut out {
+        let variants = variants_of(name.strip_prefix("cat:").unwrap_or(name));
+        if !variants.is_empty() {
+            doc.push_str(&format!("; variants: {}", variants.join(", ")));
+        }
+    }
     out
+}
+
+/// The variants `--variant` may turn on with a bundled name: those its cat file tests,
+/// less those the name already turns on (`vulkan-2024` is vulkan.cat with one). The
+/// hand-written `vulkan` and `vulkan-2024` take the same (docs/models.md).
+fn variants_of(bundled: &str) -> Vec<String> {
+    let Some(b) = BUNDLED.iter().find(|b| b.name == bundled) else {
+        return Vec::new();
+    };
+    let model = Model::bundled(bundled, &[]).expect("bundled models compile");
+    model
+        .variants
+        .into_iter()
+        .filter(|v| !b.variants.contains(&v.as_str()))
+        .collect()
 }
 
 /// Resolves `--model`, `--variant` and `--no-chains`.
@@ -159,11 +180,29 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
     })
 }
 
-/// The bundled OpenCL model, compiled once per process: the model of OPENCL tests when
-/// `--model` is not given.
-pub fn opencl() -> Arc<Model> {
-    static OPENCL: std::sync::OnceLock<Arc<Model>> = std::sync::OnceLock::new();
-    OPENCL
-        .get_or_init(|| Arc::new(Model::bundled("opencl", &[]).expect("opencl.cat compiles")))
-        .clone()
+/// The bundled OpenCL model with `variants` on: the model of OPENCL tests when `--model`
+/// is not given (`--variant mmra` is its variant, docs/mmra.md "OpenCL"). Plain and `mmra`
+/// are compiled once per process. An error names a variant opencl.cat does not test.
+pub fn opencl(variants: &[String]) -> Result<Arc<Model>, String> {
+    type Cell = std::sync::OnceLock<Arc<Model>>;
+    static PLAIN: Cell = Cell::new();
+    static MMRA: Cell = Cell::new();
+    let compile = || Arc::new(Model::bundled("opencl", variants).expect("opencl.cat compiles"));
+    let model = match variants {
+        [] => PLAIN.get_or_init(compile).clone(),
+        [v] if v == "mmra" => MMRA.get_or_init(compile).clone(),
+        _ => compile(),
+    };
+    match variants.iter().find(|v| !model.variants.contains(*v)) {
+        Some(v) => Err(format!(
+            "the OpenCL model has no variant `{v}` (it tests: {})",
+            model
+                .variants
+                .iter()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        None => Ok(model),
+    }
 }

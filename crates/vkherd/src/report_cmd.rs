@@ -243,8 +243,10 @@ fn run_litmus(
     let mut code = report_status(&rep);
     let extras = if show.graphs {
         let relations: Vec<&str> = show.relations.iter().map(|s| s.as_str()).collect();
-        let model = vkherd::explain::model_for(&program, &opts);
-        match vkherd::explain::check_show(&model, &relations) {
+        let checked = vkherd::explain::model_for(&program, &opts)
+            .map_err(|e| e.to_string())
+            .and_then(|model| vkherd::explain::check_show(&model, &relations));
+        match checked {
             Ok(()) => crate::report_extras::extras(
                 &program,
                 source,

@@ -13,8 +13,12 @@ fn corpus_dir() -> PathBuf {
 fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).expect("corpus directory") {
         let p = e.expect("entry").path();
-        // The OpenCL corpus has its own headers and model: tests/opencl_corpus.rs.
-        if p.is_dir() && p.file_name().is_some_and(|n| n == "opencl") {
+        // The OpenCL corpora have their own headers and model: tests/opencl_corpus.rs and
+        // tests/opencl_mmra.rs.
+        if p.is_dir()
+            && p.file_name()
+                .is_some_and(|n| n == "opencl" || n == "opencl-mmra")
+        {
             continue;
         }
         if p.is_dir() {

@@ -106,7 +106,7 @@ fn check_edge(model: &Model, c: &Captured, e: &Edge, what: &str) {
 /// Explains every candidate of `program` (consistent or not) and checks each
 /// explanation against the staged evaluator. Returns the number of failing candidates.
 fn check_every_candidate(program: &Program, opts: &vkherd::Options, what: &str) -> u64 {
-    let model = vkherd::explain::model_for(program, opts);
+    let model = vkherd::explain::model_for(program, opts).unwrap();
     let eo = EnumOptions {
         cat: Some(model.clone()),
         model: opts.model,
@@ -336,6 +336,40 @@ fn explanations_are_exact_on_random_tests() {
     assert!(
         failing > 1_000,
         "only {failing} failing candidates explained"
+    );
+}
+
+/// Under `--variant mmra` (the hand-written engine's switch) explanations use vulkan.cat
+/// with the variant too, and agree with the run.
+#[test]
+fn explanations_follow_the_variant_mmra() {
+    let choice = vkherd::models::resolve("vulkan", &["mmra".to_string()], false).unwrap();
+    let opts = vkherd::Options {
+        model: choice.options,
+        cat: choice.cat,
+        model_given: true,
+        ..Default::default()
+    };
+    let model = vkherd::explain::model_for(&corpus("mmra/MMRA-coherence.litmus").1, &opts).unwrap();
+    assert!(model.active.contains("mmra"));
+    let (mut tests, mut columns) = (0, 0);
+    for f in corpus_files() {
+        if !f.to_string_lossy().contains("/mmra/") {
+            continue;
+        }
+        let src = std::fs::read_to_string(&f).unwrap();
+        let program = vkherd::load_litmus(&src).unwrap();
+        if !small(&program) {
+            continue;
+        }
+        let what = format!("{} under vulkan+mmra", f.display());
+        check_every_candidate(&program, &opts, &what);
+        columns += check_states_agree(&src, &program, &opts, &what);
+        tests += 1;
+    }
+    assert!(
+        tests >= 5 && columns > 10,
+        "{tests} tests, {columns} columns"
     );
 }
 

@@ -114,6 +114,13 @@ fn bad_states_and_relations_are_located_errors_with_exit_code_2() {
     assert!(text(&out.stderr).contains("`nosuch` is not a relation of the model"));
     let out = vkherd(&[&file, "--dot", "--show", "nosuch"]);
     assert_eq!(out.status.code(), Some(2));
+    let khronos = format!(
+        "{}/tests/khronos/mp_pinned_init.test",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = vkherd(&["explain", &khronos]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("is a Khronos `.test` file"));
 }
 
 #[test]
@@ -242,4 +249,56 @@ fn output_is_the_same_whatever_the_thread_count() {
         let two = vkherd(&[&path, "--dot", "-j", "2"]);
         assert_eq!(one.stdout, two.stdout, "{f}");
     }
+}
+
+#[test]
+fn paths_dropped_by_the_unroll_bound_are_warned_about() {
+    let out = vkherd(&["explain", &corpus("control-flow/LB-spin-relaxed.litmus")]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stderr).contains(
+        "Warning: 2 paths dropped by the unroll bound (--unroll 2): the explanation covers the executions within the bound only"
+    ));
+    let out = vkherd(&[
+        "explain",
+        &corpus("control-flow/LB-spin-relaxed.litmus"),
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["notes"].as_array().unwrap().len(), 1);
+}
+
+/// docs/explain.md shows the real output of its commands.
+#[test]
+fn the_worked_example_in_the_docs_is_the_real_output() {
+    let doc = std::fs::read_to_string(format!(
+        "{}/../../docs/explain.md",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let root = format!("{}/../..", env!("CARGO_MANIFEST_DIR"));
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_vkherd"))
+            .current_dir(&root)
+            .args(args)
+            .output()
+            .unwrap();
+        text(&out.stdout)
+    };
+    let cross = run(&[
+        "explain",
+        "litmus-tests/mp/MP-relacq-wg-crosswg.litmus",
+        "--show",
+        "sw,hb",
+    ]);
+    assert!(doc.contains(cross.trim_end()), "step 2 differs:\n{cross}");
+    let dv = run(&["explain", "litmus-tests/mp/MP-relacq-dv-crosswg.litmus"]);
+    let head: Vec<&str> = dv.lines().take(13).collect();
+    assert!(doc.contains(&head.join("\n")), "step 3 differs:\n{dv}");
+    let same_wg = run(&["explain", "litmus-tests/mp/MP-relacq-wg.litmus"]);
+    // The same reason and cycle (the instructions differ only in their scope).
+    assert_eq!(
+        same_wg.lines().skip(1).take(10).collect::<Vec<_>>(),
+        dv.lines().skip(1).take(10).collect::<Vec<_>>(),
+        "MP-relacq-wg is not explained as MP-relacq-dv-crosswg"
+    );
 }

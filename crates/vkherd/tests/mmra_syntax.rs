@@ -162,12 +162,22 @@ fn variant_mmra_on_the_command_line() {
     assert!(String::from_utf8_lossy(&json.stdout).contains(r#""variants":["mmra"]"#));
     let bad = vkherd(&["--variant", "mmr", &file]);
     assert_eq!(bad.status.code(), Some(2));
-    // The OpenCL model has no variant yet: an error, not a silent plain run.
+    // On an OpenCL test, `--variant mmra` without --model runs opencl.cat's variant: the
+    // same report as `--model opencl --variant mmra`, and the JSON names the model and the
+    // variant.
     let ocl = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mmra-ocl.litmus");
     std::fs::write(&ocl, OPENCL).unwrap();
-    let out = vkherd(&["--variant", "mmra", ocl.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr)
-        .contains("is an OpenCL test and the OpenCL model has no variant `mmra` yet"));
-    assert_eq!(vkherd(&[ocl.to_str().unwrap()]).status.code(), Some(0));
+    let ocl = ocl.to_str().unwrap();
+    let out = vkherd(&["--variant", "mmra", ocl]);
+    assert_eq!(out.status.code(), Some(0));
+    let given = vkherd(&["--model", "opencl", "--variant", "mmra", ocl]);
+    assert_eq!(given.status.code(), Some(0));
+    assert_eq!(out.stdout, given.stdout);
+    let json =
+        String::from_utf8_lossy(&vkherd(&["--json", "--variant", "mmra", ocl]).stdout).into_owned();
+    assert!(
+        json.contains(r#""model":"opencl","variants":["mmra"]"#),
+        "{json}"
+    );
+    assert_eq!(vkherd(&[ocl]).status.code(), Some(0));
 }

@@ -27,15 +27,15 @@ fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// The Vulkan corpus: litmus-tests/ without its OpenCL part (OPENCL tests run the OpenCL
-/// model by default and are refused by the Vulkan ones).
+/// The Vulkan corpus: litmus-tests/ without its OpenCL parts, `opencl` and `opencl-mmra`
+/// (OPENCL tests run the OpenCL model by default and are refused by the Vulkan ones).
 fn vulkan_corpus() -> Vec<String> {
     let mut dirs: Vec<String> = std::fs::read_dir(root().join("litmus-tests"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_dir())
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-        .filter(|n| n != "opencl")
+        .filter(|n| !n.starts_with("opencl"))
         .map(|n| format!("litmus-tests/{n}"))
         .collect();
     dirs.sort();
@@ -74,6 +74,18 @@ fn models_lists_every_bundled_name() {
             "cat:vulkan-2024",
             "cat:vulkan-asserts"
         ]
+    );
+    // Each name says which variants --variant can turn on (docs/models.md).
+    let line = |name: &str| {
+        out.lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap()
+            .to_string()
+    };
+    assert!(line("opencl").ends_with("; variants: mmra"), "{out}");
+    assert!(
+        line("vulkan-2024").ends_with("; variants: mmra, no-chains"),
+        "{out}"
     );
 }
 
@@ -193,7 +205,10 @@ fn diff_names_exactly_the_tests_whose_states_or_verdicts_differ() {
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(d).unwrap() {
             let p = e.unwrap().path();
-            if p.is_dir() && !p.ends_with("opencl") {
+            let opencl = p
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("opencl"));
+            if p.is_dir() && !opencl {
                 stack.push(p)
             } else if p.extension().is_some_and(|x| x == "litmus") {
                 files.push(p)
