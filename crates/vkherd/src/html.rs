@@ -685,51 +685,11 @@ fn push_khronos(out: &mut String, checks: &[CheckResult]) {
     out.push_str("</tbody>\n</table>\n");
 }
 
-const STYLE: &str = r#"
-body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:0 1em 3em;color:#222}
-h1{font-size:1.5em}h2{font-size:1.2em;margin:.2em 0}h3{font-size:1em;margin:.8em 0 .3em}
-code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
-pre{background:#f6f6f6;padding:.5em;overflow-x:auto}
-table{border-collapse:collapse;margin:.4em 0}th,td{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}
-th{background:#f0f0f0}table.sortable th{cursor:pointer;user-select:none}
-td.num{text-align:right;font-variant-numeric:tabular-nums}
-section.test{border-top:2px solid #ccc;margin-top:1.2em;padding-top:.5em}
-.badge{border-radius:3px;padding:0 .4em;font-size:.85em}
-.v-ok .status,.badge.v-ok{background:#d9f2d9}.v-no .status,.badge.v-no{background:#fde2c8}
-.v-bad .status,.badge.v-bad{background:#f8c9c9}.v-partial .status,.badge.v-partial{background:#fff2b3}
-a.anchor{color:#aaa;text-decoration:none}
-.file{color:#666}.note,.placeholder{color:#8a5a00}.error pre{background:#fff0f0}
-dl.facts{display:grid;grid-template-columns:max-content auto;gap:0 1em;margin:.3em 0}dt{color:#666}dd{margin:0}
-tr.sat td{background:#eef6ff}td.marks{color:#a00}
-figure{margin:.5em 0;overflow-x:auto}figcaption{font-weight:600}figure svg{max-width:100%;height:auto}
-.figure-list{display:flex;flex-wrap:wrap;gap:0 1.5em;align-items:flex-start}.figure-list figure{max-width:48%}
-.hidden{display:none}
-"#;
+/// The page's style sheet, inlined.
+const STYLE: &str = include_str!("html/page.css");
 
-const SCRIPT: &str = r#"
-(function(){
-var table=document.getElementById('tests');if(!table)return;
-var body=table.tBodies[0],rows=Array.prototype.slice.call(body.rows);
-var filter=document.getElementById('filter'),status=document.getElementById('status-filter'),shown=document.getElementById('shown');
-function apply(){var q=filter.value.toLowerCase(),s=status.value,n=0;
-rows.forEach(function(r){var st=' '+r.getAttribute('data-status')+' ';
-var ok=(!q||r.textContent.toLowerCase().indexOf(q)>=0)&&(!s||st.indexOf(' '+s+' ')>=0);
-r.classList.toggle('hidden',!ok);var sec=document.getElementById(r.getAttribute('data-target'));
-if(sec)sec.classList.toggle('hidden',!ok);if(ok)n++;});
-shown.textContent=n+' of '+rows.length+' shown';}
-filter.addEventListener('input',apply);status.addEventListener('change',apply);
-var heads=table.tHead.rows[0].cells;
-Array.prototype.forEach.call(heads,function(th,col){th.addEventListener('click',function(){
-var num=th.getAttribute('data-type')==='num',dir=th.getAttribute('data-dir')==='asc'?-1:1;
-Array.prototype.forEach.call(heads,function(h){h.removeAttribute('data-dir');});
-th.setAttribute('data-dir',dir===1?'asc':'desc');
-rows.sort(function(a,b){var x=a.cells[col].textContent,y=b.cells[col].textContent;
-if(num){x=parseFloat(x);y=parseFloat(y);x=isNaN(x)?-1:x;y=isNaN(y)?-1:y;return (x-y)*dir;}
-return x.localeCompare(y)*dir;});
-rows.forEach(function(r){body.appendChild(r);});});});
-apply();
-})();
-"#;
+/// The page's script (sorting and filtering the summary table), inlined.
+const SCRIPT: &str = include_str!("html/page.js");
 
 #[cfg(test)]
 mod tests {
