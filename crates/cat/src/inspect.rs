@@ -54,7 +54,8 @@ pub struct Origin {
 pub struct Step {
     pub from: usize,
     pub to: usize,
-    /// The most specific named definitions containing it (base names if none).
+    /// The most specific named definitions containing it (base names if none); `r^-1`
+    /// when it is a pair of the inverse of `r`.
     pub labels: Vec<String>,
 }
 
@@ -397,31 +398,21 @@ impl<'m> Inspection<'m> {
     }
 
     fn steps_at(&self, n: N, a: usize, b: usize, depth: usize) -> Vec<Step> {
-        let g = &self.model.graph;
-        let raw: Vec<(usize, usize, N)> = match &g.node(n).op {
-            Op::Plus(x) | Op::Star(x) => {
-                let r = as_rel(self.value(*x));
-                shortest_path(&r, a, b)
-                    .map(|p| p.windows(2).map(|w| (w[0], w[1], *x)).collect())
-                    .unwrap_or_default()
-            }
-            Op::Seq(v) => self.chain_path(v, a, b).unwrap_or_default(),
-            _ => Vec::new(),
-        };
-        let raw: Vec<(usize, usize, N)> = raw.into_iter().filter(|s| s.0 != s.1).collect();
+        let raw = self.path_in(n, a, b, 0);
         if raw.len() < 2 && depth == 0 {
             return Vec::new();
         }
         let mut out = Vec::new();
         for (x, y, m) in raw {
-            let mut labels: Vec<String> = Vec::new();
-            for mut chain in self.chains(m, x, y, 0) {
-                while chain.len() > 1 && self.is_base(*chain.last().expect("non-empty")) {
-                    chain.pop();
-                }
-                let name = self.name(*chain.last().expect("non-empty"));
-                if !labels.contains(&name) {
-                    labels.push(name);
+            let mut labels = self.step_labels(m, x, y);
+            if labels.is_empty() {
+                // `rf^-1 ; asmo`: the inverse's labels, marked `^-1`.
+                if let Op::Inv(r) = self.model.graph.node(m).op {
+                    labels = self
+                        .step_labels(r, y, x)
+                        .into_iter()
+                        .map(|l| format!("{l}^-1"))
+                        .collect();
                 }
             }
             // An unnamed part (`[SC & F] ; hb?`): its own steps, if it has some.
@@ -441,6 +432,64 @@ impl<'m> Inspection<'m> {
             }
         }
         out
+    }
+
+    /// The most specific named definitions of `m` containing `(x, y)`.
+    fn step_labels(&self, m: N, x: usize, y: usize) -> Vec<String> {
+        let mut labels: Vec<String> = Vec::new();
+        for mut chain in self.chains(m, x, y, 0) {
+            while chain.len() > 1 && self.is_base(*chain.last().expect("non-empty")) {
+                chain.pop();
+            }
+            let name = self.name(*chain.last().expect("non-empty"));
+            if !labels.contains(&name) {
+                labels.push(name);
+            }
+        }
+        labels
+    }
+
+    /// Edge `(a, b)` of `n` as a path through the operands of the closure or `;` chain
+    /// it comes from: `n` itself, or the first term of a union, dynamic operand of an
+    /// intersection, or left side of a difference that has the edge and is one (so
+    /// `locord = sloc & (... | [W] ; (hb & avvisinc) ; avdv ; hb ; [W] | ...)` is
+    /// broken at the device-domain term). Steps that loop on one event are left out.
+    fn path_in(&self, n: N, a: usize, b: usize, depth: usize) -> Vec<(usize, usize, N)> {
+        let g = &self.model.graph;
+        let raw: Vec<(usize, usize, N)> = match &g.node(n).op {
+            Op::Plus(x) | Op::Star(x) => {
+                let r = as_rel(self.value(*x));
+                shortest_path(&r, a, b)
+                    .map(|p| p.windows(2).map(|w| (w[0], w[1], *x)).collect())
+                    .unwrap_or_default()
+            }
+            Op::Seq(v) => self.chain_path(v, a, b).unwrap_or_default(),
+            Op::Union(v) | Op::Inter(v) if depth < 8 => {
+                let dynamic =
+                    |o: &&N| matches!(g.node(n).op, Op::Union(_)) || g.stage(**o) != Stage::Static;
+                v.iter()
+                    .filter(dynamic)
+                    .filter(|&&o| g.kind(o) == Kind::Rel && self.has(o, a, b))
+                    .map(|&o| self.path_in(o, a, b, depth + 1))
+                    .find(|p| p.len() > 1)
+                    .unwrap_or_default()
+            }
+            Op::Diff(x, _) if depth < 8 => self.path_in(*x, a, b, depth + 1),
+            _ => Vec::new(),
+        };
+        let raw: Vec<(usize, usize, N)> = raw.into_iter().filter(|s| s.0 != s.1).collect();
+        match raw[..] {
+            // One factor has the whole edge (the others loop): break that factor.
+            [(_, _, m)] if depth < 8 && m != n => {
+                let inner = self.path_in(m, a, b, depth + 1);
+                if inner.len() > 1 {
+                    inner
+                } else {
+                    raw
+                }
+            }
+            _ => raw,
+        }
     }
 
     /// Events `a = e0, e1, ..., ek = b` with `(e(i-1), ei)` in factor i of chain `v`.

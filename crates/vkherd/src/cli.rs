@@ -160,6 +160,26 @@ pub struct GraphArgs {
     pub show: Vec<String>,
 }
 
+impl GraphArgs {
+    /// herd7's `-graph` takes a layout (`cluster`, `free`, `columns`); here `--graph`
+    /// takes a directory. A layout name that is not an existing directory is most likely
+    /// a herd7 habit: say so rather than create a directory called `cluster`.
+    pub fn check(&self) -> Result<(), String> {
+        match &self.graph {
+            Some(dir)
+                if ["cluster", "free", "columns"].contains(&dir.to_string_lossy().as_ref())
+                    && !dir.is_dir() =>
+            {
+                Err(format!(
+                    "error: --graph takes a directory to write graphs into (herd7's `-o DIR`), and `{}` looks like herd7's -graph layout; vkherd has one layout (clusters by scope): give a directory, e.g. --graph graphs/",
+                    dir.display()
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
     #[command(flatten)]
@@ -561,6 +581,10 @@ pub fn main() -> i32 {
                 max_candidates: *max_candidates,
                 timeout: *timeout,
             };
+            if let Err(e) = graphs.check() {
+                eprintln!("{e}");
+                return EXIT_BAD_INPUT;
+            }
             let opts = Options {
                 model: model.options,
                 cat: model.cat.clone(),
@@ -678,6 +702,10 @@ pub fn main() -> i32 {
                 Ok(m) => m,
                 Err(e) => return bad_model(&e),
             };
+            if let Err(e) = cli.graphs.check() {
+                eprintln!("{e}");
+                return EXIT_BAD_INPUT;
+            }
             let opts = cli.run.options(&model);
             let output = crate::litmus_cmd::Output {
                 json: cli.common.json,

@@ -48,6 +48,9 @@ fn corpus(path: &str) -> (String, Program) {
 /// The relation `name` of candidate `c`, recomputed by the staged evaluator (base
 /// relations from the candidate itself).
 fn recomputed(model: &Model, c: &Captured, name: &str) -> Rel {
+    if let Some(r) = name.strip_suffix("^-1") {
+        return recomputed(model, c, r).inv();
+    }
     match name {
         "rf" => return c.rf.clone(),
         "asmo" => return c.asmo.clone(),

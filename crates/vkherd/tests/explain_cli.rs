@@ -231,6 +231,11 @@ fn graph_dir_gets_a_file_per_state() {
     ]);
     assert_eq!(out.status.code(), Some(0));
     assert!(dir2.join("MP-relacq-wg-state1.dot").exists());
+    // herd7's `-graph cluster` (a layout) is not taken for a directory.
+    let out = vkherd(&[&corpus("mp/MP-relacq-wg.litmus"), "-graph", "cluster"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("looks like herd7's -graph layout"));
+    assert!(!std::path::Path::new("cluster").exists());
     // herd7's -doshow for the relations; sw is drawn in the witness of 1:r0=1; 1:r1=1;.
     let out = vkherd(&[&corpus("mp/MP-relacq-wg.litmus"), "-doshow", "sw", "--dot"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
