@@ -182,6 +182,18 @@ impl GraphArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// One JSON object per test (one per line) instead of herd-style text.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub threads: ThreadArgs,
+}
+
+/// The model a run judges with, shared by the main form, `khronos`, `bench` and `report`.
+#[derive(Args, Debug, Clone)]
+pub struct ModelArgs {
     /// The model: vulkan, vulkan-2024 (vulkan.cat on the cat engine), hand:vulkan,
     /// hand:vulkan-2024 (the hand-written engine), opencl, cat:NAME (a bundled cat model)
     /// or a .cat file (`vkherd models` lists them) [default: vulkan, opencl for OPENCL
@@ -196,9 +208,11 @@ pub struct CommonArgs {
     /// a limitation of vkherd (the same as `--variant no-chains`).
     #[arg(long)]
     no_chains: bool,
-    /// One JSON object per test (one per line) instead of herd-style text.
-    #[arg(long)]
-    pub json: bool,
+}
+
+/// `-j N`.
+#[derive(Args, Debug, Clone)]
+pub struct ThreadArgs {
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long = "threads", value_name = "N")]
     threads: Option<usize>,
@@ -288,6 +302,37 @@ enum Command {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// Write an HTML report of a run: one self-contained page with every test's verdict,
+    /// states, race flag, time, witness graphs and explanations of forbidden states, and a
+    /// sortable summary table (docs/report.md).
+    Report {
+        /// `.litmus` and Khronos `.test` files, or directories (every such file below them).
+        #[arg(required = true, value_name = "FILE|DIR")]
+        paths: Vec<PathBuf>,
+        /// The HTML file to write.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: PathBuf,
+        /// Leave the times out of the page, so that two runs give the same bytes.
+        #[arg(long)]
+        no_times: bool,
+        /// Leave out the witness graphs and the explanations of forbidden states (faster).
+        #[arg(long)]
+        no_graphs: bool,
+        /// Most candidate executions examined to explain one test's forbidden states
+        /// (a plain enumeration of those reaching them); past it, no explanation.
+        #[arg(long, value_name = "N", default_value_t = vkherd::explain::DEFAULT_MAX_CANDIDATES)]
+        explain_candidates: u64,
+        /// Relations to draw in the witness graphs besides po, rf, asmo and fr: names of
+        /// the model's definitions, comma-separated (`--show hb,sw`; herd7: `-doshow`).
+        #[arg(long, value_name = "REL,...", value_delimiter = ',', alias = "doshow")]
+        show: Vec<String>,
+        #[command(flatten)]
+        model: ModelArgs,
+        #[command(flatten)]
+        threads: ThreadArgs,
+        #[command(flatten)]
+        run: RunArgs,
+    },
     /// Merge the --json output of the shards of a run (--shard K/N) into the run's reports.
     Merge {
         /// Files of JSON lines from every shard, in any order.
@@ -343,13 +388,25 @@ impl RunArgs {
 
 impl CommonArgs {
     pub fn model(&self) -> Result<ModelChoice, String> {
+        self.model.model()
+    }
+
+    pub fn init_threads(&self) {
+        self.threads.init_threads()
+    }
+}
+
+impl ModelArgs {
+    pub fn model(&self) -> Result<ModelChoice, String> {
         let given = self.model.is_some();
         let name = self.model.as_deref().unwrap_or("vulkan");
         let mut choice = vkherd::models::resolve(name, &self.variants, self.no_chains)?;
         choice.given = given;
         Ok(choice)
     }
+}
 
+impl ThreadArgs {
     pub fn init_threads(&self) {
         if let Some(n) = self.threads {
             // Only fails if the pool was already built; then the default stands.
@@ -615,6 +672,31 @@ pub fn main() -> i32 {
                     eprintln!("error: cannot render the man page: {e}");
                     EXIT_FAIL
                 }
+            }
+        }
+        Some(Command::Report {
+            paths,
+            output,
+            no_times,
+            no_graphs,
+            explain_candidates,
+            show,
+            model,
+            threads,
+            run,
+        }) => {
+            threads.init_threads();
+            match model.model() {
+                Ok(m) => {
+                    let show = crate::report_cmd::Show {
+                        times: !*no_times,
+                        graphs: !*no_graphs,
+                        explain_candidates: *explain_candidates,
+                        relations: show.clone(),
+                    };
+                    crate::report_cmd::run(paths, output, &run.options(&m), show)
+                }
+                Err(e) => bad_model(&e),
             }
         }
         Some(Command::Merge { files, json }) => crate::merge_cmd::run(files, *json),

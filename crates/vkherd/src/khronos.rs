@@ -44,7 +44,8 @@ pub fn run_khronos(
 }
 
 /// Parses, lowers and runs every check of a `.test` source with the model, variants and
-/// limits of `opts` (`--max-candidates` and `--timeout` apply to each check).
+/// limits of `opts` (`--max-candidates` and `--timeout` apply to each check), counting
+/// candidates on `opts.progress` when it is set.
 pub fn run_khronos_with(
     source: &str,
     name: &str,
@@ -63,6 +64,7 @@ pub fn run_khronos_with(
                 },
                 max_candidates: opts.max_candidates,
                 timeout: opts.timeout,
+                progress: opts.progress.clone(),
                 // A `NOCHAINS` check runs the cat model with its `no-chains` variant (the
                 // default vulkan.cat through `chains` above).
                 cat: match &opts.cat {

@@ -14,6 +14,8 @@ pub mod execution;
 pub mod explain;
 pub mod families;
 pub mod graphs;
+pub mod graphviz;
+pub mod html;
 pub mod khronos;
 pub mod locate;
 pub mod logs;

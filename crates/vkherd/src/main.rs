@@ -18,6 +18,8 @@ mod khronos_cmd;
 mod litmus_cmd;
 mod merge_cmd;
 mod progress;
+mod report_cmd;
+mod report_extras;
 
 /// mimalloc: the enumeration allocates many small bit matrices from several rayon
 /// threads at once, where glibc malloc's arena locking cost ~40% of the time.

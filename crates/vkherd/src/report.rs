@@ -1,4 +1,5 @@
-//! Reporters: herd7-style text and JSON (semantics.md "Output").
+//! Reporters: herd7-style text and JSON (semantics.md "Output"); the HTML page of a whole
+//! run is in [`crate::html`].
 
 use crate::{Diagnostic, Options, Report, Verdict};
 use serde_json::{json, Map, Value};
@@ -6,7 +7,7 @@ use std::io::Write;
 use vkherd_model::Quantifier;
 
 /// herd7's word after the test name, and the quantifier as printed in `Condition`.
-fn quantifier_words(report: &Report) -> (&'static str, &'static str) {
+pub(crate) fn quantifier_words(report: &Report) -> (&'static str, &'static str) {
     match report.program.condition.as_ref().map(|c| c.quantifier) {
         None | Some(Quantifier::Exists) => ("Allowed", "exists"),
         Some(Quantifier::NotExists) => ("Forbidden", "~exists"),
@@ -37,7 +38,7 @@ pub fn state_line(report: &Report, values: &[i64], racy_only: bool, thin_air_onl
 
 /// The names of the state columns (`1:r0`, `x`), computed once per report: a partial run
 /// of a big test can have hundreds of thousands of states to print before its time is up.
-fn column_names(report: &Report) -> Vec<String> {
+pub(crate) fn column_names(report: &Report) -> Vec<String> {
     let p = &report.program;
     p.observed.iter().map(|o| p.observable_name(*o)).collect()
 }

@@ -1,0 +1,732 @@
+//! The HTML reporter: one self-contained page for a run over files and directories
+//! (`vkherd report`, docs/report.md). Inline CSS and a little inline JavaScript (sorting
+//! and filtering the summary table); every result is in the static HTML, so the page
+//! reads the same with scripts off. Same input, same bytes, unless times are asked for.
+
+use crate::khronos::CheckResult;
+use crate::report::{column_names, herd_text, plural, quantifier_words};
+use crate::{Report, Verdict};
+use serde_json::{Map, Value};
+use std::fmt::Write as _;
+use vkherd_model::Dialect;
+
+/// At most this many states are listed per test: a partial run of a big test can have
+/// hundreds of thousands, which no browser shows usefully (`--json` has them all).
+pub const MAX_STATES_SHOWN: usize = 1000;
+
+/// Everything the page shows.
+pub struct Page {
+    /// The paths the run was given, as typed.
+    pub inputs: Vec<String>,
+    /// The run information every JSON object carries ([`crate::report::run_info`]).
+    pub info: Map<String, Value>,
+    pub entries: Vec<Entry>,
+    /// The wall-clock time of the whole run (`None`: times left out, `--no-times`).
+    pub seconds: Option<f64>,
+    /// A note on the witness graphs and explanations for the whole page (Graphviz
+    /// missing, graphs turned off), shown at the top.
+    pub extras_note: Option<String>,
+}
+
+/// One file of the run.
+pub struct Entry {
+    /// The path as shown (and as the anchor is made from).
+    pub file: String,
+    /// The file's text, when it could be read.
+    pub source: Option<String>,
+    pub result: EntryResult,
+    /// This file's time (`None`: left out).
+    pub seconds: Option<f64>,
+    pub extras: Extras,
+}
+
+/// What running one file gave.
+pub enum EntryResult {
+    /// A `.litmus` test's report.
+    Litmus(Box<Report>),
+    /// A Khronos `.test` file's checks.
+    Khronos {
+        name: String,
+        checks: Vec<CheckResult>,
+    },
+    /// The file could not be read, parsed, lowered or run.
+    Error(FileError),
+}
+
+/// An error about a file, as the command line prints it.
+pub struct FileError {
+    /// `file:line:column`, or the file alone when the error is about the whole file.
+    pub location: String,
+    pub message: String,
+    /// The full rendering: message, place, the line with a caret.
+    pub rendered: String,
+}
+
+/// Witness graphs and explanations of one test: `Err` says why there are none.
+pub struct Extras {
+    /// A witness execution per final state.
+    pub figures: Result<Vec<Figure>, String>,
+    /// Witnesses not drawn (past a cap on figures per test).
+    pub figures_left_out: usize,
+    /// The states the condition asks about that are forbidden, explained.
+    pub explanations: Result<Explained, String>,
+}
+
+impl Extras {
+    /// No graphs and no explanations, for this reason.
+    pub fn none(why: &str) -> Extras {
+        Extras {
+            figures: Err(why.to_string()),
+            figures_left_out: 0,
+            explanations: Err(why.to_string()),
+        }
+    }
+}
+
+/// One drawn execution.
+pub struct Figure {
+    pub caption: String,
+    pub drawing: Drawing,
+}
+
+/// A graph as SVG (Graphviz was there) or as its DOT source.
+pub enum Drawing {
+    /// An `<svg ...>...</svg>` element, inlined as is.
+    Svg(String),
+    /// DOT source, shown folded, with why it was not drawn.
+    Dot { dot: String, why: String },
+}
+
+/// The forbidden states the condition asks about, explained.
+pub struct Explained {
+    /// The forbidden states, `1:r0=1; 1:r1=0;` (none: every state asked about is allowed
+    /// or, with `unreachable`, no candidate reaches one).
+    pub states: Vec<String>,
+    pub unreachable: bool,
+    /// The explanation in plain words (`vkherd explain`'s text).
+    pub text: String,
+    /// Per reason, the first candidate with it, drawn with the relations it names.
+    pub figures: Vec<Figure>,
+}
+
+/// Escapes text for HTML content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Anchors, one per entry: `t-` and the path with every character other than ASCII
+/// letters, digits, `_`, `-` and `.` made `-`; `-2`, `-3`... when two paths give one.
+pub fn anchors(entries: &[Entry]) -> Vec<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    entries
+        .iter()
+        .map(|e| {
+            let base: String = e
+                .file
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                        c
+                    } else {
+                        '-'
+                    }
+                })
+                .collect();
+            let base = format!("t-{base}");
+            let mut id = base.clone();
+            let mut k = 1;
+            while !seen.insert(id.clone()) {
+                k += 1;
+                id = format!("{base}-{k}");
+            }
+            id
+        })
+        .collect()
+}
+
+/// The status of an entry in one word, also its CSS class and filter value: `Ok`, `No`,
+/// `PASS`, `FAIL`, `partial`, `error`.
+fn status_word(e: &Entry) -> &'static str {
+    match &e.result {
+        EntryResult::Litmus(r) if r.stats.stopped.is_some() && !r.verdict_final() => "partial",
+        EntryResult::Litmus(r) => match r.verdict {
+            Verdict::Ok => "Ok",
+            Verdict::No => "No",
+        },
+        EntryResult::Khronos { checks, .. } => {
+            if checks.iter().any(|c| !c.partial && !c.passed()) {
+                "FAIL"
+            } else if checks.iter().any(|c| c.partial) {
+                "partial"
+            } else {
+                "PASS"
+            }
+        }
+        EntryResult::Error(_) => "error",
+    }
+}
+
+fn css_class(word: &str) -> &'static str {
+    match word {
+        "Ok" | "PASS" => "v-ok",
+        "No" => "v-no",
+        "FAIL" | "error" => "v-bad",
+        _ => "v-partial",
+    }
+}
+
+/// The name a test goes by: its own for a `.litmus` test, the file stem for a `.test` or
+/// a file that failed.
+fn test_name(e: &Entry) -> &str {
+    match &e.result {
+        EntryResult::Litmus(r) => &r.program.name,
+        EntryResult::Khronos { name, .. } => name,
+        EntryResult::Error(_) => std::path::Path::new(&e.file)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or(&e.file),
+    }
+}
+
+fn dialect_word(e: &Entry) -> &'static str {
+    match &e.result {
+        EntryResult::Litmus(r) => match r.program.dialect {
+            Dialect::Vulkan => "Vulkan",
+            Dialect::OpenCl => "OpenCL",
+        },
+        EntryResult::Khronos { .. } => "Khronos",
+        EntryResult::Error(_) => "",
+    }
+}
+
+/// Counts for the summary at the top.
+#[derive(Default)]
+struct Tally {
+    litmus: u64,
+    ok: u64,
+    no: u64,
+    racy: u64,
+    partial: u64,
+    bounded_empty: u64,
+    khronos: u64,
+    checks_passed: u64,
+    checks_failed: u64,
+    checks_partial: u64,
+    errors: u64,
+}
+
+fn tally(entries: &[Entry]) -> Tally {
+    let mut t = Tally::default();
+    for e in entries {
+        match &e.result {
+            EntryResult::Litmus(r) => {
+                t.litmus += 1;
+                match r.verdict {
+                    Verdict::Ok => t.ok += 1,
+                    Verdict::No => t.no += 1,
+                }
+                t.racy += u64::from(r.outcomes.flag_data_race && !r.counts_absent);
+                t.partial += u64::from(r.stats.stopped.is_some());
+                t.bounded_empty += u64::from(r.bounded_empty);
+            }
+            EntryResult::Khronos { checks, .. } => {
+                t.khronos += 1;
+                for c in checks {
+                    if c.partial {
+                        t.checks_partial += 1;
+                    } else if c.passed() {
+                        t.checks_passed += 1;
+                    } else {
+                        t.checks_failed += 1;
+                    }
+                }
+            }
+            EntryResult::Error(_) => t.errors += 1,
+        }
+    }
+    t
+}
+
+/// The whole page.
+pub fn html(page: &Page) -> String {
+    let mut out = String::new();
+    let title = format!("vkherd report: {}", page.inputs.join(", "));
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<header>\n<h1>{}</h1>\n",
+        escape(&title),
+        escape(&title)
+    );
+    push_run_info(&mut out, page);
+    if let Some(note) = &page.extras_note {
+        let _ = writeln!(
+            out,
+            "<p class=\"note\" id=\"extras-note\">{}</p>",
+            escape(note)
+        );
+    }
+    out.push_str("</header>\n<main>\n");
+    let ids = anchors(&page.entries);
+    push_summary(&mut out, page, &ids);
+    for (entry, id) in page.entries.iter().zip(&ids) {
+        push_entry(&mut out, entry, id);
+    }
+    let _ = write!(
+        out,
+        "</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
+    );
+    out
+}
+
+fn push_run_info(out: &mut String, page: &Page) {
+    let info = &page.info;
+    let text = |key: &str| match info.get(key) {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => "none".to_string(),
+        Some(v) => v.to_string(),
+    };
+    let variants = match info.get("variants") {
+        Some(Value::Array(a)) if !a.is_empty() => a
+            .iter()
+            .map(|v| v.as_str().unwrap_or_default().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        _ => "none".to_string(),
+    };
+    let limits = info.get("limits").cloned().unwrap_or(Value::Null);
+    let limit = |key: &str| match limits.get(key) {
+        Some(Value::Null) | None => "none".to_string(),
+        Some(v) => v.to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "<p class=\"run-info\">vkherd {} · model <code>{}</code> (OpenCL tests: <code>opencl</code> unless a model was given) · variants: {} · unroll {} · limits: {} candidates, {} s per test{}</p>",
+        escape(&text("vkherd")),
+        escape(&text("model")),
+        escape(&variants),
+        escape(&text("unroll")),
+        escape(&limit("max_candidates")),
+        escape(&limit("timeout_seconds")),
+        match (info.get("no_thin_air"), info.get("naive")) {
+            (Some(Value::Bool(true)), _) => " · thin-air executions left out",
+            (_, Some(Value::Bool(true))) => " · naive enumeration",
+            _ => "",
+        }
+    );
+}
+
+fn push_summary(out: &mut String, page: &Page, ids: &[String]) {
+    let t = tally(&page.entries);
+    let files = page.entries.len() as u64;
+    let mut line = format!(
+        "{} in {}",
+        plural(t.litmus + t.khronos, "test"),
+        plural(files, "file")
+    );
+    if t.litmus > 0 {
+        let _ = write!(
+            line,
+            ": {} Ok, {} No, {} racy, {} partial, {} bounded-empty",
+            t.ok, t.no, t.racy, t.partial, t.bounded_empty
+        );
+    }
+    if t.khronos > 0 {
+        let _ = write!(
+            line,
+            "; Khronos checks: {} passed, {} failed, {} stopped by a limit",
+            t.checks_passed, t.checks_failed, t.checks_partial
+        );
+    }
+    let _ = write!(line, "; {}", plural(t.errors, "error"));
+    if let Some(s) = page.seconds {
+        let _ = write!(line, "; {s:.2} s");
+    }
+    let _ = writeln!(
+        out,
+        "<section id=\"summary\">\n<h2>Summary</h2>\n<p id=\"summary-line\">{}</p>",
+        escape(&line)
+    );
+    out.push_str(
+        "<p class=\"controls\"><label>Filter <input id=\"filter\" type=\"search\" placeholder=\"name, file, condition...\"></label> <label>Status <select id=\"status-filter\"><option value=\"\">all</option><option>Ok</option><option>No</option><option>PASS</option><option>FAIL</option><option>partial</option><option>error</option><option value=\"racy\">racy</option></select></label> <span id=\"shown\"></span> <span class=\"hint\">(click a column to sort)</span></p>\n",
+    );
+    let time_head = if page.seconds.is_some() {
+        "<th data-type=\"num\">time (s)</th>"
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        out,
+        "<table id=\"tests\" class=\"sortable\">\n<thead><tr><th data-type=\"num\">#</th><th>test</th><th>file</th><th>dialect</th><th>condition</th><th>status</th><th data-type=\"num\">states</th><th>race</th>{time_head}</tr></thead>\n<tbody>"
+    );
+    for (k, (e, id)) in page.entries.iter().zip(ids).enumerate() {
+        let word = status_word(e);
+        let (condition, states, race) = match &e.result {
+            EntryResult::Litmus(r) => {
+                let (_, quant) = quantifier_words(r);
+                let cond = match &r.program.condition {
+                    Some(c) => format!("{quant} {}", c.text),
+                    None => "none".to_string(),
+                };
+                let states = if r.states_absent {
+                    "?".to_string()
+                } else {
+                    r.outcomes.states.len().to_string()
+                };
+                let race = if r.counts_absent {
+                    "?"
+                } else if r.outcomes.flag_data_race {
+                    "racy"
+                } else {
+                    ""
+                };
+                (cond, states, race)
+            }
+            EntryResult::Khronos { checks, .. } => {
+                (plural(checks.len() as u64, "check"), String::new(), "")
+            }
+            EntryResult::Error(err) => (err.message.clone(), String::new(), ""),
+        };
+        let time = match (page.seconds, e.seconds) {
+            (None, _) => String::new(),
+            (Some(_), Some(s)) => format!("<td class=\"num\">{s:.3}</td>"),
+            (Some(_), None) => "<td></td>".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "<tr class=\"{cls}\" data-target=\"{id}\" data-status=\"{word}{racy}\"><td class=\"num\">{n}</td><td><a href=\"#{id}\">{name}</a></td><td class=\"file\">{file}</td><td>{dialect}</td><td class=\"cond\">{cond}</td><td class=\"status\">{word}</td><td class=\"num\">{states}</td><td>{race}</td>{time}</tr>",
+            cls = css_class(word),
+            racy = if race == "racy" { " racy" } else { "" },
+            n = k + 1,
+            name = escape(test_name(e)),
+            file = escape(&e.file),
+            dialect = dialect_word(e),
+            cond = escape(&condition),
+            states = escape(&states),
+        );
+    }
+    out.push_str("</tbody>\n</table>\n</section>\n");
+}
+
+fn push_entry(out: &mut String, e: &Entry, id: &str) {
+    let word = status_word(e);
+    let _ = writeln!(
+        out,
+        "<section class=\"test {cls}\" id=\"{id}\" data-status=\"{word}\">\n<h2><a class=\"anchor\" href=\"#{id}\">#</a> <span class=\"name\">{name}</span> <span class=\"badge {cls}\">{word}</span></h2>\n<p class=\"file\">{file}{time}</p>",
+        cls = css_class(word),
+        name = escape(test_name(e)),
+        file = escape(&e.file),
+        time = e
+            .seconds
+            .map(|s| format!(" · {s:.3} s"))
+            .unwrap_or_default(),
+    );
+    match &e.result {
+        EntryResult::Litmus(r) => push_litmus(out, r, &e.extras),
+        EntryResult::Khronos { checks, .. } => push_khronos(out, checks),
+        EntryResult::Error(err) => {
+            let _ = writeln!(
+                out,
+                "<div class=\"error\"><p><strong>error</strong> at <code class=\"location\">{}</code>: {}</p>\n<pre>{}</pre></div>",
+                escape(&err.location),
+                escape(&err.message),
+                escape(err.rendered.trim_end())
+            );
+        }
+    }
+    if let Some(source) = &e.source {
+        let _ = writeln!(
+            out,
+            "<details class=\"source\"><summary>Source</summary><pre>{}</pre></details>",
+            escape(source.trim_end())
+        );
+    }
+    out.push_str("<p class=\"top\"><a href=\"#summary\">back to the summary</a></p>\n</section>\n");
+}
+
+fn push_litmus(out: &mut String, r: &Report, extras: &Extras) {
+    let o = &r.outcomes;
+    let (kind, quant) = quantifier_words(r);
+    if !r.program.description.trim().is_empty() {
+        let _ = writeln!(
+            out,
+            "<p class=\"description\">{}</p>",
+            escape(r.program.description.trim())
+        );
+    }
+    let condition = match &r.program.condition {
+        Some(c) => format!("{quant} {}", c.text),
+        None => "none (every state is listed)".to_string(),
+    };
+    let count = |n: u64| {
+        if r.counts_absent {
+            "?".to_string()
+        } else {
+            n.to_string()
+        }
+    };
+    let race = if r.counts_absent {
+        "not known (counts not computed)"
+    } else if o.flag_data_race {
+        "yes: some execution has a data race"
+    } else {
+        "no"
+    };
+    let _ = writeln!(
+        out,
+        "<dl class=\"facts\"><dt>condition</dt><dd><code>{}</code> ({kind})</dd><dt>verdict</dt><dd class=\"verdict\">{}</dd><dt>witnesses</dt><dd>positive {}, negative {}</dd><dt>data race</dt><dd class=\"race\">{race}</dd><dt>candidates</dt><dd>{} examined, {} consistent</dd></dl>",
+        escape(&condition),
+        match r.verdict {
+            Verdict::Ok => "Ok",
+            Verdict::No => "No",
+        },
+        count(o.positive),
+        count(o.negative),
+        r.stats.candidates,
+        o.consistent,
+    );
+    if !r.notes.is_empty() {
+        out.push_str("<ul class=\"notes\">\n");
+        for n in &r.notes {
+            let _ = writeln!(out, "<li>{}</li>", escape(n));
+        }
+        out.push_str("</ul>\n");
+    }
+    push_states(out, r);
+    push_explanations(out, extras);
+    push_figures(out, extras);
+    let _ = writeln!(
+        out,
+        "<details class=\"herd\"><summary>herd7-style output</summary><pre>{}</pre></details>",
+        escape(herd_text(r).trim_end())
+    );
+}
+
+fn push_states(out: &mut String, r: &Report) {
+    let o = &r.outcomes;
+    if r.states_absent {
+        out.push_str("<p class=\"states-absent\">States not listed (--speedcheck fast stops at the first witness).</p>\n");
+        return;
+    }
+    let names = column_names(r);
+    let _ = writeln!(
+        out,
+        "<table class=\"states\">\n<caption>{}</caption>\n<thead><tr>",
+        escape(&plural(o.states.len() as u64, "state"))
+    );
+    for n in &names {
+        let _ = write!(out, "<th>{}</th>", escape(n));
+    }
+    out.push_str("<th>executions</th><th>condition</th><th>marks</th></tr></thead>\n<tbody>\n");
+    for (values, info) in o.states.iter().take(MAX_STATES_SHOWN) {
+        let mut marks = Vec::new();
+        if !info.race_free {
+            marks.push("racy");
+        }
+        if !info.not_thin_air {
+            marks.push("thin-air");
+        }
+        let _ = write!(
+            out,
+            "<tr class=\"{}\">",
+            if info.satisfies { "sat" } else { "unsat" }
+        );
+        for v in values {
+            let _ = write!(out, "<td class=\"num\">{v}</td>");
+        }
+        let _ = writeln!(
+            out,
+            "<td class=\"num\">{}</td><td>{}</td><td class=\"marks\">{}</td></tr>",
+            if r.counts_absent {
+                "?".to_string()
+            } else {
+                info.count.to_string()
+            },
+            if info.satisfies { "satisfies" } else { "" },
+            marks.join(" ")
+        );
+    }
+    out.push_str("</tbody>\n</table>\n");
+    if o.states.len() > MAX_STATES_SHOWN {
+        let _ = writeln!(
+            out,
+            "<p class=\"note\">{} more states not shown; `vkherd --json` lists them all.</p>",
+            o.states.len() - MAX_STATES_SHOWN
+        );
+    }
+}
+
+fn push_explanations(out: &mut String, extras: &Extras) {
+    out.push_str(
+        "<div class=\"explanations\">\n<h3>Forbidden states the condition asks about</h3>\n",
+    );
+    match &extras.explanations {
+        Err(why) => {
+            let _ = writeln!(
+                out,
+                "<p class=\"placeholder\">No explanation: {}</p>",
+                escape(why)
+            );
+        }
+        Ok(x) if x.states.is_empty() => {
+            let _ = writeln!(
+                out,
+                "<p>None: {}.</p>",
+                if x.unreachable {
+                    "no candidate execution reaches a state the condition asks about (its values cannot be produced)"
+                } else {
+                    "every state the condition asks about is allowed"
+                }
+            );
+        }
+        Ok(x) => {
+            out.push_str("<ul class=\"forbidden\">");
+            for st in &x.states {
+                let _ = write!(out, "<li><code class=\"state\">{}</code></li>", escape(st));
+            }
+            let _ = writeln!(
+                out,
+                "</ul>\n<pre class=\"explanation\">{}</pre>",
+                escape(x.text.trim_end())
+            );
+            if !x.figures.is_empty() {
+                out.push_str("<div class=\"figure-list\">\n");
+                for f in &x.figures {
+                    push_figure(out, f);
+                }
+                out.push_str("</div>\n");
+            }
+        }
+    }
+    out.push_str("</div>\n");
+}
+
+fn push_figures(out: &mut String, extras: &Extras) {
+    out.push_str("<div class=\"figures\">\n<h3>Witness executions</h3>\n");
+    match &extras.figures {
+        Err(why) => {
+            let _ = writeln!(
+                out,
+                "<p class=\"placeholder\">No graphs: {}</p>",
+                escape(why)
+            );
+        }
+        Ok(list) if list.is_empty() => out.push_str("<p>No execution to draw.</p>\n"),
+        Ok(list) => {
+            out.push_str("<div class=\"figure-list\">\n");
+            for f in list {
+                push_figure(out, f);
+            }
+            out.push_str("</div>\n");
+            if extras.figures_left_out > 0 {
+                let _ = writeln!(
+                    out,
+                    "<p class=\"note\">{} more not drawn; <code>vkherd explain</code> draws any state's witness.</p>",
+                    extras.figures_left_out
+                );
+            }
+        }
+    }
+    out.push_str("</div>\n");
+}
+
+fn push_figure(out: &mut String, f: &Figure) {
+    let _ = write!(
+        out,
+        "<figure><figcaption>{}</figcaption>",
+        escape(&f.caption)
+    );
+    match &f.drawing {
+        Drawing::Svg(svg) => out.push_str(svg.trim()),
+        Drawing::Dot { dot, why } => {
+            let _ = write!(
+                out,
+                "<p class=\"note\">Not drawn: {}. The graph as DOT source:</p><details><summary>DOT</summary><pre class=\"dot\">{}</pre></details>",
+                escape(why),
+                escape(dot.trim_end())
+            );
+        }
+    }
+    out.push_str("</figure>\n");
+}
+
+fn push_khronos(out: &mut String, checks: &[CheckResult]) {
+    let word = |s: bool| if s { "SATISFIABLE" } else { "NOSOLUTION" };
+    out.push_str("<table class=\"checks\">\n<thead><tr><th>line</th><th>predicate</th><th>expected</th><th>got</th><th>result</th></tr></thead>\n<tbody>\n");
+    for c in checks {
+        let result = if c.partial {
+            "PARTIAL"
+        } else if c.passed() {
+            "PASS"
+        } else {
+            "FAIL"
+        };
+        let _ = writeln!(
+            out,
+            "<tr class=\"{}\"><td class=\"num\">{}</td><td><code>{}{}</code></td><td>{}</td><td>{}</td><td>{result}</td></tr>",
+            css_class(if c.partial { "partial" } else { result }),
+            c.line,
+            if c.nochains { "NOCHAINS " } else { "" },
+            escape(&c.predicate),
+            word(c.expected_satisfiable),
+            if c.partial { "UNKNOWN" } else { word(c.satisfiable) },
+        );
+    }
+    out.push_str("</tbody>\n</table>\n");
+}
+
+/// The page's style sheet, inlined.
+const STYLE: &str = include_str!("html/page.css");
+
+/// The page's script (sorting and filtering the summary table), inlined.
+const SCRIPT: &str = include_str!("html/page.js");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_covers_markup_and_quotes() {
+        assert_eq!(
+            escape(r#"<a href="x">&'</a>"#),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;"
+        );
+    }
+
+    fn error_entry(file: &str) -> Entry {
+        Entry {
+            file: file.to_string(),
+            source: None,
+            result: EntryResult::Error(FileError {
+                location: file.to_string(),
+                message: "m".into(),
+                rendered: "m".into(),
+            }),
+            seconds: None,
+            extras: Extras::none(""),
+        }
+    }
+
+    #[test]
+    fn anchors_are_safe_and_unique() {
+        let entries = [
+            error_entry("a/b c.litmus"),
+            error_entry("a/b-c.litmus"),
+            error_entry("<x>"),
+        ];
+        assert_eq!(
+            anchors(&entries),
+            ["t-a-b-c.litmus", "t-a-b-c.litmus-2", "t--x-"]
+        );
+    }
+}
