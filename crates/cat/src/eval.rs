@@ -62,6 +62,28 @@ impl Step {
     }
 }
 
+/// Where a candidate step's operand is, resolved once per preparation so the traversal
+/// of [`Prepared::demand`] reads slots, not nodes.
+#[derive(Debug, Clone, Copy)]
+enum Arg {
+    /// A known value, with whether it is empty.
+    Known(bool),
+    Asmo(u32),
+    Cand(u32),
+}
+
+/// One candidate slot's step, as the traversal sees it.
+#[derive(Debug, Clone)]
+struct Plan {
+    /// The node computed in this slot.
+    node: N,
+    /// The step is an input (rf, RFINIT, asmo), not computed from operands.
+    input: Option<Input>,
+    /// The operands (a range of [`Prepared::args`]), each with whether an empty value
+    /// of it makes the step empty (every operand of `&`, the relation factors of `;`).
+    args: std::ops::Range<u32>,
+}
+
 #[derive(Debug, Clone, Copy)]
 enum Input {
     Rf,
@@ -102,6 +124,9 @@ pub struct Prepared<'m> {
     wanted: Vec<(String, N)>,
     /// Whether each known value (by holder) is empty.
     known_empty: Vec<bool>,
+    /// The candidate slots' steps, by slot, and their operands.
+    plans: Vec<Plan>,
+    args: Vec<(Arg, bool)>,
 }
 
 /// The per-asmo values.
@@ -394,6 +419,8 @@ impl<'m> Prepared<'m> {
             cut_checks: Vec::new(),
             wanted: Vec::new(),
             known_empty: Vec::new(),
+            plans: Vec::new(),
+            args: Vec::new(),
         };
         // Only what the checks and the wanted relations read is computed.
         let checks = &model.checks;
@@ -528,7 +555,52 @@ impl<'m> Prepared<'m> {
             .iter()
             .map(|v| v.as_ref().is_some_and(Value::is_empty))
             .collect();
+        p.make_plans();
         p
+    }
+
+    /// Builds [`Self::plans`] once every slot is assigned.
+    fn make_plans(&mut self) {
+        let mut plans: Vec<Option<Plan>> = vec![None; self.cand_slots];
+        let mut args = Vec::new();
+        for i in 0..self.loc.len() {
+            let Loc::Cand(slot) = self.loc[i] else {
+                continue;
+            };
+            if self.alias[i] != i as N || slot == u32::MAX {
+                continue;
+            }
+            let step = self.steps[i].as_ref().expect("a step");
+            let start = args.len() as u32;
+            let arg = |o: N| match self.loc[o as usize] {
+                Loc::Known(k) => Arg::Known(self.known_empty[k as usize]),
+                Loc::Asmo(s) => Arg::Asmo(s),
+                Loc::Cand(s) => Arg::Cand(s),
+                Loc::InRec => unreachable!("inside a fixpoint"),
+            };
+            match step {
+                Step::Inter(_, v) => args.extend(v.iter().map(|&o| (arg(o), true))),
+                Step::Seq(factors) => args.extend(factors.iter().map(|f| match *f {
+                    Factor::Rel(x) => (arg(x), true),
+                    Factor::Restrict(x) => (arg(x), false),
+                })),
+                step => step.each_operand(|o| args.push((arg(o), false))),
+            }
+            let input = match step {
+                Step::Input(input) => Some(*input),
+                _ => None,
+            };
+            plans[slot as usize] = Some(Plan {
+                node: i as N,
+                input,
+                args: start..args.len() as u32,
+            });
+        }
+        self.plans = plans
+            .into_iter()
+            .map(|p| p.expect("a plan per slot"))
+            .collect();
+        self.args = args;
     }
 
     /// Splits each per-candidate `;` chain into runs of factors that do not depend on the
@@ -843,16 +915,6 @@ impl<'m> Prepared<'m> {
         need
     }
 
-    /// Whether the (computed) value of `n` is empty, without scanning it.
-    fn is_empty_at(&self, n: N, asmo: &AsmoValues, memo: &Memo) -> bool {
-        match self.loc[n as usize] {
-            Loc::Known(k) => self.known_empty[k as usize],
-            Loc::Asmo(slot) => asmo.empty[slot as usize],
-            Loc::Cand(slot) => memo.empty[slot as usize],
-            Loc::InRec => unreachable!("inside a fixpoint"),
-        }
-    }
-
     fn value<'a>(
         &'a self,
         n: N,
@@ -1013,65 +1075,76 @@ impl<'m> Prepared<'m> {
         asmo_values: &AsmoValues,
         memo: &mut Memo,
     ) {
-        let asmo = &asmo_values.vals[..];
-        let i = self.resolve(i);
-        let Loc::Cand(slot) = self.loc[i as usize] else {
-            return;
-        };
-        let slot = slot as usize;
+        if let Loc::Cand(slot) = self.loc[self.resolve(i) as usize] {
+            self.demand_slot(slot as usize, rf, rfinit, asmo_rel, asmo_values, memo);
+        }
+    }
+
+    /// [`Self::demand`] for the node in candidate slot `slot`, through its [`Plan`].
+    fn demand_slot(
+        &self,
+        slot: usize,
+        rf: &Rel,
+        rfinit: &EventSet,
+        asmo_rel: &Rel,
+        asmo_values: &AsmoValues,
+        memo: &mut Memo,
+    ) {
         if memo.seen[slot] == memo.now {
             return;
         }
         memo.seen[slot] = memo.now;
-        let step = self.steps[i as usize].as_ref().expect("a step");
-        // Only candidate nodes not yet brought up to date are visited (known and per-asmo
-        // operands are read as they are): most operands are one or the other.
-        let need = |o: N, memo: &mut Memo| {
-            if let Loc::Cand(s) = self.loc[o as usize] {
-                if memo.seen[s as usize] != memo.now {
-                    self.demand(o, rf, rfinit, asmo_rel, asmo_values, memo);
+        let plan = &self.plans[slot];
+        if let Some(input) = plan.input {
+            let v = match input {
+                Input::Rf => Value::Rel(rf.clone()),
+                Input::RfInit => Value::Set(rfinit.clone()),
+                Input::Asmo => Value::Rel(asmo_rel.clone()),
+            };
+            memo.set(slot, v);
+            return;
+        }
+        let args = &self.args[plan.args.start as usize..plan.args.end as usize];
+        // Only candidate slots not yet brought up to date are visited (known and
+        // per-asmo operands are read as they are): most operands are one or the other.
+        let mut empty = false;
+        for &(arg, cuts) in args {
+            let arg_empty = match arg {
+                Arg::Known(e) => e,
+                Arg::Asmo(s) => asmo_values.empty[s as usize],
+                Arg::Cand(s) => {
+                    let s = s as usize;
+                    if memo.seen[s] != memo.now {
+                        self.demand_slot(s, rf, rfinit, asmo_rel, asmo_values, memo);
+                    }
+                    memo.empty[s]
                 }
+            };
+            if cuts && arg_empty {
+                empty = true;
+                break;
             }
-            self.is_empty_at(o, asmo_values, memo)
-        };
-        let empty = match step {
-            Step::Input(input) => {
-                let v = match input {
-                    Input::Rf => Value::Rel(rf.clone()),
-                    Input::RfInit => Value::Set(rfinit.clone()),
-                    Input::Asmo => Value::Rel(asmo_rel.clone()),
-                };
-                memo.set(slot, v);
-                return;
-            }
-            Step::Inter(_, v) => v.iter().any(|&o| need(o, memo)),
-            Step::Seq(factors) => factors.iter().any(|f| match *f {
-                Factor::Rel(x) => need(x, memo),
-                Factor::Restrict(x) => {
-                    need(x, memo);
-                    false
-                }
-            }),
-            step => {
-                step.each_operand(|o| {
-                    need(o, memo);
-                });
-                false
-            }
-        };
+        }
         if empty {
-            memo.set_empty(slot, self.kind(i), self.n);
+            memo.set_empty(slot, self.kind(plan.node), self.n);
             return;
         }
         // Every operand is up to date: recompute only if one changed since this slot was.
-        let mut stale = memo.vals[slot].is_none();
-        step.each_operand(|o| {
-            if let Loc::Cand(s) = self.loc[o as usize] {
-                stale |= memo.mtime[s as usize] > memo.ctime[slot];
-            }
-        });
+        let ctime = memo.ctime[slot];
+        let stale = memo.vals[slot].is_none()
+            || args.iter().any(|&(arg, _)| match arg {
+                Arg::Cand(s) => memo.mtime[s as usize] > ctime,
+                _ => false,
+            });
         if stale {
-            let v = self.compute(i, rf, rfinit, asmo_rel, asmo, &memo.vals);
+            let v = self.compute(
+                plan.node,
+                rf,
+                rfinit,
+                asmo_rel,
+                &asmo_values.vals,
+                &memo.vals,
+            );
             memo.set(slot, v);
         } else {
             memo.ctime[slot] = memo.now;
