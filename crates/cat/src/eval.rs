@@ -169,14 +169,21 @@ struct Memo {
     /// The current evaluation's stamp (stamps start at 1; 0 is "never").
     now: u32,
     vals: Vec<Option<Value>>,
-    /// When each slot's value last changed.
-    mtime: Vec<u32>,
-    /// When each slot's value was last computed or confirmed.
-    ctime: Vec<u32>,
-    /// The evaluation in which each slot was last brought up to date.
-    seen: Vec<u32>,
-    /// Whether each slot's value is empty.
-    empty: Vec<bool>,
+    /// Each slot's stamps and emptiness, side by side (the traversal reads them all).
+    meta: Vec<SlotMeta>,
+}
+
+/// What the traversal of [`Prepared::demand`] reads about a candidate slot.
+#[derive(Default, Clone, Copy)]
+struct SlotMeta {
+    /// When the slot's value last changed.
+    mtime: u32,
+    /// When the slot's value was last computed or confirmed.
+    ctime: u32,
+    /// The evaluation in which the slot was last brought up to date.
+    seen: u32,
+    /// Whether the slot's value is empty.
+    empty: bool,
 }
 
 thread_local! {
@@ -195,12 +202,8 @@ impl Memo {
             let slots = prep.cand_slots;
             m.vals.clear();
             m.vals.resize_with(slots, || None);
-            for v in [&mut m.mtime, &mut m.ctime, &mut m.seen] {
-                v.clear();
-                v.resize(slots, 0);
-            }
-            m.empty.clear();
-            m.empty.resize(slots, false);
+            m.meta.clear();
+            m.meta.resize(slots, SlotMeta::default());
         }
         m.now += 1;
         m
@@ -214,21 +217,21 @@ impl Memo {
     /// Stores the value of `slot` for this evaluation, noting whether it changed.
     fn set(&mut self, slot: usize, v: Value) {
         if self.vals[slot].as_ref() != Some(&v) {
-            self.empty[slot] = v.is_empty();
+            self.meta[slot].empty = v.is_empty();
             self.vals[slot] = Some(v);
-            self.mtime[slot] = self.now;
+            self.meta[slot].mtime = self.now;
         }
-        self.ctime[slot] = self.now;
+        self.meta[slot].ctime = self.now;
     }
 
     /// Stores an empty value (without building one if the slot holds one already).
     fn set_empty(&mut self, slot: usize, kind: Kind, n: usize) {
-        if !(self.vals[slot].is_some() && self.empty[slot]) {
+        if !(self.vals[slot].is_some() && self.meta[slot].empty) {
             self.vals[slot] = Some(empty_value(kind, n));
-            self.empty[slot] = true;
-            self.mtime[slot] = self.now;
+            self.meta[slot].empty = true;
+            self.meta[slot].mtime = self.now;
         }
-        self.ctime[slot] = self.now;
+        self.meta[slot].ctime = self.now;
     }
 }
 
@@ -1090,10 +1093,10 @@ impl<'m> Prepared<'m> {
         asmo_values: &AsmoValues,
         memo: &mut Memo,
     ) {
-        if memo.seen[slot] == memo.now {
+        if memo.meta[slot].seen == memo.now {
             return;
         }
-        memo.seen[slot] = memo.now;
+        memo.meta[slot].seen = memo.now;
         let plan = &self.plans[slot];
         if let Some(input) = plan.input {
             let v = match input {
@@ -1114,10 +1117,10 @@ impl<'m> Prepared<'m> {
                 Arg::Asmo(s) => asmo_values.empty[s as usize],
                 Arg::Cand(s) => {
                     let s = s as usize;
-                    if memo.seen[s] != memo.now {
+                    if memo.meta[s].seen != memo.now {
                         self.demand_slot(s, rf, rfinit, asmo_rel, asmo_values, memo);
                     }
-                    memo.empty[s]
+                    memo.meta[s].empty
                 }
             };
             if cuts && arg_empty {
@@ -1130,10 +1133,10 @@ impl<'m> Prepared<'m> {
             return;
         }
         // Every operand is up to date: recompute only if one changed since this slot was.
-        let ctime = memo.ctime[slot];
+        let ctime = memo.meta[slot].ctime;
         let stale = memo.vals[slot].is_none()
             || args.iter().any(|&(arg, _)| match arg {
-                Arg::Cand(s) => memo.mtime[s as usize] > ctime,
+                Arg::Cand(s) => memo.meta[s as usize].mtime > ctime,
                 _ => false,
             });
         if stale {
@@ -1147,7 +1150,7 @@ impl<'m> Prepared<'m> {
             );
             memo.set(slot, v);
         } else {
-            memo.ctime[slot] = memo.now;
+            memo.meta[slot].ctime = memo.now;
         }
     }
 
