@@ -434,14 +434,9 @@ impl<'m> Prepared<'m> {
                 full_roots.push(node);
             }
         }
-        let mut reach = vec![false; count];
-        let mut stack = full_roots.clone();
-        while let Some(m) = stack.pop() {
-            if std::mem::replace(&mut reach[m as usize], true) {
-                continue;
-            }
-            g.nodes[m as usize].op.each_operand(|o| stack.push(o));
-        }
+        // The checks' cone is the model's; only what the wanted relations add is walked.
+        let wanted_nodes = p.wanted.iter().map(|&(_, node)| node);
+        let reach = g.cone(wanted_nodes, model.check_cone.clone());
         let mut stage = with_room(count, || Stage::Static);
         // Closures of known relations, by the node holding their operand's value: the
         // ithb of every storage-class subset that no access uses is the same `^ssw`.
