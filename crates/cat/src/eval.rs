@@ -1094,6 +1094,17 @@ impl<'m> Prepared<'m> {
         memo.meta[slot].seen = memo.now;
         let plan = &self.plans[slot];
         if let Some(input) = plan.input {
+            // An input equal to the memo's (rfinit mostly is) is not copied again.
+            let same = match (input, &memo.vals[slot]) {
+                (Input::Rf, Some(Value::Rel(r))) => r == rf,
+                (Input::RfInit, Some(Value::Set(s))) => s == rfinit,
+                (Input::Asmo, Some(Value::Rel(r))) => r == asmo_rel,
+                _ => false,
+            };
+            if same {
+                memo.meta[slot].ctime = memo.now;
+                return;
+            }
             let v = match input {
                 Input::Rf => Value::Rel(rf.clone()),
                 Input::RfInit => Value::Set(rfinit.clone()),
