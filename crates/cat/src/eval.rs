@@ -62,6 +62,28 @@ impl Step {
     }
 }
 
+/// Where a candidate step's operand is, resolved once per preparation so the traversal
+/// of [`Prepared::demand`] reads slots, not nodes.
+#[derive(Debug, Clone, Copy)]
+enum Arg {
+    /// A known value, with whether it is empty.
+    Known(bool),
+    Asmo(u32),
+    Cand(u32),
+}
+
+/// One candidate slot's step, as the traversal sees it.
+#[derive(Debug, Clone)]
+struct Plan {
+    /// The node computed in this slot.
+    node: N,
+    /// The step is an input (rf, RFINIT, asmo), not computed from operands.
+    input: Option<Input>,
+    /// The operands (a range of [`Prepared::args`]), each with whether an empty value
+    /// of it makes the step empty (every operand of `&`, the relation factors of `;`).
+    args: std::ops::Range<u32>,
+}
+
 #[derive(Debug, Clone, Copy)]
 enum Input {
     Rf,
@@ -102,6 +124,9 @@ pub struct Prepared<'m> {
     wanted: Vec<(String, N)>,
     /// Whether each known value (by holder) is empty.
     known_empty: Vec<bool>,
+    /// The candidate slots' steps, by slot, and their operands.
+    plans: Vec<Plan>,
+    args: Vec<(Arg, bool)>,
 }
 
 /// The per-asmo values.
@@ -144,14 +169,21 @@ struct Memo {
     /// The current evaluation's stamp (stamps start at 1; 0 is "never").
     now: u32,
     vals: Vec<Option<Value>>,
-    /// When each slot's value last changed.
-    mtime: Vec<u32>,
-    /// When each slot's value was last computed or confirmed.
-    ctime: Vec<u32>,
-    /// The evaluation in which each slot was last brought up to date.
-    seen: Vec<u32>,
-    /// Whether each slot's value is empty.
-    empty: Vec<bool>,
+    /// Each slot's stamps and emptiness, side by side (the traversal reads them all).
+    meta: Vec<SlotMeta>,
+}
+
+/// What the traversal of [`Prepared::demand`] reads about a candidate slot.
+#[derive(Default, Clone, Copy)]
+struct SlotMeta {
+    /// When the slot's value last changed.
+    mtime: u32,
+    /// When the slot's value was last computed or confirmed.
+    ctime: u32,
+    /// The evaluation in which the slot was last brought up to date.
+    seen: u32,
+    /// Whether the slot's value is empty.
+    empty: bool,
 }
 
 thread_local! {
@@ -170,12 +202,8 @@ impl Memo {
             let slots = prep.cand_slots;
             m.vals.clear();
             m.vals.resize_with(slots, || None);
-            for v in [&mut m.mtime, &mut m.ctime, &mut m.seen] {
-                v.clear();
-                v.resize(slots, 0);
-            }
-            m.empty.clear();
-            m.empty.resize(slots, false);
+            m.meta.clear();
+            m.meta.resize(slots, SlotMeta::default());
         }
         m.now += 1;
         m
@@ -189,21 +217,21 @@ impl Memo {
     /// Stores the value of `slot` for this evaluation, noting whether it changed.
     fn set(&mut self, slot: usize, v: Value) {
         if self.vals[slot].as_ref() != Some(&v) {
-            self.empty[slot] = v.is_empty();
+            self.meta[slot].empty = v.is_empty();
             self.vals[slot] = Some(v);
-            self.mtime[slot] = self.now;
+            self.meta[slot].mtime = self.now;
         }
-        self.ctime[slot] = self.now;
+        self.meta[slot].ctime = self.now;
     }
 
     /// Stores an empty value (without building one if the slot holds one already).
     fn set_empty(&mut self, slot: usize, kind: Kind, n: usize) {
-        if !(self.vals[slot].is_some() && self.empty[slot]) {
+        if !(self.vals[slot].is_some() && self.meta[slot].empty) {
             self.vals[slot] = Some(empty_value(kind, n));
-            self.empty[slot] = true;
-            self.mtime[slot] = self.now;
+            self.meta[slot].empty = true;
+            self.meta[slot].mtime = self.now;
         }
-        self.ctime[slot] = self.now;
+        self.meta[slot].ctime = self.now;
     }
 }
 
@@ -394,6 +422,8 @@ impl<'m> Prepared<'m> {
             cut_checks: Vec::new(),
             wanted: Vec::new(),
             known_empty: Vec::new(),
+            plans: Vec::new(),
+            args: Vec::new(),
         };
         // Only what the checks and the wanted relations read is computed.
         let checks = &model.checks;
@@ -404,14 +434,9 @@ impl<'m> Prepared<'m> {
                 full_roots.push(node);
             }
         }
-        let mut reach = vec![false; count];
-        let mut stack = full_roots.clone();
-        while let Some(m) = stack.pop() {
-            if std::mem::replace(&mut reach[m as usize], true) {
-                continue;
-            }
-            g.nodes[m as usize].op.each_operand(|o| stack.push(o));
-        }
+        // The checks' cone is the model's; only what the wanted relations add is walked.
+        let wanted_nodes = p.wanted.iter().map(|&(_, node)| node);
+        let reach = g.cone(wanted_nodes, model.check_cone.clone());
         let mut stage = with_room(count, || Stage::Static);
         // Closures of known relations, by the node holding their operand's value: the
         // ithb of every storage-class subset that no access uses is the same `^ssw`.
@@ -528,7 +553,52 @@ impl<'m> Prepared<'m> {
             .iter()
             .map(|v| v.as_ref().is_some_and(Value::is_empty))
             .collect();
+        p.make_plans();
         p
+    }
+
+    /// Builds [`Self::plans`] once every slot is assigned.
+    fn make_plans(&mut self) {
+        let mut plans: Vec<Option<Plan>> = vec![None; self.cand_slots];
+        let mut args = Vec::new();
+        for i in 0..self.loc.len() {
+            let Loc::Cand(slot) = self.loc[i] else {
+                continue;
+            };
+            if self.alias[i] != i as N || slot == u32::MAX {
+                continue;
+            }
+            let step = self.steps[i].as_ref().expect("a step");
+            let start = args.len() as u32;
+            let arg = |o: N| match self.loc[o as usize] {
+                Loc::Known(k) => Arg::Known(self.known_empty[k as usize]),
+                Loc::Asmo(s) => Arg::Asmo(s),
+                Loc::Cand(s) => Arg::Cand(s),
+                Loc::InRec => unreachable!("inside a fixpoint"),
+            };
+            match step {
+                Step::Inter(_, v) => args.extend(v.iter().map(|&o| (arg(o), true))),
+                Step::Seq(factors) => args.extend(factors.iter().map(|f| match *f {
+                    Factor::Rel(x) => (arg(x), true),
+                    Factor::Restrict(x) => (arg(x), false),
+                })),
+                step => step.each_operand(|o| args.push((arg(o), false))),
+            }
+            let input = match step {
+                Step::Input(input) => Some(*input),
+                _ => None,
+            };
+            plans[slot as usize] = Some(Plan {
+                node: i as N,
+                input,
+                args: start..args.len() as u32,
+            });
+        }
+        self.plans = plans
+            .into_iter()
+            .map(|p| p.expect("a plan per slot"))
+            .collect();
+        self.args = args;
     }
 
     /// Splits each per-candidate `;` chain into runs of factors that do not depend on the
@@ -843,16 +913,6 @@ impl<'m> Prepared<'m> {
         need
     }
 
-    /// Whether the (computed) value of `n` is empty, without scanning it.
-    fn is_empty_at(&self, n: N, asmo: &AsmoValues, memo: &Memo) -> bool {
-        match self.loc[n as usize] {
-            Loc::Known(k) => self.known_empty[k as usize],
-            Loc::Asmo(slot) => asmo.empty[slot as usize],
-            Loc::Cand(slot) => memo.empty[slot as usize],
-            Loc::InRec => unreachable!("inside a fixpoint"),
-        }
-    }
-
     fn value<'a>(
         &'a self,
         n: N,
@@ -1013,68 +1073,90 @@ impl<'m> Prepared<'m> {
         asmo_values: &AsmoValues,
         memo: &mut Memo,
     ) {
-        let asmo = &asmo_values.vals[..];
-        let i = self.resolve(i);
-        let Loc::Cand(slot) = self.loc[i as usize] else {
-            return;
-        };
-        let slot = slot as usize;
-        if memo.seen[slot] == memo.now {
+        if let Loc::Cand(slot) = self.loc[self.resolve(i) as usize] {
+            self.demand_slot(slot as usize, rf, rfinit, asmo_rel, asmo_values, memo);
+        }
+    }
+
+    /// [`Self::demand`] for the node in candidate slot `slot`, through its [`Plan`].
+    fn demand_slot(
+        &self,
+        slot: usize,
+        rf: &Rel,
+        rfinit: &EventSet,
+        asmo_rel: &Rel,
+        asmo_values: &AsmoValues,
+        memo: &mut Memo,
+    ) {
+        if memo.meta[slot].seen == memo.now {
             return;
         }
-        memo.seen[slot] = memo.now;
-        let step = self.steps[i as usize].as_ref().expect("a step");
-        // Only candidate nodes not yet brought up to date are visited (known and per-asmo
-        // operands are read as they are): most operands are one or the other.
-        let need = |o: N, memo: &mut Memo| {
-            if let Loc::Cand(s) = self.loc[o as usize] {
-                if memo.seen[s as usize] != memo.now {
-                    self.demand(o, rf, rfinit, asmo_rel, asmo_values, memo);
-                }
-            }
-            self.is_empty_at(o, asmo_values, memo)
-        };
-        let empty = match step {
-            Step::Input(input) => {
-                let v = match input {
-                    Input::Rf => Value::Rel(rf.clone()),
-                    Input::RfInit => Value::Set(rfinit.clone()),
-                    Input::Asmo => Value::Rel(asmo_rel.clone()),
-                };
-                memo.set(slot, v);
+        memo.meta[slot].seen = memo.now;
+        let plan = &self.plans[slot];
+        if let Some(input) = plan.input {
+            // An input equal to the memo's (rfinit mostly is) is not copied again.
+            let same = match (input, &memo.vals[slot]) {
+                (Input::Rf, Some(Value::Rel(r))) => r == rf,
+                (Input::RfInit, Some(Value::Set(s))) => s == rfinit,
+                (Input::Asmo, Some(Value::Rel(r))) => r == asmo_rel,
+                _ => false,
+            };
+            if same {
+                memo.meta[slot].ctime = memo.now;
                 return;
             }
-            Step::Inter(_, v) => v.iter().any(|&o| need(o, memo)),
-            Step::Seq(factors) => factors.iter().any(|f| match *f {
-                Factor::Rel(x) => need(x, memo),
-                Factor::Restrict(x) => {
-                    need(x, memo);
-                    false
+            let v = match input {
+                Input::Rf => Value::Rel(rf.clone()),
+                Input::RfInit => Value::Set(rfinit.clone()),
+                Input::Asmo => Value::Rel(asmo_rel.clone()),
+            };
+            memo.set(slot, v);
+            return;
+        }
+        let args = &self.args[plan.args.start as usize..plan.args.end as usize];
+        // Only candidate slots not yet brought up to date are visited (known and
+        // per-asmo operands are read as they are): most operands are one or the other.
+        let mut empty = false;
+        for &(arg, cuts) in args {
+            let arg_empty = match arg {
+                Arg::Known(e) => e,
+                Arg::Asmo(s) => asmo_values.empty[s as usize],
+                Arg::Cand(s) => {
+                    let s = s as usize;
+                    if memo.meta[s].seen != memo.now {
+                        self.demand_slot(s, rf, rfinit, asmo_rel, asmo_values, memo);
+                    }
+                    memo.meta[s].empty
                 }
-            }),
-            step => {
-                step.each_operand(|o| {
-                    need(o, memo);
-                });
-                false
+            };
+            if cuts && arg_empty {
+                empty = true;
+                break;
             }
-        };
+        }
         if empty {
-            memo.set_empty(slot, self.kind(i), self.n);
+            memo.set_empty(slot, self.kind(plan.node), self.n);
             return;
         }
         // Every operand is up to date: recompute only if one changed since this slot was.
-        let mut stale = memo.vals[slot].is_none();
-        step.each_operand(|o| {
-            if let Loc::Cand(s) = self.loc[o as usize] {
-                stale |= memo.mtime[s as usize] > memo.ctime[slot];
-            }
-        });
+        let ctime = memo.meta[slot].ctime;
+        let stale = memo.vals[slot].is_none()
+            || args.iter().any(|&(arg, _)| match arg {
+                Arg::Cand(s) => memo.meta[s as usize].mtime > ctime,
+                _ => false,
+            });
         if stale {
-            let v = self.compute(i, rf, rfinit, asmo_rel, asmo, &memo.vals);
+            let v = self.compute(
+                plan.node,
+                rf,
+                rfinit,
+                asmo_rel,
+                &asmo_values.vals,
+                &memo.vals,
+            );
             memo.set(slot, v);
         } else {
-            memo.ctime[slot] = memo.now;
+            memo.meta[slot].ctime = memo.now;
         }
     }
 

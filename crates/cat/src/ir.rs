@@ -120,6 +120,23 @@ impl Op {
 }
 
 impl Graph {
+    /// Marks in `reach` (by node; empty for none marked yet) the nodes `roots` read,
+    /// directly or not, themselves included. Nodes already marked are taken as done: their
+    /// operands must be marked too.
+    pub fn cone(&self, roots: impl IntoIterator<Item = N>, mut reach: Vec<bool>) -> Vec<bool> {
+        if reach.is_empty() {
+            reach = vec![false; self.nodes.len()];
+        }
+        let mut stack: Vec<N> = roots.into_iter().collect();
+        while let Some(m) = stack.pop() {
+            if std::mem::replace(&mut reach[m as usize], true) {
+                continue;
+            }
+            self.nodes[m as usize].op.each_operand(|o| stack.push(o));
+        }
+        reach
+    }
+
     pub fn node(&self, n: N) -> &Node {
         &self.nodes[n as usize]
     }
