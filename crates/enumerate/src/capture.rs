@@ -98,43 +98,7 @@ pub fn candidates_reaching(
 
 /// The final states of a candidate (see the module docs), filter not applied.
 fn final_states(program: &Program, c: &CandidateView<'_>) -> Vec<Vec<i64>> {
-    let s = c.statics;
-    let co = c.eval.rel(crate::outcomes::FINAL_ORDER);
-    let columns: Vec<Vec<i64>> = program
-        .observed
-        .iter()
-        .map(|o| match *o {
-            Observable::Reg { thread, reg } => {
-                vec![c.values.regs[thread]
-                    .get(reg as usize)
-                    .copied()
-                    .unwrap_or(0)]
-            }
-            Observable::Loc(l) => {
-                let writes: Vec<usize> =
-                    s.w.iter()
-                        .filter(|&w| s.events[w].location == Some(l))
-                        .collect();
-                if writes.is_empty() {
-                    return vec![program.locations[l].init];
-                }
-                let co = co.expect("a model defines co (see docs/models.md)");
-                let last = |w: usize| {
-                    writes.iter().all(|&v| {
-                        v == w || !co.contains(w, v) || (!c.consistent && co.contains(v, w))
-                    })
-                };
-                let mut vals: Vec<i64> = writes
-                    .iter()
-                    .filter(|&&w| last(w))
-                    .map(|&w| c.values.write[w])
-                    .collect();
-                vals.sort_unstable();
-                vals.dedup();
-                vals
-            }
-        })
-        .collect();
+    let columns = crate::outcomes::final_values(program, c.statics, c);
     let mut out = vec![Vec::new()];
     for col in columns {
         out = out

@@ -110,8 +110,12 @@ impl<'p> OutcomeCollector<'p> {
 
 /// The final value(s) of each observable of an execution: registers at the end of their
 /// thread's path; a location, every write to it that no other write to it follows in the
-/// model's `co` (Vulkan: `(locord + asmo)+`; its initial value if it has no write).
-fn final_values(program: &Program, s: &Statics, c: &CandidateView<'_>) -> Vec<Vec<i64>> {
+/// model's `co` (Vulkan: `(locord + asmo)+`; its initial value if it has no write). An
+/// inconsistent candidate (explanations, capture.rs) may have a cyclic `co`: there a write
+/// followed only by writes that also precede it counts as last too, so that the writes of a
+/// cycle give their values; a consistent candidate of the bundled models has an acyclic
+/// `co`, where the rule is the plain one.
+pub(crate) fn final_values(program: &Program, s: &Statics, c: &CandidateView<'_>) -> Vec<Vec<i64>> {
     // co is asked for (see `wanted`) only when a location is observed.
     let order = c.eval.rel(FINAL_ORDER);
     program
@@ -132,12 +136,15 @@ fn final_values(program: &Program, s: &Statics, c: &CandidateView<'_>) -> Vec<Ve
                 if writes.is_empty() {
                     return vec![program.locations[l].init];
                 }
+                let order = order.expect("a model defines co (see docs/models.md)");
+                let last = |w: usize| {
+                    writes.iter().all(|&v| {
+                        v == w || !order.contains(w, v) || (!c.consistent && order.contains(v, w))
+                    })
+                };
                 let mut vals: Vec<i64> = writes
                     .iter()
-                    .filter(|&&w| {
-                        let order = order.expect("a model defines co (see docs/models.md)");
-                        !writes.iter().any(|&v| v != w && order.contains(w, v))
-                    })
+                    .filter(|&&w| last(w))
                     .map(|&w| c.values.write[w])
                     .collect();
                 vals.sort_unstable();
