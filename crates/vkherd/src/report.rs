@@ -186,7 +186,14 @@ pub fn run_info(opts: &Options) -> Map<String, Value> {
             // In the order a cat model lists them (sorted).
             let on = [(opts.model.mmra, "mmra"), (!opts.model.chains, "no-chains")];
             let variants = on.iter().filter(|(on, _)| *on).map(|(_, v)| v.to_string());
-            (opts.model.variant.name().to_string(), variants.collect())
+            // The default runs vulkan.cat; `hand:` names the hand-written engine.
+            let name = opts.model.variant.name();
+            let name = if opts.hand_written {
+                format!("hand:{name}")
+            } else {
+                name.to_string()
+            };
+            (name, variants.collect())
         }
     };
     let mut m = Map::new();

@@ -263,3 +263,21 @@ fn diff_names_exactly_the_tests_whose_states_or_verdicts_differ() {
     assert!(!expected.is_empty());
     assert_eq!(named, expected);
 }
+
+#[test]
+fn json_run_information_names_the_engine_and_the_variant() {
+    let test = "litmus-tests/mp/MP-relacq-wg-crosswg.litmus";
+    for (args, model) in [
+        (vec![], "vulkan"),
+        (vec!["--model", "vulkan-2024"], "vulkan-2024"),
+        (vec!["--model", "hand:vulkan"], "hand:vulkan"),
+        (vec!["--model", "hand:vulkan-2024"], "hand:vulkan-2024"),
+    ] {
+        let mut all = vec!["--json", test];
+        all.extend(args.iter().copied());
+        let (code, out, err) = run(&all);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let json: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(json["model"], model, "{args:?}");
+    }
+}
