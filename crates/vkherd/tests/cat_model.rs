@@ -8,6 +8,7 @@
 #[allow(dead_code)] // shares the generator with the differential tests, using part of it
 mod common;
 
+mod files;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use vkherd_cat::{AsmoValues, Model, Prepared};
@@ -229,29 +230,11 @@ fn compare(program: &Program, name: &str, models: &[(ModelOptions, Model)]) -> u
     total
 }
 
-fn corpus_files() -> Vec<std::path::PathBuf> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../litmus-tests");
-    let mut out = Vec::new();
-    let mut stack = vec![root];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "litmus") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 #[test]
 fn cat_model_matches_hand_written_model_on_the_corpus() {
     let models = variants();
     let mut candidates = 0;
-    let files = corpus_files();
+    let files = files::corpus_files();
     assert!(files.len() > 100, "corpus not found");
     for f in &files {
         let src = std::fs::read_to_string(f).unwrap();
@@ -307,7 +290,7 @@ fn on_corpus(
         }
     }
     let mut total = 0;
-    for f in corpus_files() {
+    for f in files::corpus_files() {
         let src = std::fs::read_to_string(&f).unwrap();
         let program = vkherd::load_litmus(&src).unwrap();
         let eo = EnumOptions {

@@ -2,6 +2,7 @@
 //! and list of states, derived by hand from the Alloy model; vkherd must agree. The full
 //! reports are also locked by insta snapshots (reviewed like code).
 
+mod files;
 use std::path::{Path, PathBuf};
 use vkherd::{report, Options, Variant};
 use vkherd_model::ModelOptions;
@@ -10,30 +11,20 @@ fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../litmus-tests")
 }
 
-fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).expect("corpus directory") {
-        let p = e.expect("entry").path();
-        // The OpenCL corpora have their own headers and model: tests/opencl_corpus.rs and
-        // tests/opencl_mmra.rs.
-        if p.is_dir()
-            && p.file_name()
-                .is_some_and(|n| n == "opencl" || n == "opencl-mmra")
-        {
-            continue;
-        }
-        if p.is_dir() {
-            litmus_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "litmus") {
-            out.push(p);
-        }
-    }
-}
-
 fn corpus() -> Vec<(String, String)> {
     let root = corpus_dir();
-    let mut files = Vec::new();
-    litmus_files(&root, &mut files);
-    files.sort();
+    // The OpenCL corpora have their own headers and model: tests/opencl_corpus.rs and
+    // tests/opencl_mmra.rs.
+    let opencl = |p: &Path| {
+        p.strip_prefix(&root)
+            .ok()
+            .and_then(|r| r.components().next())
+            .is_some_and(|c| c.as_os_str() == "opencl" || c.as_os_str() == "opencl-mmra")
+    };
+    let files: Vec<PathBuf> = files::litmus_files(&root)
+        .into_iter()
+        .filter(|p| !opencl(p))
+        .collect();
     files
         .into_iter()
         .map(|p| {

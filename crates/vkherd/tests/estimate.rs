@@ -2,19 +2,8 @@
 //! warning) is an upper bound on what the search covers: candidates examined plus
 //! candidates pruned, for the pruned search and for plain enumeration.
 
-use std::path::{Path, PathBuf};
+mod files;
 use vkherd::Options;
-
-fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).expect("corpus directory") {
-        let p = e.expect("entry").path();
-        if p.is_dir() {
-            litmus_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "litmus") {
-            out.push(p);
-        }
-    }
-}
 
 fn check(name: &str, source: &str, naive_too: bool) {
     let program = vkherd::load_litmus(source).unwrap();
@@ -42,9 +31,7 @@ fn check(name: &str, source: &str, naive_too: bool) {
 
 #[test]
 fn the_estimate_bounds_every_corpus_search() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../litmus-tests");
-    let mut files = Vec::new();
-    litmus_files(&root, &mut files);
+    let files = files::corpus_files();
     assert!(files.len() > 50);
     for f in files {
         let source = std::fs::read_to_string(&f).unwrap();

@@ -11,6 +11,7 @@
 #[allow(dead_code)] // shares the generator with the differential tests, using part of it
 mod common;
 
+mod files;
 use vkherd::explain::{explain, failure, witness_executions, Edge, Target, Witness};
 use vkherd_cat::{Model, Prepared};
 use vkherd_enumerate::capture::{candidates_reaching, Captured};
@@ -19,24 +20,6 @@ use vkherd_model::{Program, Rel};
 
 /// Tests with more candidates than this are left out (every candidate is explained).
 const MAX_NAIVE: u64 = 3_000;
-
-fn corpus_files() -> Vec<std::path::PathBuf> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../litmus-tests");
-    let mut out = Vec::new();
-    let mut stack = vec![root];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "litmus") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 fn corpus(path: &str) -> (String, Program) {
     let full = format!("{}/../../litmus-tests/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -336,7 +319,7 @@ fn small(program: &Program) -> bool {
 
 #[test]
 fn explanations_are_exact_on_the_corpus() {
-    let files = corpus_files();
+    let files = files::corpus_files();
     assert!(files.len() > 100, "corpus not found");
     let (mut tests, mut failing, mut columns) = (0, 0, 0);
     for f in &files {
@@ -394,7 +377,7 @@ fn explanations_follow_the_variant_mmra() {
     let model = vkherd::explain::model_for(&corpus("mmra/MMRA-coherence.litmus").1, &opts).unwrap();
     assert!(model.active.contains("mmra"));
     let (mut tests, mut columns) = (0, 0);
-    for f in corpus_files() {
+    for f in files::corpus_files() {
         if !f.to_string_lossy().contains("/mmra/") {
             continue;
         }
@@ -459,7 +442,7 @@ fn explanations_are_exact_under_a_users_model_with_let_rec() {
         ..Default::default()
     };
     let (mut tests, mut failing) = (0, 0);
-    for f in corpus_files().iter().step_by(3) {
+    for f in files::corpus_files().iter().step_by(3) {
         let src = std::fs::read_to_string(f).unwrap();
         let program = vkherd::load_litmus(&src).unwrap();
         if !small(&program) {

@@ -9,6 +9,7 @@
 #[allow(dead_code)] // shares the generator with the differential tests, using part of it
 mod common;
 
+mod files;
 use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Visitor};
 use vkherd_model::axioms::Candidate;
 use vkherd_model::{Derived, Program};
@@ -113,20 +114,7 @@ fn compare(program: &Program, name: &str) -> u64 {
 
 #[test]
 fn shortcuts_match_the_plain_model_on_the_corpus() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../litmus-tests");
-    let mut files = Vec::new();
-    let mut stack = vec![root];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "litmus") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let files = files::corpus_files();
     assert!(files.len() > 100, "corpus not found");
     let mut candidates = 0;
     for f in &files {

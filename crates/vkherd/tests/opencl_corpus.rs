@@ -4,6 +4,7 @@
 //! the default for OPENCL tests) must agree with every header, and the full reports are
 //! locked by insta snapshots (reviewed like code).
 
+mod files;
 use std::path::{Path, PathBuf};
 use vkherd_model::Dialect;
 
@@ -11,21 +12,8 @@ fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../litmus-tests/opencl")
 }
 
-fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).expect("OpenCL corpus directory") {
-        let p = e.expect("entry").path();
-        if p.is_dir() {
-            litmus_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "litmus") {
-            out.push(p);
-        }
-    }
-}
-
 fn corpus() -> Vec<(String, String)> {
-    let mut files = Vec::new();
-    litmus_files(&corpus_dir(), &mut files);
-    files.sort();
+    let files = files::litmus_files(&corpus_dir());
     files
         .into_iter()
         .map(|p| {

@@ -14,8 +14,9 @@
 #[allow(dead_code)] // shares the random number generator with the other tests
 mod common;
 
+mod files;
 use common::Rng;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use vkherd::{report, Options, Report};
 use vkherd_model::ModelOptions;
 
@@ -343,22 +344,9 @@ fn tags_never_remove_a_state_and_the_search_agrees_with_naive() {
     );
 }
 
-fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).expect("corpus directory") {
-        let p = e.expect("entry").path();
-        if p.is_dir() {
-            litmus_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "litmus") {
-            out.push(p);
-        }
-    }
-}
-
 fn corpus(dir: &str) -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../litmus-tests");
-    let mut files = Vec::new();
-    litmus_files(&root.join(dir), &mut files);
-    files.sort();
+    let files = files::litmus_files(&root.join(dir));
     files
         .into_iter()
         .map(|p| {

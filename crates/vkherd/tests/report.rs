@@ -2,6 +2,7 @@
 //! and loaded in a real headless browser when one is installed (the test says so, and
 //! skips, when none is).
 
+mod files;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -38,24 +39,6 @@ fn escape(text: &str) -> String {
         .replace('>', "&gt;")
         .replace('"', "&quot;")
         .replace('\'', "&#39;")
-}
-
-/// Every `.litmus` file below `dir`, sorted.
-fn litmus_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).expect("read the corpus") {
-            let p = entry.expect("a directory entry").path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e == "litmus") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// What the page must say about one test: computed with the library, not read from the
@@ -186,7 +169,7 @@ fn the_page_shows_every_test_of_a_directory_with_its_verdict_states_and_race_fla
     let out = tmp("mp.html");
     let (page, output) = report(&["--no-times", "litmus-tests/mp"], &out);
     assert_eq!(output.status.code(), Some(0), "{output:?}");
-    let files = litmus_files(&repo().join("litmus-tests/mp"));
+    let files = files::litmus_files(&repo().join("litmus-tests/mp"));
     assert!(files.len() > 5);
     check_shows_every_test(&page, &files, true);
     // The summary table has a row per test, each linking to its section.
@@ -318,7 +301,7 @@ fn a_headless_browser_shows_every_test_of_the_corpus() {
         String::from_utf8_lossy(&output.stderr)
     );
     let dom = load(browser, &out);
-    let files = litmus_files(&repo().join("litmus-tests"));
+    let files = files::litmus_files(&repo().join("litmus-tests"));
     assert!(files.len() > 200, "the corpus");
     check_shows_every_test(&dom, &files, false);
     // The script ran: it counts the rows it shows.
@@ -331,7 +314,7 @@ fn a_headless_browser_shows_every_test_of_the_corpus() {
     let dom = load(browser, &out);
     check_shows_every_test(
         &dom,
-        &litmus_files(&repo().join("litmus-tests/fences")),
+        &files::litmus_files(&repo().join("litmus-tests/fences")),
         true,
     );
 }
