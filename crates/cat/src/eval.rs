@@ -1116,7 +1116,10 @@ impl<'m> Prepared<'m> {
         let args = &self.args[plan.args.start as usize..plan.args.end as usize];
         // Only candidate slots not yet brought up to date are visited (known and
         // per-asmo operands are read as they are): most operands are one or the other.
-        let mut empty = false;
+        // One pass brings the operands up to date and notes whether one changed since
+        // this slot was computed.
+        let ctime = memo.meta[slot].ctime;
+        let mut stale = false;
         for &(arg, cuts) in args {
             let arg_empty = match arg {
                 Arg::Known(e) => e,
@@ -1126,26 +1129,16 @@ impl<'m> Prepared<'m> {
                     if memo.meta[s].seen != memo.now {
                         self.demand_slot(s, rf, rfinit, asmo_rel, asmo_values, memo);
                     }
+                    stale |= memo.meta[s].mtime > ctime;
                     memo.meta[s].empty
                 }
             };
             if cuts && arg_empty {
-                empty = true;
-                break;
+                memo.set_empty(slot, self.kind(plan.node), self.n);
+                return;
             }
         }
-        if empty {
-            memo.set_empty(slot, self.kind(plan.node), self.n);
-            return;
-        }
-        // Every operand is up to date: recompute only if one changed since this slot was.
-        let ctime = memo.meta[slot].ctime;
-        let stale = memo.vals[slot].is_none()
-            || args.iter().any(|&(arg, _)| match arg {
-                Arg::Cand(s) => memo.meta[s as usize].mtime > ctime,
-                _ => false,
-            });
-        if stale {
+        if stale || memo.vals[slot].is_none() {
             let v = self.compute(
                 plan.node,
                 rf,
