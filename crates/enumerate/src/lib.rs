@@ -62,6 +62,10 @@ pub struct EnumOptions {
     pub states_only: bool,
     /// Run only this shard of the search (`--shard K/N`).
     pub shard: Option<Shard>,
+    /// Answer the search's model checks from witnesses where they pass
+    /// (`search::Search::witness`). Only the time depends on it: the tests turn it off
+    /// to check that the counts do not.
+    pub witnesses: bool,
 }
 
 /// One of `count` deterministic parts of a search (`index` counts from 0). The parts
@@ -160,6 +164,7 @@ impl Default for EnumOptions {
             speedcheck: Speedcheck::Off,
             states_only: false,
             shard: None,
+            witnesses: true,
         }
     }
 }
@@ -248,6 +253,7 @@ pub fn enumerate<V: Visitor>(
     let mut stats = EnumStats::default();
     // The deadline counts from here, so that path enumeration is inside the time limit.
     let budget = Budget::new(opts.max_candidates, opts.timeout);
+    let witnesses = search::WitnessTally::default();
     let per_thread = all_thread_paths(program, opts)?;
     stats.dropped_paths = per_thread.iter().map(|tp| tp.dropped).sum();
     stats.thread_without_paths = per_thread.iter().position(|tp| tp.paths.is_empty());
@@ -297,7 +303,7 @@ pub fn enumerate<V: Visitor>(
                     program,
                     opts,
                     visitor,
-                    &budget,
+                    (&budget, &witnesses),
                     (index as u64, split),
                     &combo,
                 ) {
@@ -397,7 +403,7 @@ fn combination<V: Visitor>(
     program: &Program,
     opts: &EnumOptions,
     visitor: &V,
-    budget: &Budget,
+    (budget, witnesses): (&Budget, &search::WitnessTally),
     (combination, split): (u64, bool),
     combo: &[&Path],
 ) -> Result<Option<(V::Acc, EnumStats)>, EnumError> {
@@ -424,6 +430,7 @@ fn combination<V: Visitor>(
             opts,
             visitor,
             budget,
+            witnesses,
             unit: (combination, meeting as u64),
             split,
         };
@@ -462,6 +469,8 @@ pub(crate) struct Ctx<'a, V> {
     pub opts: &'a EnumOptions,
     pub visitor: &'a V,
     pub budget: &'a Budget,
+    /// How the searches' witnesses fared so far (`Search::witness`).
+    pub witnesses: &'a search::WitnessTally,
     /// This search's path combination and barrier-meeting choice numbers (for sharding).
     pub unit: (u64, u64),
     /// This search is split among the shards (else it is run whole, or not at all).

@@ -239,6 +239,14 @@ impl<V: Visitor> Ctx<'_, V> {
         }
     }
 
+    /// May a node's model check be answered by a witness ([`Search::witness`]): is the
+    /// check a function of the candidate alone, handing nothing to the children? True
+    /// of the cat engine (`may_complete`); the hand-written engine's check hands its
+    /// relations to the children, which a witness would not compute.
+    pub(crate) fn checks_by_witness(&self) -> bool {
+        matches!(self.model, ModelState::Cat(_))
+    }
+
     /// Does the model entail Vulkan's coherence core: `po & sloc & sref` within `locord`,
     /// `fr` as in the Alloy file, `acyclic(locord + rf + fr + asmo)` required, and the
     /// final values decided by `co = (locord + asmo)+`? The search's coherence filter

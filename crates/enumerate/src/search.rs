@@ -63,6 +63,10 @@
 //!   same as computed afresh (the hand-written model: a node's relations other than `fr`
 //!   when its sw equals its parent's). Likewise the coherence filter runs at the leaves
 //!   before the model, which is only skipped for leaves the filter proves inconsistent.
+//! - Not a cut either: a node's model check may be answered by a witness, a completion
+//!   of the node that passes the check (monotone, as above), without computing the
+//!   node's own ([`Search::witness`]). Only a passing witness is used, and it proves
+//!   exactly what the node's check would, so the same subtrees are cut.
 //!
 //! - Cuts by state (`--speedcheck`, `--states-only`): the visitor says a subtree cannot
 //!   change its result given the final-state columns every completion shares
@@ -82,7 +86,7 @@ use crate::model::AsmoState;
 use crate::values::{Known, Source};
 use crate::{Asmo, Ctx, EnumError, EnumStats, NodeEval, Unit, Visitor};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use vkherd_model::{EventSet, Rel};
 
@@ -97,6 +101,9 @@ struct Partial {
     rfinit: EventSet,
     /// The asmo pairs chosen so far, transitively closed.
     asmo: Rel,
+    /// Stage 3: the option chosen last at each depth, which a node tries first (see
+    /// `Search::node`).
+    last: Vec<usize>,
 }
 
 /// What a node's checks computed, handed to its children: the model's (`Ctx::check_node`)
@@ -157,6 +164,15 @@ struct Search<'c, 'a, V> {
     /// 2^128 - 1).
     suffix: Vec<u128>,
     overflow: AtomicBool,
+}
+
+/// Witnesses tried, passed and skipped in a run ([`Search::witness`]), which decide
+/// whether the next ones are worth trying.
+#[derive(Default)]
+pub(crate) struct WitnessTally {
+    tries: AtomicU64,
+    hits: AtomicU64,
+    skipped: AtomicU64,
 }
 
 type Acc<V> = (<V as Visitor>::Acc, EnumStats);
@@ -260,6 +276,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
         rf: Rel::empty(s.n),
         rfinit: EventSet::new(s.n),
         asmo: Rel::empty(s.n),
+        last: vec![0; search.reads.len()],
     };
     let result = search.contended(0, root, ctx.unit_root(), NodeCheck::default());
     if search.overflow.load(Ordering::Relaxed) {
@@ -410,7 +427,7 @@ impl<V: Visitor> Search<'_, '_, V> {
             };
             let asmo: Asmo = self.ctx.asmo(a);
             let mut q = p.clone();
-            self.node(&asmo, 0, &mut q, unit, None)
+            self.subtree(&asmo, 0, &mut q, unit, None, None)
         };
         if self.other_pairs.is_empty() {
             // One order (stage 1's, already complete): no need for a parallel bridge.
@@ -430,83 +447,173 @@ impl<V: Visitor> Search<'_, '_, V> {
 
     /// Can the partial execution still be completed into a consistent one (asmo complete)?
     /// If so, what the model check computed, for the children (`parent` is the parent
-    /// node's).
+    /// node's), and whether the witness of this node passes the model check, if known
+    /// (`witness`: known from the parent, whose first child shares its witness).
     fn viable(
         &self,
         (asmo, state): &Asmo,
         p: &Partial,
+        depth: usize,
         parent: Option<&NodeCheck>,
-    ) -> Option<NodeCheck> {
+        witness: Option<bool>,
+    ) -> Option<(NodeCheck, Option<bool>)> {
         let values =
             (self.ctx.solver).agrees_from(&p.rf_src, parent.and_then(NodeCheck::values))?;
         if !self.core_acyclic(&p.rf, &p.rfinit, asmo) {
             return None;
         }
-        let model = (self.ctx).check_node(
-            asmo,
-            state,
-            &p.rf,
-            &p.rfinit,
-            parent.and_then(NodeCheck::model),
-        )?;
-        Some(NodeCheck {
+        let witness = witness.or_else(|| self.witness((asmo, state), p, depth));
+        let model = if witness == Some(true) {
+            NodeEval::Nothing
+        } else {
+            (self.ctx).check_node(
+                asmo,
+                state,
+                &p.rf,
+                &p.rfinit,
+                parent.and_then(NodeCheck::model),
+            )?
+        };
+        let check = NodeCheck {
             model: Some(model),
             values: values.map(Arc::new),
-        })
+        };
+        Some((check, witness))
+    }
+
+    /// Does the witness of the node of `p` at `depth` pass the model check? The witness
+    /// is `p` completed with the option each open read had last (`Partial::last`, the
+    /// first its subtree tries: [`Self::node`]): its rf and RFINIT contain
+    /// the node's, and the model check is monotone (a check that fails on a partial
+    /// candidate fails on every candidate with more rf/RFINIT pairs: the cut checks of
+    /// `vkherd_cat::mono`, the same argument as the check's own), so a witness that
+    /// passes proves the node passes, without computing the node's check. A failing
+    /// witness proves nothing: the node is then checked itself. The node's first child
+    /// has the same witness. The witness is the subtree's first leaf, whose evaluation
+    /// then finds the model's values in place, and differs from the candidate evaluated
+    /// before it in one read; where most subtrees are consistent (MP chains) witnesses
+    /// replace the nodes' checks.
+    ///
+    /// `None` where not tried: engines whose check hands relations to the children
+    /// (`Ctx::checks_by_witness`), and searches where witnesses mostly fail (checking a
+    /// failed witness and then the node costs two checks), judged from the witnesses
+    /// tried so far. Either way the node's answer is the same, so what is tried changes
+    /// only the time, never the output.
+    fn witness(
+        &self,
+        (asmo, state): (&Rel, &AsmoState),
+        p: &Partial,
+        depth: usize,
+    ) -> Option<bool> {
+        if !self.ctx.opts.witnesses || !self.ctx.checks_by_witness() {
+            return None;
+        }
+        let tally = self.ctx.witnesses;
+        let tries = tally.tries.load(Ordering::Relaxed);
+        let hits = tally.hits.load(Ordering::Relaxed);
+        // Mostly failing so far: only one in 32 is tried, to notice a change.
+        if tries >= 16
+            && hits * 2 < tries
+            && !tally
+                .skipped
+                .fetch_add(1, Ordering::Relaxed)
+                .is_multiple_of(32)
+        {
+            return None;
+        }
+        let (mut rf, mut rfinit) = (p.rf.clone(), p.rfinit.clone());
+        for d in depth..self.reads.len() {
+            match self.options[d].get(p.last[d])? {
+                Source::Init => rfinit.insert(self.reads[d]),
+                Source::Write(w) => rf.insert(*w, self.reads[d]),
+            }
+        }
+        let passes = (self.ctx)
+            .check_node(asmo, state, &rf, &rfinit, None)
+            .is_some();
+        tally.tries.fetch_add(1, Ordering::Relaxed);
+        if passes {
+            tally.hits.fetch_add(1, Ordering::Relaxed);
+        }
+        Some(passes)
     }
 
     /// Stage 3: explores the subtree where reads `0..depth` are assigned as in `p`
     /// (restored on return). `parent`: what the parent node's model check computed.
-    fn node(
+    fn subtree(
         &self,
         asmo: &Asmo,
         depth: usize,
         p: &mut Partial,
         unit: Unit,
         parent: Option<&NodeCheck>,
+        witness: Option<bool>,
     ) -> Acc<V> {
-        let mut acc = V::Acc::default();
-        let mut st = EnumStats::default();
+        let mut out = Acc::<V>::default();
+        self.node(asmo, depth, p, (unit, parent, witness), &mut out);
+        out
+    }
+
+    /// [`Self::subtree`], adding to `out` (one accumulator for a whole sequential
+    /// subtree: merging one per node cost 6% of MP chain 8).
+    fn node(
+        &self,
+        asmo: &Asmo,
+        depth: usize,
+        p: &mut Partial,
+        (unit, parent, witness): (Unit, Option<&NodeCheck>, Option<bool>),
+        out: &mut Acc<V>,
+    ) {
+        let (acc, st) = out;
         if depth == self.reads.len() {
             if self.ctx.unit_counts(unit) {
-                self.leaf(asmo, p, &mut acc, &mut st, parent);
+                self.leaf(asmo, p, acc, st, parent);
             }
-            return (acc, st);
+            return;
         }
         if !self.ctx.alive() {
-            return (acc, st);
+            return;
         }
         // The root's check covers asmo and stage 1's rf; deeper checks cover each new rf
         // pair.
-        let eval = match self.viable(asmo, p, parent) {
+        let (eval, witness) = match self.viable(asmo, p, depth, parent, witness) {
             Some(eval) if !self.ctx.skip_by_state(&p.rf_src, &asmo.0) => eval,
             _ => {
-                self.ctx.prune(&mut st, unit, self.suffix[depth]);
-                return (acc, st);
+                self.ctx.prune(st, unit, self.suffix[depth]);
+                return;
             }
         };
         let e = self.reads[depth];
         let sources = &self.options[depth];
         let child = |j: usize| self.ctx.unit_child(unit, j as u64, sources.len() as u64);
+        // The option chosen last at this depth goes first, and so on down: each leaf
+        // then differs from the one before in one read only (the deepest whose option
+        // changed), and the first child's first leaf is this node's witness, which it
+        // shares ([`Self::witness`]). The model's memo recomputes little between
+        // candidates that close; the order changes nothing else.
+        let first = p.last[depth];
+        let witness = |j: usize| if j == first { witness } else { None };
+        let order = std::iter::once(first).chain((0..sources.len()).filter(|&j| j != first));
         if depth < PARALLEL_DEPTH {
-            return (sources.par_iter().enumerate())
-                .filter_map(|(j, &src)| {
+            let below = (order.collect::<Vec<_>>().into_par_iter())
+                .filter_map(|j| {
                     let unit = child(j)?;
                     let mut q = p.clone();
-                    assign(&mut q, e, src);
-                    Some(self.node(asmo, depth + 1, &mut q, unit, Some(&eval)))
+                    q.last[depth] = j;
+                    assign(&mut q, e, sources[j]);
+                    Some(self.subtree(asmo, depth + 1, &mut q, unit, Some(&eval), witness(j)))
                 })
                 .reduce(Default::default, |a, b| self.merge(a, b));
+            *out = self.merge(std::mem::take(out), below);
+            return;
         }
-        for (j, &src) in sources.iter().enumerate() {
+        for j in order {
             let Some(unit) = child(j) else { continue };
-            assign(p, e, src);
-            let (a, s) = self.node(asmo, depth + 1, p, unit, Some(&eval));
-            unassign(p, e, src);
-            acc = self.ctx.visitor.merge(acc, a);
-            st.add(&s);
+            p.last[depth] = j;
+            assign(p, e, sources[j]);
+            self.node(asmo, depth + 1, p, (unit, Some(&eval), witness(j)), out);
+            unassign(p, e, sources[j]);
         }
-        (acc, st)
     }
 
     fn leaf(
