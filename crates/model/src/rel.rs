@@ -8,6 +8,12 @@
 //! Invariant: in every row, the padding bits for columns `>= n` are zero, so
 //! rows can be combined word-wise (and compared/hashed) without masking.
 //!
+//! Relations on at most 64 events (every benchmark family; `stride == 1`, one word per
+//! row) take dedicated paths in the hot operations: they work on the slice of row words
+//! directly, branch-free where that lets the loops vectorise, and build results in
+//! recycled buffers without clearing them first when every row is written. Each such
+//! method tests `stride == 1` once per call; larger relations run the general code.
+//!
 //! All relations (and [`EventSet`]s) combined in one expression must have the
 //! same `n`; this is only checked with `debug_assert_eq!`.
 
@@ -31,14 +37,30 @@ const POOL_MAX: usize = 256;
 
 /// A zeroed buffer of `len` bits, recycled when one of that size is at hand.
 fn take_bits(len: usize) -> FixedBitSet {
+    let mut b = take_bits_dirty(len);
+    b.clear();
+    b
+}
+
+/// A buffer of `len` bits whose words hold arbitrary contents (a recycled relation's),
+/// for callers that overwrite every word of `as_mut_slice()` before reading any.
+///
+/// Only the words of `as_mut_slice()` can be dirty: `FixedBitSet` may keep one more word
+/// past them (its SIMD blocks' tail), which `with_capacity` and `clear` zero and the
+/// block-wise union/intersection/difference keep zero (this module never writes it
+/// otherwise), so equality and hashing, which read it, are unaffected.
+fn take_bits_dirty(len: usize) -> FixedBitSet {
     let recycled = POOL.try_with(|p| p.borrow_mut().pop()).ok().flatten();
     match recycled {
-        Some(mut b) if b.len() == len => {
-            b.clear();
-            b
-        }
+        Some(b) if b.len() == len => b,
         _ => FixedBitSet::with_capacity(len),
     }
+}
+
+/// All ones if bit `i` of `word` is set, else zero (a branch-free row selector).
+#[inline(always)]
+fn bit_mask(word: usize, i: usize) -> usize {
+    0usize.wrapping_sub((word >> i) & 1)
 }
 
 impl Drop for Rel {
@@ -58,7 +80,8 @@ impl Drop for Rel {
 
 impl Clone for Rel {
     fn clone(&self) -> Self {
-        let mut bits = take_bits(self.bits.len());
+        // Every word is overwritten just below.
+        let mut bits = take_bits_dirty(self.bits.len());
         bits.as_mut_slice().copy_from_slice(self.bits.as_slice());
         Rel {
             n: self.n,
@@ -155,6 +178,16 @@ impl Rel {
         a * self.stride * WORD + b
     }
 
+    /// A relation on `0..n` whose words are arbitrary: the caller must overwrite them all.
+    fn dirty(n: usize) -> Self {
+        let stride = words_for(n);
+        Rel {
+            n,
+            stride,
+            bits: take_bits_dirty(n * stride * WORD),
+        }
+    }
+
     /// Adds `(i, i)` for every event `i` (in place).
     fn add_identity(&mut self) {
         let n = self.n;
@@ -203,7 +236,16 @@ impl Rel {
     /// Cartesian product of two sets (Alloy `a -> b`).
     pub fn cross(a: &EventSet, b: &EventSet) -> Self {
         debug_assert_eq!(a.len_universe(), b.len_universe());
-        let mut r = Self::empty(a.len_universe());
+        let n = a.len_universe();
+        if words_for(n) == 1 {
+            let (aw, bw) = (a.as_blocks()[0], b.as_blocks()[0]);
+            let mut r = Self::dirty(n);
+            for (i, row) in r.words_mut().iter_mut().enumerate() {
+                *row = bw & bit_mask(aw, i);
+            }
+            return r;
+        }
+        let mut r = Self::empty(n);
         let bw = b.as_blocks();
         for i in a.iter() {
             r.row_words_mut(i).copy_from_slice(bw);
@@ -213,7 +255,16 @@ impl Rel {
 
     /// Lifts a set to a relation, the identity on `s` (Alloy `stor[s]` = `s <: iden`).
     pub fn stor(s: &EventSet) -> Self {
-        let mut r = Self::empty(s.len_universe());
+        let n = s.len_universe();
+        if words_for(n) == 1 {
+            let sw = s.as_blocks()[0];
+            let mut r = Self::dirty(n);
+            for (i, row) in r.words_mut().iter_mut().enumerate() {
+                *row = sw & (1usize << i);
+            }
+            return r;
+        }
+        let mut r = Self::empty(n);
         for i in s.iter() {
             r.insert(i, i);
         }
@@ -298,6 +349,14 @@ impl Rel {
     /// Events with at least one successor (Alloy `r.E`, i.e. `dom[r]`).
     pub fn domain(&self) -> EventSet {
         let mut s = EventSet::new(self.n);
+        if self.stride == 1 {
+            let mut d = 0usize;
+            for (i, &row) in self.words().iter().enumerate() {
+                d |= usize::from(row != 0) << i;
+            }
+            s.blocks_mut()[0] = d;
+            return s;
+        }
         for a in 0..self.n {
             if self.row_words(a).iter().any(|&w| w != 0) {
                 s.insert(a);
@@ -309,6 +368,10 @@ impl Rel {
     /// Events with at least one predecessor (Alloy `E.r`, i.e. `ran[r]`).
     pub fn range(&self) -> EventSet {
         let mut s = EventSet::new(self.n);
+        if self.stride == 1 {
+            s.blocks_mut()[0] = self.words().iter().fold(0, |acc, &row| acc | row);
+            return s;
+        }
         let acc = s.blocks_mut();
         for a in 0..self.n {
             for (x, y) in acc.iter_mut().zip(self.row_words(a)) {
@@ -354,7 +417,12 @@ impl Rel {
 
     /// Relational composition (Alloy `r . s`, herd `r ; s`).
     pub fn seq(&self, other: &Rel) -> Rel {
-        let mut out = Rel::empty(self.n);
+        let mut out = if self.stride == 1 {
+            // seq_into writes every row.
+            Rel::dirty(self.n)
+        } else {
+            Rel::empty(self.n)
+        };
         self.seq_into(other, &mut out);
         out
     }
@@ -363,6 +431,25 @@ impl Rel {
     /// allocation-free when `out` already has the right size.
     pub fn seq_into(&self, other: &Rel, out: &mut Rel) {
         debug_assert_eq!(self.n, other.n);
+        if self.stride == 1 {
+            if out.n != self.n {
+                *out = Rel::dirty(self.n);
+            }
+            // Row i of the result is the union of the rows k of `other` with (i, k) in
+            // `self`; relations are sparse, so walking the set bits beats a branch-free
+            // pass over every column. Every output row is written.
+            let b = other.words();
+            for (o, &row) in out.words_mut().iter_mut().zip(self.words()) {
+                let mut acc = 0;
+                let mut x = row;
+                while x != 0 {
+                    acc |= b[x.trailing_zeros() as usize];
+                    x &= x - 1;
+                }
+                *o = acc;
+            }
+            return;
+        }
         if out.n != self.n {
             *out = Rel::empty(self.n);
         } else {
@@ -385,6 +472,17 @@ impl Rel {
     /// Converse (Alloy `~r`).
     pub fn inv(&self) -> Rel {
         let mut out = Rel::empty(self.n);
+        if self.stride == 1 {
+            let o = out.words_mut();
+            for (i, &row) in self.words().iter().enumerate() {
+                let mut x = row;
+                while x != 0 {
+                    o[x.trailing_zeros() as usize] |= 1usize << i;
+                    x &= x - 1;
+                }
+            }
+            return out;
+        }
         let st = self.stride;
         let o = out.words_mut();
         for i in 0..self.n {
@@ -442,6 +540,14 @@ impl Rel {
     pub fn restrict(&self, dom: &EventSet, cod: &EventSet) -> Rel {
         debug_assert_eq!(self.n, dom.len_universe());
         debug_assert_eq!(self.n, cod.len_universe());
+        if self.stride == 1 {
+            let (d, c) = (dom.as_blocks()[0], cod.as_blocks()[0]);
+            let mut r = Rel::dirty(self.n);
+            for (i, (o, &row)) in r.words_mut().iter_mut().zip(self.words()).enumerate() {
+                *o = row & c & bit_mask(d, i);
+            }
+            return r;
+        }
         let mut r = self.clone();
         let cw = cod.as_blocks();
         for a in 0..self.n {
@@ -460,6 +566,14 @@ impl Rel {
     /// Domain restriction (Alloy `s <: r` = `[s].r`).
     pub fn restrict_domain(&self, s: &EventSet) -> Rel {
         debug_assert_eq!(self.n, s.len_universe());
+        if self.stride == 1 {
+            let d = s.as_blocks()[0];
+            let mut r = Rel::dirty(self.n);
+            for (i, (o, &row)) in r.words_mut().iter_mut().zip(self.words()).enumerate() {
+                *o = row & bit_mask(d, i);
+            }
+            return r;
+        }
         let mut r = self.clone();
         for a in 0..self.n {
             if !s.contains(a) {
@@ -472,6 +586,14 @@ impl Rel {
     /// Range restriction (Alloy `r :> s` = `r.[s]`).
     pub fn restrict_range(&self, s: &EventSet) -> Rel {
         debug_assert_eq!(self.n, s.len_universe());
+        if self.stride == 1 {
+            let c = s.as_blocks()[0];
+            let mut r = Rel::dirty(self.n);
+            for (o, &row) in r.words_mut().iter_mut().zip(self.words()) {
+                *o = row & c;
+            }
+            return r;
+        }
         let mut r = self.clone();
         let sw = s.as_blocks();
         for a in 0..self.n {
@@ -495,6 +617,13 @@ impl Rel {
     /// Range restriction in place (`r := r.[s]`).
     pub fn restrict_range_with(&mut self, s: &EventSet) {
         debug_assert_eq!(self.n, s.len_universe());
+        if self.stride == 1 {
+            let c = s.as_blocks()[0];
+            for row in self.words_mut() {
+                *row &= c;
+            }
+            return;
+        }
         let sw = s.as_blocks();
         for a in 0..self.n {
             for (x, y) in self.row_words_mut(a).iter_mut().zip(sw) {
@@ -619,6 +748,10 @@ impl Rel {
     /// so it wins when `edges` has few pairs.
     pub fn close_adding(&mut self, edges: &Rel) {
         debug_assert_eq!(self.n, edges.n);
+        if self.stride == 1 {
+            self.close_adding_one_word(edges);
+            return;
+        }
         let n = self.n;
         let st = self.stride;
         let mut add = vec![0usize; st];
@@ -643,6 +776,10 @@ impl Rel {
     }
 
     pub fn close_in_place(&mut self) {
+        if self.stride == 1 {
+            self.close_in_place_one_word();
+            return;
+        }
         let n = self.n;
         let st = self.stride;
         let w = self.words_mut();
@@ -653,6 +790,85 @@ impl Rel {
                 if i != k && w[i * st + kw] & kb != 0 {
                     or_row_into(w, i, k, st);
                 }
+            }
+        }
+    }
+}
+
+// One-word rows (relations on at most 64 events)
+impl Rel {
+    /// [`Rel::close_in_place`] for `stride == 1`: Warshall with each row's update made
+    /// branch-free (`row_i |= row_k` masked by bit `k` of `row_i`), so the inner loop
+    /// vectorises. Only pivots `k` that are both a source and a target can add pairs (no
+    /// row has bit `k` otherwise, or row `k` is empty), and closing never changes the
+    /// sets of sources and targets (`dom[^r] = dom[r]`, `ran[^r] = ran[r]`), so those are
+    /// computed once.
+    fn close_in_place_one_word(&mut self) {
+        let w = self.words_mut();
+        let (mut sources, mut targets) = (0usize, 0usize);
+        for (i, &row) in w.iter().enumerate() {
+            sources |= usize::from(row != 0) << i;
+            targets |= row;
+        }
+        let mut pivots = sources & targets;
+        while pivots != 0 {
+            let k = pivots.trailing_zeros() as usize;
+            pivots &= pivots - 1;
+            let rk = w[k];
+            for row in w.iter_mut() {
+                *row |= rk & bit_mask(*row, k);
+            }
+        }
+    }
+
+    /// [`Rel::twoplus_meets`] for `stride == 1`, with the sets in words.
+    fn twoplus_meets_one_word(&self, pairs: &Rel) -> bool {
+        let w = self.words();
+        let successors = |set: usize| {
+            let (mut acc, mut x) = (0usize, set);
+            while x != 0 {
+                acc |= w[x.trailing_zeros() as usize];
+                x &= x - 1;
+            }
+            acc
+        };
+        for (a, &want) in pairs.words().iter().enumerate() {
+            if want == 0 {
+                continue;
+            }
+            // reach = successors of a's successors, then closed under successors.
+            let mut reach = successors(w[a]);
+            let mut frontier = reach;
+            while frontier != 0 {
+                let next = successors(frontier);
+                frontier = next & !reach;
+                reach |= next;
+            }
+            if reach & want != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// [`Rel::close_adding`] for `stride == 1`: per new pair `(a, b)`, `a` and every row
+    /// reaching `a` gain `b` and `b`'s row, the rows selected branch-free.
+    fn close_adding_one_word(&mut self, edges: &Rel) {
+        let w = self.words_mut();
+        for (a, &new) in edges.words().iter().enumerate() {
+            let mut x = new;
+            while x != 0 {
+                let b = x.trailing_zeros() as usize;
+                x &= x - 1;
+                if w[a] & (1usize << b) != 0 {
+                    continue;
+                }
+                let add = w[b] | (1usize << b);
+                for row in w.iter_mut() {
+                    *row |= add & bit_mask(*row, a);
+                }
+                // Whether or not `a` reached itself before.
+                w[a] |= add;
             }
         }
     }
@@ -670,6 +886,13 @@ impl Rel {
     /// Domain restriction in place (`r := s <: r`).
     pub fn restrict_domain_with(&mut self, s: &EventSet) {
         debug_assert_eq!(self.n, s.len_universe());
+        if self.stride == 1 {
+            let d = s.as_blocks()[0];
+            for (i, row) in self.words_mut().iter_mut().enumerate() {
+                *row &= bit_mask(d, i);
+            }
+            return;
+        }
         for a in 0..self.n {
             if !s.contains(a) {
                 self.row_words_mut(a).fill(0);
@@ -683,6 +906,9 @@ impl Rel {
     /// Cheaper than `twoplus` when `pairs` has few rows.
     pub fn twoplus_meets(&self, pairs: &Rel) -> bool {
         debug_assert_eq!(self.n, pairs.n);
+        if self.stride == 1 {
+            return self.twoplus_meets_one_word(pairs);
+        }
         let st = self.stride;
         let mut reach = vec![0usize; st];
         let mut frontier = vec![0usize; st];
@@ -1552,12 +1778,18 @@ mod tests {
 
     const CASES: usize = 300;
 
-    /// Runs `check(rng, n, case)` on `CASES` random sizes in 1..=70, plus a few
-    /// fixed sizes around the block boundary.
+    /// Sizes around the one-word-row boundary (`n <= 64` takes the `stride == 1` paths)
+    /// and the block boundaries of the general code.
+    const BOUNDARY_SIZES: [usize; 11] = [1, 2, 5, 31, 32, 33, 63, 64, 65, 70, 130];
+
+    /// Runs `check(rng, n, case)` on `CASES` random sizes in 1..=70, plus each of
+    /// `BOUNDARY_SIZES` four times (random densities each time).
     fn for_sizes(seed: u64, mut check: impl FnMut(&mut XorShift, usize)) {
         let mut rng = XorShift(seed);
-        for &n in &[1usize, 2, 63, 64, 65, 70] {
-            check(&mut rng, n);
+        for _ in 0..4 {
+            for &n in &BOUNDARY_SIZES {
+                check(&mut rng, n);
+            }
         }
         for _ in 0..CASES {
             let n = 1 + rng.below(70);
@@ -1868,6 +2100,159 @@ mod tests {
                 a.twoplus_meets(&pairs),
                 want,
                 "n = {n}, a = {a:?}, pairs = {pairs:?}"
+            );
+        });
+    }
+
+    // ------------------------------------------------------------------
+    // One-word rows (`stride == 1`) against the reference and the general code
+    // ------------------------------------------------------------------
+
+    /// Fills this thread's buffer pool with relations on `n` events whose every word,
+    /// padding included, is all ones, so a fast path that builds its result in a recycled
+    /// buffer and leaves a word unwritten (or lets padding through) gives a wrong answer.
+    fn poison_pool(n: usize) {
+        let poisoned: Vec<Rel> = (0..8)
+            .map(|_| {
+                let mut r = Rel::empty(n);
+                r.words_mut().fill(usize::MAX);
+                r
+            })
+            .collect();
+        drop(poisoned);
+    }
+
+    /// The same relation on `n + 64` events (the extra ones isolated): its operations run
+    /// the general code (`stride >= 2`).
+    fn widen(r: &Rel) -> Rel {
+        Rel::from_pairs(r.n() + 64, r.pairs())
+    }
+
+    fn widen_set(s: &EventSet) -> EventSet {
+        EventSet::from_iter(s.len_universe() + 64, s.iter())
+    }
+
+    /// A result of the general code on widened operands, back on `n` events; fails if it
+    /// has a pair on an extra event (the extra events are isolated, so it must not).
+    fn narrow(r: &Rel, n: usize) -> Rel {
+        assert!(r.pairs().all(|(a, b)| a < n && b < n), "{r:?}");
+        Rel::from_pairs(n, r.pairs())
+    }
+
+    fn narrow_set(s: &EventSet, n: usize) -> EventSet {
+        assert!(s.iter().all(|e| e < n), "{s:?}");
+        EventSet::from_iter(n, s.iter())
+    }
+
+    /// Every operation with a one-word-row path gives, on random relations of every
+    /// density (DAGs with and without back edges, so cyclic ones too) and sizes around
+    /// the boundary, the same relation as the general code on the widened operands, and
+    /// keeps the padding clear; the pool holds poisoned buffers before each operation.
+    #[test]
+    fn one_word_paths_match_the_general_code() {
+        for_sizes(0x0e0e_0e0e_1234_4321, |rng, n| {
+            let (a, b) = (to_rel(&rand_m(rng, n)), to_rel(&rand_m(rng, n)));
+            let (d, c) = (to_set(&rand_set(rng, n)), to_set(&rand_set(rng, n)));
+            let (wa, wb, wd, wc) = (widen(&a), widen(&b), widen_set(&d), widen_set(&c));
+            let check = |what: &str, fast: Rel, general: Rel| {
+                assert_padding_clear(&fast);
+                assert_eq!(
+                    fast,
+                    narrow(&general, n),
+                    "{what}: n = {n}, a = {a:?}, b = {b:?}"
+                );
+            };
+            poison_pool(n);
+            check("seq", a.seq(&b), wa.seq(&wb));
+            poison_pool(n);
+            let mut out = Rel::full(n);
+            a.seq_into(&b, &mut out);
+            check("seq_into", out, wa.seq(&wb));
+            let mut out = Rel::full(n + 1);
+            a.seq_into(&b, &mut out);
+            check("seq_into (resized)", out, wa.seq(&wb));
+            poison_pool(n);
+            check("inv", a.inv(), wa.inv());
+            poison_pool(n);
+            check("plus", a.plus(), wa.plus());
+            poison_pool(n);
+            // (star adds the identity on the extra events too: compared through plus)
+            let mut star = narrow(&wa.plus(), n);
+            star.opt_in_place();
+            assert_eq!(a.star(), star, "star: n = {n}, a = {a:?}");
+            poison_pool(n);
+            check("imm", a.imm(), wa.imm());
+            poison_pool(n);
+            check("clone", a.clone(), wa.clone());
+            poison_pool(n);
+            check("restrict", a.restrict(&d, &c), wa.restrict(&wd, &wc));
+            poison_pool(n);
+            check(
+                "restrict_domain",
+                a.restrict_domain(&d),
+                wa.restrict_domain(&wd),
+            );
+            poison_pool(n);
+            check(
+                "restrict_range",
+                a.restrict_range(&c),
+                wa.restrict_range(&wc),
+            );
+            let (mut fast, mut general) = (a.clone(), wa.clone());
+            fast.restrict_range_with(&c);
+            general.restrict_range_with(&wc);
+            check("restrict_range_with", fast, general);
+            let (mut fast, mut general) = (a.clone(), wa.clone());
+            fast.restrict_domain_with(&d);
+            general.restrict_domain_with(&wd);
+            check("restrict_domain_with", fast, general);
+            poison_pool(n);
+            check("cross", Rel::cross(&d, &c), Rel::cross(&wd, &wc));
+            poison_pool(n);
+            check("stor", Rel::stor(&d), Rel::stor(&wd));
+            let (mut fast, mut general) = (a.plus(), wa.plus());
+            fast.close_adding(&b);
+            general.close_adding(&wb);
+            check("close_adding", fast, general);
+            assert_eq!(a.domain(), narrow_set(&wa.domain(), n), "domain: {a:?}");
+            assert_eq!(a.range(), narrow_set(&wa.range(), n), "range: {a:?}");
+            assert_eq!(a.twoplus_meets(&b), wa.twoplus_meets(&wb), "{a:?} {b:?}");
+        });
+    }
+
+    /// The in-place one-word paths against the plain reference: `close_adding` with few
+    /// and with many new pairs, and `restrict_*_with`, `twoplus_meets`.
+    #[test]
+    fn prop_in_place_against_reference() {
+        for_sizes(0x0e0e_0e0e_5678_8765, |rng, n| {
+            let base = rand_m(rng, n);
+            let mut extra = vec![vec![false; n]; n];
+            for _ in 0..rng.below(6) {
+                extra[rng.below(n as u64)][rng.below(n as u64)] = true;
+            }
+            for added in [extra, rand_m(rng, n)] {
+                let mut closed = to_rel(&n_plus(&base));
+                closed.close_adding(&to_rel(&added));
+                assert_eq!(
+                    from_rel(&closed),
+                    n_plus(&n_union(&base, &added)),
+                    "n = {n}, base = {base:?}, added = {added:?}"
+                );
+            }
+            let (d, c) = (rand_set(rng, n), rand_set(rng, n));
+            let all = vec![true; n];
+            let mut r = to_rel(&base);
+            r.restrict_range_with(&to_set(&c));
+            assert_eq!(from_rel(&r), n_restrict(&base, &all, &c), "n = {n}");
+            let mut r = to_rel(&base);
+            r.restrict_domain_with(&to_set(&d));
+            assert_eq!(from_rel(&r), n_restrict(&base, &d, &all), "n = {n}");
+            let pairs = rand_m(rng, n);
+            let want = n_count(&n_inter(&n_twoplus(&base), &pairs)) > 0;
+            assert_eq!(
+                to_rel(&base).twoplus_meets(&to_rel(&pairs)),
+                want,
+                "n = {n}"
             );
         });
     }
