@@ -29,11 +29,89 @@ thread_local! {
     /// Recycled bit buffers. The axioms build and drop dozens of equal-sized matrices per
     /// candidate; reusing their buffers keeps the allocator (about a quarter of the time
     /// when profiled) out of the search's inner loop.
-    static POOL: std::cell::RefCell<Vec<FixedBitSet>> = const { std::cell::RefCell::new(Vec::new()) };
+    static POOL: std::cell::RefCell<Pool> = const {
+        std::cell::RefCell::new(Pool { classes: Vec::new(), last: 0 })
+    };
 }
 
-/// Buffers kept per thread.
-const POOL_MAX: usize = 256;
+/// One thread's recycled buffers, by size: the path combinations of one test have
+/// different event counts (a spin loop's unrolled iterations), and a single stack mixing
+/// the sizes freed and reallocated most buffers (on the 8-invocation XF barrier, half of
+/// the buffers asked for were fresh allocations).
+struct Pool {
+    /// The buffers of one length each, oldest length first.
+    classes: Vec<SizeClass>,
+    /// The class used last, looked at first (one size at a time is the common case).
+    last: usize,
+}
+
+struct SizeClass {
+    /// Length of the buffers in bits.
+    len: usize,
+    /// How many are kept: `POOL_MAX`, fewer for large buffers (`POOL_CLASS_WORDS`).
+    cap: usize,
+    bufs: Vec<FixedBitSet>,
+}
+
+impl Pool {
+    /// Index of the class of buffers of `len` bits.
+    #[inline]
+    fn class(&mut self, len: usize) -> Option<usize> {
+        if self.classes.get(self.last).is_some_and(|c| c.len == len) {
+            return Some(self.last);
+        }
+        let i = self.classes.iter().position(|c| c.len == len)?;
+        self.last = i;
+        Some(i)
+    }
+
+    fn take(&mut self, len: usize) -> Option<FixedBitSet> {
+        let i = self.class(len)?;
+        self.classes[i].bufs.pop()
+    }
+
+    fn keep(&mut self, bits: FixedBitSet) {
+        let len = bits.len();
+        let i = match self.class(len) {
+            Some(i) => i,
+            None => {
+                if self.classes.len() == POOL_MAX_SIZES {
+                    self.classes.remove(0);
+                }
+                self.classes.push(SizeClass {
+                    len,
+                    cap: POOL_MAX.min(POOL_CLASS_WORDS / (len / WORD).max(1)),
+                    bufs: Vec::new(),
+                });
+                self.last = self.classes.len() - 1;
+                self.last
+            }
+        };
+        let class = &mut self.classes[i];
+        if class.bufs.len() < class.cap {
+            class.bufs.push(bits);
+        }
+    }
+
+    /// Words held (for tests).
+    #[cfg(test)]
+    fn words(&self) -> usize {
+        self.classes
+            .iter()
+            .map(|c| c.len / WORD * c.bufs.len())
+            .sum()
+    }
+}
+
+/// Buffers kept per size and thread.
+const POOL_MAX: usize = 1024;
+
+/// Sizes kept per thread (the oldest is forgotten for a new one).
+const POOL_MAX_SIZES: usize = 16;
+
+/// Words kept per size and thread (512 KiB), so that large relations are not hoarded:
+/// at most `POOL_MAX_SIZES` times that (8 MiB) in all.
+const POOL_CLASS_WORDS: usize = 1 << 16;
 
 /// A zeroed buffer of `len` bits, recycled when one of that size is at hand.
 fn take_bits(len: usize) -> FixedBitSet {
@@ -50,11 +128,10 @@ fn take_bits(len: usize) -> FixedBitSet {
 /// block-wise union/intersection/difference keep zero (this module never writes it
 /// otherwise), so equality and hashing, which read it, are unaffected.
 fn take_bits_dirty(len: usize) -> FixedBitSet {
-    let recycled = POOL.try_with(|p| p.borrow_mut().pop()).ok().flatten();
-    match recycled {
-        Some(b) if b.len() == len => b,
-        _ => FixedBitSet::with_capacity(len),
-    }
+    POOL.try_with(|p| p.borrow_mut().take(len))
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| FixedBitSet::with_capacity(len))
 }
 
 /// All ones if bit `i` of `word` is set, else zero (a branch-free row selector).
@@ -69,12 +146,7 @@ impl Drop for Rel {
         if bits.is_empty() {
             return;
         }
-        let _ = POOL.try_with(|p| {
-            let mut p = p.borrow_mut();
-            if p.len() < POOL_MAX {
-                p.push(bits);
-            }
-        });
+        let _ = POOL.try_with(|p| p.borrow_mut().keep(bits));
     }
 }
 
@@ -136,7 +208,6 @@ fn or_row_into(w: &mut [usize], dst: usize, src: usize, stride: usize) {
 }
 
 /// A binary relation on the events `0..n` (Alloy `E -> E`).
-#[derive(PartialEq, Eq, Hash)]
 pub struct Rel {
     n: usize,
     /// Words per row: `ceil(n / usize::BITS)`.
@@ -238,11 +309,10 @@ impl Rel {
         debug_assert_eq!(a.len_universe(), b.len_universe());
         let n = a.len_universe();
         if words_for(n) == 1 {
-            let (aw, bw) = (a.as_blocks()[0], b.as_blocks()[0]);
-            let mut r = Self::dirty(n);
-            for (i, row) in r.words_mut().iter_mut().enumerate() {
-                *row = bw & bit_mask(aw, i);
-            }
+            let bw = b.as_blocks()[0];
+            let mut r = Self::empty(n);
+            let w = r.words_mut();
+            for_each_bit(a.as_blocks(), |i| w[i] = bw);
             return r;
         }
         let mut r = Self::empty(n);
@@ -257,11 +327,9 @@ impl Rel {
     pub fn stor(s: &EventSet) -> Self {
         let n = s.len_universe();
         if words_for(n) == 1 {
-            let sw = s.as_blocks()[0];
-            let mut r = Self::dirty(n);
-            for (i, row) in r.words_mut().iter_mut().enumerate() {
-                *row = sw & (1usize << i);
-            }
+            let mut r = Self::empty(n);
+            let w = r.words_mut();
+            for_each_bit(s.as_blocks(), |i| w[i] = 1usize << i);
             return r;
         }
         let mut r = Self::empty(n);
@@ -541,11 +609,12 @@ impl Rel {
         debug_assert_eq!(self.n, dom.len_universe());
         debug_assert_eq!(self.n, cod.len_universe());
         if self.stride == 1 {
-            let (d, c) = (dom.as_blocks()[0], cod.as_blocks()[0]);
-            let mut r = Rel::dirty(self.n);
-            for (i, (o, &row)) in r.words_mut().iter_mut().zip(self.words()).enumerate() {
-                *o = row & c & bit_mask(d, i);
-            }
+            // Zeroed, then the rows of `dom` only (a per-row mask costs a variable shift
+            // per row, which does not vectorise without AVX2).
+            let c = cod.as_blocks()[0];
+            let mut r = Rel::empty(self.n);
+            let (o, a) = (r.words_mut(), self.words());
+            for_each_bit(dom.as_blocks(), |i| o[i] = a[i] & c);
             return r;
         }
         let mut r = self.clone();
@@ -567,11 +636,9 @@ impl Rel {
     pub fn restrict_domain(&self, s: &EventSet) -> Rel {
         debug_assert_eq!(self.n, s.len_universe());
         if self.stride == 1 {
-            let d = s.as_blocks()[0];
-            let mut r = Rel::dirty(self.n);
-            for (i, (o, &row)) in r.words_mut().iter_mut().zip(self.words()).enumerate() {
-                *o = row & bit_mask(d, i);
-            }
+            let mut r = Rel::empty(self.n);
+            let (o, a) = (r.words_mut(), self.words());
+            for_each_bit(s.as_blocks(), |i| o[i] = a[i]);
             return r;
         }
         let mut r = self.clone();
@@ -887,10 +954,9 @@ impl Rel {
     pub fn restrict_domain_with(&mut self, s: &EventSet) {
         debug_assert_eq!(self.n, s.len_universe());
         if self.stride == 1 {
-            let d = s.as_blocks()[0];
-            for (i, row) in self.words_mut().iter_mut().enumerate() {
-                *row &= bit_mask(d, i);
-            }
+            let outside = !s.as_blocks()[0] & last_word_mask(self.n);
+            let w = self.words_mut();
+            for_each_bit(&[outside], |i| w[i] = 0);
             return;
         }
         for a in 0..self.n {
@@ -942,6 +1008,25 @@ impl Rel {
             }
         }
         false
+    }
+}
+
+/// Equal relations have equal row words (the padding bits are zero), so comparing `n`
+/// and the words is relation equality; the words are compared as one slice (`bcmp`)
+/// rather than as `FixedBitSet`'s SIMD blocks, which was slower on one-word rows.
+impl PartialEq for Rel {
+    fn eq(&self, other: &Rel) -> bool {
+        self.n == other.n && self.words() == other.words()
+    }
+}
+
+impl Eq for Rel {}
+
+/// Consistent with `eq`: hashes exactly what it compares.
+impl std::hash::Hash for Rel {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.n.hash(state);
+        self.words().hash(state);
     }
 }
 
@@ -2144,6 +2229,38 @@ mod tests {
         EventSet::from_iter(n, s.iter())
     }
 
+    /// The buffer pool hands out only buffers of the size asked for, forgets its oldest
+    /// size past `POOL_MAX_SIZES`, and keeps at most `POOL_CLASS_WORDS` words per size.
+    #[test]
+    fn pool_keeps_sizes_apart() {
+        let mut pool = Pool {
+            classes: Vec::new(),
+            last: 0,
+        };
+        pool.keep(FixedBitSet::with_capacity(64 * 3));
+        pool.keep(FixedBitSet::with_capacity(64 * 5));
+        pool.keep(FixedBitSet::with_capacity(64 * 3));
+        assert_eq!(pool.words(), 11);
+        assert!(pool.take(64 * 4).is_none());
+        assert_eq!(pool.take(64 * 5).map(|b| b.len()), Some(64 * 5));
+        assert!(pool.take(64 * 5).is_none());
+        assert_eq!(pool.take(64 * 3).map(|b| b.len()), Some(64 * 3));
+        assert_eq!(pool.take(64 * 3).map(|b| b.len()), Some(64 * 3));
+        assert_eq!(pool.words(), 0);
+        pool.classes.clear();
+        for size in 1..=POOL_MAX_SIZES + 1 {
+            pool.keep(FixedBitSet::with_capacity(64 * size));
+        }
+        assert!(pool.take(64).is_none(), "the oldest size is forgotten");
+        assert!(pool.take(128).is_some());
+        let big = POOL_CLASS_WORDS / 3 + 1;
+        for _ in 0..4 {
+            pool.keep(FixedBitSet::with_capacity(64 * big));
+        }
+        let kept = std::iter::from_fn(|| pool.take(64 * big)).count();
+        assert_eq!(kept, 2, "at most POOL_CLASS_WORDS words of one size");
+    }
+
     /// Every operation with a one-word-row path gives, on random relations of every
     /// density (DAGs with and without back edges, so cyclic ones too) and sizes around
     /// the boundary, the same relation as the general code on the widened operands, and
@@ -2156,6 +2273,7 @@ mod tests {
             let (wa, wb, wd, wc) = (widen(&a), widen(&b), widen_set(&d), widen_set(&c));
             let check = |what: &str, fast: Rel, general: Rel| {
                 assert_padding_clear(&fast);
+                assert_eq!(hash_of(&fast), hash_of(&narrow(&general, n)), "{what}");
                 assert_eq!(
                     fast,
                     narrow(&general, n),
