@@ -8,6 +8,12 @@
 //! Invariant: in every row, the padding bits for columns `>= n` are zero, so
 //! rows can be combined word-wise (and compared/hashed) without masking.
 //!
+//! Relations on at most 64 events (every benchmark family; `stride == 1`, one word per
+//! row) take dedicated paths in the hot operations: they work on the slice of row words
+//! directly, branch-free where that lets the loops vectorise, and build results in
+//! recycled buffers without clearing them first when every row is written. Each such
+//! method tests `stride == 1` once per call; larger relations run the general code.
+//!
 //! All relations (and [`EventSet`]s) combined in one expression must have the
 //! same `n`; this is only checked with `debug_assert_eq!`.
 
@@ -23,22 +29,115 @@ thread_local! {
     /// Recycled bit buffers. The axioms build and drop dozens of equal-sized matrices per
     /// candidate; reusing their buffers keeps the allocator (about a quarter of the time
     /// when profiled) out of the search's inner loop.
-    static POOL: std::cell::RefCell<Vec<FixedBitSet>> = const { std::cell::RefCell::new(Vec::new()) };
+    static POOL: std::cell::RefCell<Pool> = const {
+        std::cell::RefCell::new(Pool { classes: Vec::new(), last: 0 })
+    };
 }
 
-/// Buffers kept per thread.
-const POOL_MAX: usize = 256;
+/// One thread's recycled buffers, by size: the path combinations of one test have
+/// different event counts (a spin loop's unrolled iterations), and a single stack mixing
+/// the sizes freed and reallocated most buffers (on the 8-invocation XF barrier, half of
+/// the buffers asked for were fresh allocations).
+struct Pool {
+    /// The buffers of one length each, oldest length first.
+    classes: Vec<SizeClass>,
+    /// The class used last, looked at first (one size at a time is the common case).
+    last: usize,
+}
+
+struct SizeClass {
+    /// Length of the buffers in bits.
+    len: usize,
+    /// How many are kept: `POOL_MAX`, fewer for large buffers (`POOL_CLASS_WORDS`).
+    cap: usize,
+    bufs: Vec<FixedBitSet>,
+}
+
+impl Pool {
+    /// Index of the class of buffers of `len` bits.
+    #[inline]
+    fn class(&mut self, len: usize) -> Option<usize> {
+        if self.classes.get(self.last).is_some_and(|c| c.len == len) {
+            return Some(self.last);
+        }
+        let i = self.classes.iter().position(|c| c.len == len)?;
+        self.last = i;
+        Some(i)
+    }
+
+    fn take(&mut self, len: usize) -> Option<FixedBitSet> {
+        let i = self.class(len)?;
+        self.classes[i].bufs.pop()
+    }
+
+    fn keep(&mut self, bits: FixedBitSet) {
+        let len = bits.len();
+        let i = match self.class(len) {
+            Some(i) => i,
+            None => {
+                if self.classes.len() == POOL_MAX_SIZES {
+                    self.classes.remove(0);
+                }
+                self.classes.push(SizeClass {
+                    len,
+                    cap: POOL_MAX.min(POOL_CLASS_WORDS / (len / WORD).max(1)),
+                    bufs: Vec::new(),
+                });
+                self.last = self.classes.len() - 1;
+                self.last
+            }
+        };
+        let class = &mut self.classes[i];
+        if class.bufs.len() < class.cap {
+            class.bufs.push(bits);
+        }
+    }
+
+    /// Words held (for tests).
+    #[cfg(test)]
+    fn words(&self) -> usize {
+        self.classes
+            .iter()
+            .map(|c| c.len / WORD * c.bufs.len())
+            .sum()
+    }
+}
+
+/// Buffers kept per size and thread.
+const POOL_MAX: usize = 1024;
+
+/// Sizes kept per thread (the oldest is forgotten for a new one).
+const POOL_MAX_SIZES: usize = 16;
+
+/// Words kept per size and thread (512 KiB), so that large relations are not hoarded:
+/// at most `POOL_MAX_SIZES` times that (8 MiB) in all.
+const POOL_CLASS_WORDS: usize = 1 << 16;
 
 /// A zeroed buffer of `len` bits, recycled when one of that size is at hand.
 fn take_bits(len: usize) -> FixedBitSet {
-    let recycled = POOL.try_with(|p| p.borrow_mut().pop()).ok().flatten();
-    match recycled {
-        Some(mut b) if b.len() == len => {
-            b.clear();
-            b
-        }
-        _ => FixedBitSet::with_capacity(len),
-    }
+    let mut b = take_bits_dirty(len);
+    b.clear();
+    b
+}
+
+/// A buffer of `len` bits whose words hold arbitrary contents (a recycled relation's),
+/// for callers that overwrite every word of `as_mut_slice()` before reading any.
+///
+/// Only the words of `as_mut_slice()` can be dirty: `FixedBitSet` may keep one more word
+/// past them (its SIMD blocks' tail), which `with_capacity` and `clear` zero and the
+/// block-wise union/intersection/difference keep zero (this module never writes it
+/// otherwise), so equality and hashing, which read it, are unaffected.
+fn take_bits_dirty(len: usize) -> FixedBitSet {
+    POOL.try_with(|p| p.borrow_mut().take(len))
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| FixedBitSet::with_capacity(len))
+}
+
+/// All ones if bit `i` of `word` is set, else zero (a branch-free row selector).
+#[inline(always)]
+fn bit_mask(word: usize, i: usize) -> usize {
+    0usize.wrapping_sub((word >> i) & 1)
 }
 
 impl Drop for Rel {
@@ -47,18 +146,14 @@ impl Drop for Rel {
         if bits.is_empty() {
             return;
         }
-        let _ = POOL.try_with(|p| {
-            let mut p = p.borrow_mut();
-            if p.len() < POOL_MAX {
-                p.push(bits);
-            }
-        });
+        let _ = POOL.try_with(|p| p.borrow_mut().keep(bits));
     }
 }
 
 impl Clone for Rel {
     fn clone(&self) -> Self {
-        let mut bits = take_bits(self.bits.len());
+        // Every word is overwritten just below.
+        let mut bits = take_bits_dirty(self.bits.len());
         bits.as_mut_slice().copy_from_slice(self.bits.as_slice());
         Rel {
             n: self.n,
@@ -113,7 +208,6 @@ fn or_row_into(w: &mut [usize], dst: usize, src: usize, stride: usize) {
 }
 
 /// A binary relation on the events `0..n` (Alloy `E -> E`).
-#[derive(PartialEq, Eq, Hash)]
 pub struct Rel {
     n: usize,
     /// Words per row: `ceil(n / usize::BITS)`.
@@ -153,6 +247,16 @@ impl Rel {
     #[inline]
     fn idx(&self, a: usize, b: usize) -> usize {
         a * self.stride * WORD + b
+    }
+
+    /// A relation on `0..n` whose words are arbitrary: the caller must overwrite them all.
+    fn dirty(n: usize) -> Self {
+        let stride = words_for(n);
+        Rel {
+            n,
+            stride,
+            bits: take_bits_dirty(n * stride * WORD),
+        }
     }
 
     /// Adds `(i, i)` for every event `i` (in place).
@@ -203,7 +307,15 @@ impl Rel {
     /// Cartesian product of two sets (Alloy `a -> b`).
     pub fn cross(a: &EventSet, b: &EventSet) -> Self {
         debug_assert_eq!(a.len_universe(), b.len_universe());
-        let mut r = Self::empty(a.len_universe());
+        let n = a.len_universe();
+        if words_for(n) == 1 {
+            let bw = b.as_blocks()[0];
+            let mut r = Self::empty(n);
+            let w = r.words_mut();
+            for_each_bit(a.as_blocks(), |i| w[i] = bw);
+            return r;
+        }
+        let mut r = Self::empty(n);
         let bw = b.as_blocks();
         for i in a.iter() {
             r.row_words_mut(i).copy_from_slice(bw);
@@ -213,7 +325,14 @@ impl Rel {
 
     /// Lifts a set to a relation, the identity on `s` (Alloy `stor[s]` = `s <: iden`).
     pub fn stor(s: &EventSet) -> Self {
-        let mut r = Self::empty(s.len_universe());
+        let n = s.len_universe();
+        if words_for(n) == 1 {
+            let mut r = Self::empty(n);
+            let w = r.words_mut();
+            for_each_bit(s.as_blocks(), |i| w[i] = 1usize << i);
+            return r;
+        }
+        let mut r = Self::empty(n);
         for i in s.iter() {
             r.insert(i, i);
         }
@@ -298,6 +417,14 @@ impl Rel {
     /// Events with at least one successor (Alloy `r.E`, i.e. `dom[r]`).
     pub fn domain(&self) -> EventSet {
         let mut s = EventSet::new(self.n);
+        if self.stride == 1 {
+            let mut d = 0usize;
+            for (i, &row) in self.words().iter().enumerate() {
+                d |= usize::from(row != 0) << i;
+            }
+            s.blocks_mut()[0] = d;
+            return s;
+        }
         for a in 0..self.n {
             if self.row_words(a).iter().any(|&w| w != 0) {
                 s.insert(a);
@@ -309,6 +436,10 @@ impl Rel {
     /// Events with at least one predecessor (Alloy `E.r`, i.e. `ran[r]`).
     pub fn range(&self) -> EventSet {
         let mut s = EventSet::new(self.n);
+        if self.stride == 1 {
+            s.blocks_mut()[0] = self.words().iter().fold(0, |acc, &row| acc | row);
+            return s;
+        }
         let acc = s.blocks_mut();
         for a in 0..self.n {
             for (x, y) in acc.iter_mut().zip(self.row_words(a)) {
@@ -354,7 +485,12 @@ impl Rel {
 
     /// Relational composition (Alloy `r . s`, herd `r ; s`).
     pub fn seq(&self, other: &Rel) -> Rel {
-        let mut out = Rel::empty(self.n);
+        let mut out = if self.stride == 1 {
+            // seq_into writes every row.
+            Rel::dirty(self.n)
+        } else {
+            Rel::empty(self.n)
+        };
         self.seq_into(other, &mut out);
         out
     }
@@ -363,6 +499,25 @@ impl Rel {
     /// allocation-free when `out` already has the right size.
     pub fn seq_into(&self, other: &Rel, out: &mut Rel) {
         debug_assert_eq!(self.n, other.n);
+        if self.stride == 1 {
+            if out.n != self.n {
+                *out = Rel::dirty(self.n);
+            }
+            // Row i of the result is the union of the rows k of `other` with (i, k) in
+            // `self`; relations are sparse, so walking the set bits beats a branch-free
+            // pass over every column. Every output row is written.
+            let b = other.words();
+            for (o, &row) in out.words_mut().iter_mut().zip(self.words()) {
+                let mut acc = 0;
+                let mut x = row;
+                while x != 0 {
+                    acc |= b[x.trailing_zeros() as usize];
+                    x &= x - 1;
+                }
+                *o = acc;
+            }
+            return;
+        }
         if out.n != self.n {
             *out = Rel::empty(self.n);
         } else {
@@ -385,6 +540,17 @@ impl Rel {
     /// Converse (Alloy `~r`).
     pub fn inv(&self) -> Rel {
         let mut out = Rel::empty(self.n);
+        if self.stride == 1 {
+            let o = out.words_mut();
+            for (i, &row) in self.words().iter().enumerate() {
+                let mut x = row;
+                while x != 0 {
+                    o[x.trailing_zeros() as usize] |= 1usize << i;
+                    x &= x - 1;
+                }
+            }
+            return out;
+        }
         let st = self.stride;
         let o = out.words_mut();
         for i in 0..self.n {
@@ -442,6 +608,15 @@ impl Rel {
     pub fn restrict(&self, dom: &EventSet, cod: &EventSet) -> Rel {
         debug_assert_eq!(self.n, dom.len_universe());
         debug_assert_eq!(self.n, cod.len_universe());
+        if self.stride == 1 {
+            // Zeroed, then the rows of `dom` only (a per-row mask costs a variable shift
+            // per row, which does not vectorise without AVX2).
+            let c = cod.as_blocks()[0];
+            let mut r = Rel::empty(self.n);
+            let (o, a) = (r.words_mut(), self.words());
+            for_each_bit(dom.as_blocks(), |i| o[i] = a[i] & c);
+            return r;
+        }
         let mut r = self.clone();
         let cw = cod.as_blocks();
         for a in 0..self.n {
@@ -460,6 +635,12 @@ impl Rel {
     /// Domain restriction (Alloy `s <: r` = `[s].r`).
     pub fn restrict_domain(&self, s: &EventSet) -> Rel {
         debug_assert_eq!(self.n, s.len_universe());
+        if self.stride == 1 {
+            let mut r = Rel::empty(self.n);
+            let (o, a) = (r.words_mut(), self.words());
+            for_each_bit(s.as_blocks(), |i| o[i] = a[i]);
+            return r;
+        }
         let mut r = self.clone();
         for a in 0..self.n {
             if !s.contains(a) {
@@ -472,6 +653,14 @@ impl Rel {
     /// Range restriction (Alloy `r :> s` = `r.[s]`).
     pub fn restrict_range(&self, s: &EventSet) -> Rel {
         debug_assert_eq!(self.n, s.len_universe());
+        if self.stride == 1 {
+            let c = s.as_blocks()[0];
+            let mut r = Rel::dirty(self.n);
+            for (o, &row) in r.words_mut().iter_mut().zip(self.words()) {
+                *o = row & c;
+            }
+            return r;
+        }
         let mut r = self.clone();
         let sw = s.as_blocks();
         for a in 0..self.n {
@@ -495,6 +684,13 @@ impl Rel {
     /// Range restriction in place (`r := r.[s]`).
     pub fn restrict_range_with(&mut self, s: &EventSet) {
         debug_assert_eq!(self.n, s.len_universe());
+        if self.stride == 1 {
+            let c = s.as_blocks()[0];
+            for row in self.words_mut() {
+                *row &= c;
+            }
+            return;
+        }
         let sw = s.as_blocks();
         for a in 0..self.n {
             for (x, y) in self.row_words_mut(a).iter_mut().zip(sw) {
@@ -619,6 +815,10 @@ impl Rel {
     /// so it wins when `edges` has few pairs.
     pub fn close_adding(&mut self, edges: &Rel) {
         debug_assert_eq!(self.n, edges.n);
+        if self.stride == 1 {
+            self.close_adding_one_word(edges);
+            return;
+        }
         let n = self.n;
         let st = self.stride;
         let mut add = vec![0usize; st];
@@ -643,6 +843,10 @@ impl Rel {
     }
 
     pub fn close_in_place(&mut self) {
+        if self.stride == 1 {
+            self.close_in_place_one_word();
+            return;
+        }
         let n = self.n;
         let st = self.stride;
         let w = self.words_mut();
@@ -653,6 +857,85 @@ impl Rel {
                 if i != k && w[i * st + kw] & kb != 0 {
                     or_row_into(w, i, k, st);
                 }
+            }
+        }
+    }
+}
+
+// One-word rows (relations on at most 64 events)
+impl Rel {
+    /// [`Rel::close_in_place`] for `stride == 1`: Warshall with each row's update made
+    /// branch-free (`row_i |= row_k` masked by bit `k` of `row_i`), so the inner loop
+    /// vectorises. Only pivots `k` that are both a source and a target can add pairs (no
+    /// row has bit `k` otherwise, or row `k` is empty), and closing never changes the
+    /// sets of sources and targets (`dom[^r] = dom[r]`, `ran[^r] = ran[r]`), so those are
+    /// computed once.
+    fn close_in_place_one_word(&mut self) {
+        let w = self.words_mut();
+        let (mut sources, mut targets) = (0usize, 0usize);
+        for (i, &row) in w.iter().enumerate() {
+            sources |= usize::from(row != 0) << i;
+            targets |= row;
+        }
+        let mut pivots = sources & targets;
+        while pivots != 0 {
+            let k = pivots.trailing_zeros() as usize;
+            pivots &= pivots - 1;
+            let rk = w[k];
+            for row in w.iter_mut() {
+                *row |= rk & bit_mask(*row, k);
+            }
+        }
+    }
+
+    /// [`Rel::twoplus_meets`] for `stride == 1`, with the sets in words.
+    fn twoplus_meets_one_word(&self, pairs: &Rel) -> bool {
+        let w = self.words();
+        let successors = |set: usize| {
+            let (mut acc, mut x) = (0usize, set);
+            while x != 0 {
+                acc |= w[x.trailing_zeros() as usize];
+                x &= x - 1;
+            }
+            acc
+        };
+        for (a, &want) in pairs.words().iter().enumerate() {
+            if want == 0 {
+                continue;
+            }
+            // reach = successors of a's successors, then closed under successors.
+            let mut reach = successors(w[a]);
+            let mut frontier = reach;
+            while frontier != 0 {
+                let next = successors(frontier);
+                frontier = next & !reach;
+                reach |= next;
+            }
+            if reach & want != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// [`Rel::close_adding`] for `stride == 1`: per new pair `(a, b)`, `a` and every row
+    /// reaching `a` gain `b` and `b`'s row, the rows selected branch-free.
+    fn close_adding_one_word(&mut self, edges: &Rel) {
+        let w = self.words_mut();
+        for (a, &new) in edges.words().iter().enumerate() {
+            let mut x = new;
+            while x != 0 {
+                let b = x.trailing_zeros() as usize;
+                x &= x - 1;
+                if w[a] & (1usize << b) != 0 {
+                    continue;
+                }
+                let add = w[b] | (1usize << b);
+                for row in w.iter_mut() {
+                    *row |= add & bit_mask(*row, a);
+                }
+                // Whether or not `a` reached itself before.
+                w[a] |= add;
             }
         }
     }
@@ -670,6 +953,12 @@ impl Rel {
     /// Domain restriction in place (`r := s <: r`).
     pub fn restrict_domain_with(&mut self, s: &EventSet) {
         debug_assert_eq!(self.n, s.len_universe());
+        if self.stride == 1 {
+            let outside = !s.as_blocks()[0] & last_word_mask(self.n);
+            let w = self.words_mut();
+            for_each_bit(&[outside], |i| w[i] = 0);
+            return;
+        }
         for a in 0..self.n {
             if !s.contains(a) {
                 self.row_words_mut(a).fill(0);
@@ -683,6 +972,9 @@ impl Rel {
     /// Cheaper than `twoplus` when `pairs` has few rows.
     pub fn twoplus_meets(&self, pairs: &Rel) -> bool {
         debug_assert_eq!(self.n, pairs.n);
+        if self.stride == 1 {
+            return self.twoplus_meets_one_word(pairs);
+        }
         let st = self.stride;
         let mut reach = vec![0usize; st];
         let mut frontier = vec![0usize; st];
@@ -716,6 +1008,25 @@ impl Rel {
             }
         }
         false
+    }
+}
+
+/// Equal relations have equal row words (the padding bits are zero), so comparing `n`
+/// and the words is relation equality; the words are compared as one slice (`bcmp`)
+/// rather than as `FixedBitSet`'s SIMD blocks, which was slower on one-word rows.
+impl PartialEq for Rel {
+    fn eq(&self, other: &Rel) -> bool {
+        self.n == other.n && self.words() == other.words()
+    }
+}
+
+impl Eq for Rel {}
+
+/// Consistent with `eq`: hashes exactly what it compares.
+impl std::hash::Hash for Rel {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.n.hash(state);
+        self.words().hash(state);
     }
 }
 
@@ -1552,12 +1863,18 @@ mod tests {
 
     const CASES: usize = 300;
 
-    /// Runs `check(rng, n, case)` on `CASES` random sizes in 1..=70, plus a few
-    /// fixed sizes around the block boundary.
+    /// Sizes around the one-word-row boundary (`n <= 64` takes the `stride == 1` paths)
+    /// and the block boundaries of the general code.
+    const BOUNDARY_SIZES: [usize; 11] = [1, 2, 5, 31, 32, 33, 63, 64, 65, 70, 130];
+
+    /// Runs `check(rng, n, case)` on `CASES` random sizes in 1..=70, plus each of
+    /// `BOUNDARY_SIZES` four times (random densities each time).
     fn for_sizes(seed: u64, mut check: impl FnMut(&mut XorShift, usize)) {
         let mut rng = XorShift(seed);
-        for &n in &[1usize, 2, 63, 64, 65, 70] {
-            check(&mut rng, n);
+        for _ in 0..4 {
+            for &n in &BOUNDARY_SIZES {
+                check(&mut rng, n);
+            }
         }
         for _ in 0..CASES {
             let n = 1 + rng.below(70);
@@ -1868,6 +2185,192 @@ mod tests {
                 a.twoplus_meets(&pairs),
                 want,
                 "n = {n}, a = {a:?}, pairs = {pairs:?}"
+            );
+        });
+    }
+
+    // ------------------------------------------------------------------
+    // One-word rows (`stride == 1`) against the reference and the general code
+    // ------------------------------------------------------------------
+
+    /// Fills this thread's buffer pool with relations on `n` events whose every word,
+    /// padding included, is all ones, so a fast path that builds its result in a recycled
+    /// buffer and leaves a word unwritten (or lets padding through) gives a wrong answer.
+    fn poison_pool(n: usize) {
+        let poisoned: Vec<Rel> = (0..8)
+            .map(|_| {
+                let mut r = Rel::empty(n);
+                r.words_mut().fill(usize::MAX);
+                r
+            })
+            .collect();
+        drop(poisoned);
+    }
+
+    /// The same relation on `n + 64` events (the extra ones isolated): its operations run
+    /// the general code (`stride >= 2`).
+    fn widen(r: &Rel) -> Rel {
+        Rel::from_pairs(r.n() + 64, r.pairs())
+    }
+
+    fn widen_set(s: &EventSet) -> EventSet {
+        EventSet::from_iter(s.len_universe() + 64, s.iter())
+    }
+
+    /// A result of the general code on widened operands, back on `n` events; fails if it
+    /// has a pair on an extra event (the extra events are isolated, so it must not).
+    fn narrow(r: &Rel, n: usize) -> Rel {
+        assert!(r.pairs().all(|(a, b)| a < n && b < n), "{r:?}");
+        Rel::from_pairs(n, r.pairs())
+    }
+
+    fn narrow_set(s: &EventSet, n: usize) -> EventSet {
+        assert!(s.iter().all(|e| e < n), "{s:?}");
+        EventSet::from_iter(n, s.iter())
+    }
+
+    /// The buffer pool hands out only buffers of the size asked for, forgets its oldest
+    /// size past `POOL_MAX_SIZES`, and keeps at most `POOL_CLASS_WORDS` words per size.
+    #[test]
+    fn pool_keeps_sizes_apart() {
+        let mut pool = Pool {
+            classes: Vec::new(),
+            last: 0,
+        };
+        pool.keep(FixedBitSet::with_capacity(64 * 3));
+        pool.keep(FixedBitSet::with_capacity(64 * 5));
+        pool.keep(FixedBitSet::with_capacity(64 * 3));
+        assert_eq!(pool.words(), 11);
+        assert!(pool.take(64 * 4).is_none());
+        assert_eq!(pool.take(64 * 5).map(|b| b.len()), Some(64 * 5));
+        assert!(pool.take(64 * 5).is_none());
+        assert_eq!(pool.take(64 * 3).map(|b| b.len()), Some(64 * 3));
+        assert_eq!(pool.take(64 * 3).map(|b| b.len()), Some(64 * 3));
+        assert_eq!(pool.words(), 0);
+        pool.classes.clear();
+        for size in 1..=POOL_MAX_SIZES + 1 {
+            pool.keep(FixedBitSet::with_capacity(64 * size));
+        }
+        assert!(pool.take(64).is_none(), "the oldest size is forgotten");
+        assert!(pool.take(128).is_some());
+        let big = POOL_CLASS_WORDS / 3 + 1;
+        for _ in 0..4 {
+            pool.keep(FixedBitSet::with_capacity(64 * big));
+        }
+        let kept = std::iter::from_fn(|| pool.take(64 * big)).count();
+        assert_eq!(kept, 2, "at most POOL_CLASS_WORDS words of one size");
+    }
+
+    /// Every operation with a one-word-row path gives, on random relations of every
+    /// density (DAGs with and without back edges, so cyclic ones too) and sizes around
+    /// the boundary, the same relation as the general code on the widened operands, and
+    /// keeps the padding clear; the pool holds poisoned buffers before each operation.
+    #[test]
+    fn one_word_paths_match_the_general_code() {
+        for_sizes(0x0e0e_0e0e_1234_4321, |rng, n| {
+            let (a, b) = (to_rel(&rand_m(rng, n)), to_rel(&rand_m(rng, n)));
+            let (d, c) = (to_set(&rand_set(rng, n)), to_set(&rand_set(rng, n)));
+            let (wa, wb, wd, wc) = (widen(&a), widen(&b), widen_set(&d), widen_set(&c));
+            let check = |what: &str, fast: Rel, general: Rel| {
+                assert_padding_clear(&fast);
+                assert_eq!(hash_of(&fast), hash_of(&narrow(&general, n)), "{what}");
+                assert_eq!(
+                    fast,
+                    narrow(&general, n),
+                    "{what}: n = {n}, a = {a:?}, b = {b:?}"
+                );
+            };
+            poison_pool(n);
+            check("seq", a.seq(&b), wa.seq(&wb));
+            poison_pool(n);
+            let mut out = Rel::full(n);
+            a.seq_into(&b, &mut out);
+            check("seq_into", out, wa.seq(&wb));
+            let mut out = Rel::full(n + 1);
+            a.seq_into(&b, &mut out);
+            check("seq_into (resized)", out, wa.seq(&wb));
+            poison_pool(n);
+            check("inv", a.inv(), wa.inv());
+            poison_pool(n);
+            check("plus", a.plus(), wa.plus());
+            poison_pool(n);
+            // (star adds the identity on the extra events too: compared through plus)
+            let mut star = narrow(&wa.plus(), n);
+            star.opt_in_place();
+            assert_eq!(a.star(), star, "star: n = {n}, a = {a:?}");
+            poison_pool(n);
+            check("imm", a.imm(), wa.imm());
+            poison_pool(n);
+            check("clone", a.clone(), wa.clone());
+            poison_pool(n);
+            check("restrict", a.restrict(&d, &c), wa.restrict(&wd, &wc));
+            poison_pool(n);
+            check(
+                "restrict_domain",
+                a.restrict_domain(&d),
+                wa.restrict_domain(&wd),
+            );
+            poison_pool(n);
+            check(
+                "restrict_range",
+                a.restrict_range(&c),
+                wa.restrict_range(&wc),
+            );
+            let (mut fast, mut general) = (a.clone(), wa.clone());
+            fast.restrict_range_with(&c);
+            general.restrict_range_with(&wc);
+            check("restrict_range_with", fast, general);
+            let (mut fast, mut general) = (a.clone(), wa.clone());
+            fast.restrict_domain_with(&d);
+            general.restrict_domain_with(&wd);
+            check("restrict_domain_with", fast, general);
+            poison_pool(n);
+            check("cross", Rel::cross(&d, &c), Rel::cross(&wd, &wc));
+            poison_pool(n);
+            check("stor", Rel::stor(&d), Rel::stor(&wd));
+            let (mut fast, mut general) = (a.plus(), wa.plus());
+            fast.close_adding(&b);
+            general.close_adding(&wb);
+            check("close_adding", fast, general);
+            assert_eq!(a.domain(), narrow_set(&wa.domain(), n), "domain: {a:?}");
+            assert_eq!(a.range(), narrow_set(&wa.range(), n), "range: {a:?}");
+            assert_eq!(a.twoplus_meets(&b), wa.twoplus_meets(&wb), "{a:?} {b:?}");
+        });
+    }
+
+    /// The in-place one-word paths against the plain reference: `close_adding` with few
+    /// and with many new pairs, and `restrict_*_with`, `twoplus_meets`.
+    #[test]
+    fn prop_in_place_against_reference() {
+        for_sizes(0x0e0e_0e0e_5678_8765, |rng, n| {
+            let base = rand_m(rng, n);
+            let mut extra = vec![vec![false; n]; n];
+            for _ in 0..rng.below(6) {
+                extra[rng.below(n as u64)][rng.below(n as u64)] = true;
+            }
+            for added in [extra, rand_m(rng, n)] {
+                let mut closed = to_rel(&n_plus(&base));
+                closed.close_adding(&to_rel(&added));
+                assert_eq!(
+                    from_rel(&closed),
+                    n_plus(&n_union(&base, &added)),
+                    "n = {n}, base = {base:?}, added = {added:?}"
+                );
+            }
+            let (d, c) = (rand_set(rng, n), rand_set(rng, n));
+            let all = vec![true; n];
+            let mut r = to_rel(&base);
+            r.restrict_range_with(&to_set(&c));
+            assert_eq!(from_rel(&r), n_restrict(&base, &all, &c), "n = {n}");
+            let mut r = to_rel(&base);
+            r.restrict_domain_with(&to_set(&d));
+            assert_eq!(from_rel(&r), n_restrict(&base, &d, &all), "n = {n}");
+            let pairs = rand_m(rng, n);
+            let want = n_count(&n_inter(&n_twoplus(&base), &pairs)) > 0;
+            assert_eq!(
+                to_rel(&base).twoplus_meets(&to_rel(&pairs)),
+                want,
+                "n = {n}"
             );
         });
     }
