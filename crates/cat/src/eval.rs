@@ -527,15 +527,26 @@ impl<'m> Prepared<'m> {
             Op::Diff(a, _) => std::slice::from_ref(a),
             _ => &[],
         };
+        // A `;` chain reads `S` for a factor `[S]`, not the `[S]` matrix.
+        let is_seq = matches!(node.op, Op::Seq(_));
+        let read = |o: N| {
+            if is_seq {
+                seq_factor(&model.graph, o)
+            } else {
+                o
+            }
+        };
         for known_pass in [true, false] {
             for &o in absorbing {
-                if (model.graph.stage(o) == Stage::Static) != known_pass {
+                let x = read(o);
+                if (model.graph.stage(x) == Stage::Static) != known_pass {
                     continue;
                 }
-                self.prepare(o, cx);
-                if self.known_value(o).is_some_and(Value::is_empty) {
-                    // The node is that empty value, but for a product (of sets).
-                    self.loc[i as usize] = if let Op::Cross(..) = node.op {
+                self.prepare(x, cx);
+                if self.known_value(x).is_some_and(Value::is_empty) {
+                    // The node is that empty value, unless it is a set (of a product's
+                    // operand or a `[S]` factor).
+                    self.loc[i as usize] = if matches!(node.op, Op::Cross(..)) || x != o {
                         self.known[i as usize] = Some(empty_value(Kind::Rel, self.n));
                         Loc::Known(i)
                     } else {
@@ -545,7 +556,7 @@ impl<'m> Prepared<'m> {
                 }
             }
         }
-        node.op.each_operand(|o| self.prepare(o, cx));
+        node.op.each_operand(|o| self.prepare(read(o), cx));
         self.specialise(i, cx);
     }
 
@@ -576,8 +587,16 @@ impl<'m> Prepared<'m> {
             }
             op => {
                 // The common case: every operand is known, the node is computed now.
+                let is_seq = matches!(op, Op::Seq(_));
+                let read = |o: N| {
+                    if is_seq {
+                        seq_factor(&model.graph, o)
+                    } else {
+                        o
+                    }
+                };
                 let mut all_known = !matches!(op, Op::Fix { .. });
-                op.each_operand(|o| all_known &= p.known_value(o).is_some());
+                op.each_operand(|o| all_known &= p.known_value(read(o)).is_some());
                 if all_known {
                     p.loc[i] = Loc::Known(p.fold_known(op, node.kind, me, &mut cx.closures));
                     return;
@@ -586,7 +605,7 @@ impl<'m> Prepared<'m> {
                 let res: Vec<N> = ops.iter().map(|&o| p.resolve(o)).collect();
                 let op = remap(op, &res);
                 let all_known = res.iter().all(|&o| p.known_value(o).is_some());
-                if all_known && !matches!(op, Op::Fix { .. }) {
+                if all_known && !matches!(op, Op::Fix { .. } | Op::Seq(_)) {
                     let v = exec_raw(&op, node.kind, n, &|m| p.known_value(m).expect("known"));
                     p.known[i] = Some(v);
                     p.loc[i] = Loc::Known(me);
@@ -605,9 +624,10 @@ impl<'m> Prepared<'m> {
                         return;
                     }
                     Simplified::Step(step) => {
-                        let st = res
+                        // (An alias has its target's stage.)
+                        let st = ops
                             .iter()
-                            .map(|&o| stage[o as usize])
+                            .map(|&o| stage[read(o) as usize])
                             .max()
                             .unwrap_or(Stage::Static);
                         let st = if matches!(op, Op::Fix { .. }) {
@@ -940,10 +960,10 @@ impl<'m> Prepared<'m> {
                 }
             }
             Op::Seq(v) => {
-                if v.iter().any(known_empty) {
+                let g = &self.model.graph;
+                if v.iter().any(|&f| known_empty(&seq_factor(g, f))) {
                     return Simplified::Known(empty_value(Kind::Rel, n));
                 }
-                let g = &self.model.graph;
                 let factors = v
                     .iter()
                     .map(|&f| match &g.node(f).op {
@@ -1267,6 +1287,15 @@ impl<'m> Prepared<'m> {
             asmo,
             memo,
         }
+    }
+}
+
+/// The node whose value a `;` chain reads for factor `f`: `S` for `[S]` (applied as a
+/// restriction, so the `[S]` matrix is never built for a chain), else `f`.
+fn seq_factor(g: &crate::ir::Graph, f: N) -> N {
+    match g.node(f).op {
+        Op::Stor(s) => s,
+        _ => f,
     }
 }
 
