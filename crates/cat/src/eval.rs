@@ -140,6 +140,8 @@ struct PrepareCx<'s> {
     /// Closures of known relations, by the node holding their operand's value: the
     /// ithb of every storage-class subset that no access uses is the same `^ssw`.
     closures: HashMap<(bool, N), N>,
+    /// The node holding the empty relation that nodes emptied by a set operand share.
+    empty_rel: Option<N>,
 }
 
 /// The per-asmo values.
@@ -452,6 +454,7 @@ impl<'m> Prepared<'m> {
             done: vec![false; count],
             stage: with_room(count, || Stage::Static),
             closures: HashMap::new(),
+            empty_rel: None,
         };
         for &root in &full_roots {
             p.prepare(root, &mut cx);
@@ -547,8 +550,12 @@ impl<'m> Prepared<'m> {
                     // The node is that empty value, unless it is a set (of a product's
                     // operand or a `[S]` factor).
                     self.loc[i as usize] = if matches!(node.op, Op::Cross(..)) || x != o {
-                        self.known[i as usize] = Some(empty_value(Kind::Rel, self.n));
-                        Loc::Known(i)
+                        let known = &mut self.known;
+                        let n = self.n;
+                        Loc::Known(*cx.empty_rel.get_or_insert_with(|| {
+                            known[i as usize] = Some(empty_value(Kind::Rel, n));
+                            i
+                        }))
                     } else {
                         Loc::Known(self.holder(o))
                     };
