@@ -510,10 +510,17 @@ impl<'m> Prepared<'m> {
     /// empty second one is empty too): the node is then empty whatever they are
     /// (`0 & r = 0 ; r = r ; 0 = 0 \ r = 0 * S = 0`). Operands that depend on no
     /// candidate are tried first, since being known they may end the search at once.
+    #[inline]
     fn prepare(&mut self, i: N, cx: &mut PrepareCx<'_>) {
-        if std::mem::replace(&mut cx.done[i as usize], true) {
-            return;
+        // Most calls find the node done (it is read by several nodes): no call for those.
+        if !cx.done[i as usize] {
+            self.prepare_new(i, cx);
         }
+    }
+
+    /// [`Self::prepare`] for a node not yet specialised.
+    fn prepare_new(&mut self, i: N, cx: &mut PrepareCx<'_>) {
+        cx.done[i as usize] = true;
         let model = self.model;
         let node = model.graph.node(i);
         debug_assert!(
@@ -608,10 +615,14 @@ impl<'m> Prepared<'m> {
                     p.loc[i] = Loc::Known(p.fold_known(op, node.kind, me, &mut cx.closures));
                     return;
                 }
-                let ops = op.operands();
-                let res: Vec<N> = ops.iter().map(|&o| p.resolve(o)).collect();
-                let op = remap(op, &res);
-                let all_known = res.iter().all(|&o| p.known_value(o).is_some());
+                // (An alias has its target's stage.)
+                let mut st = Stage::Static;
+                op.each_operand(|o| st = st.max(stage[read(o) as usize]));
+                let mut res = op.operands();
+                res.iter_mut().for_each(|o| *o = p.resolve(*o));
+                let op = remap(op, res);
+                let mut all_known = true;
+                op.each_operand(|o| all_known &= p.known_value(o).is_some());
                 if all_known && !matches!(op, Op::Fix { .. } | Op::Seq(_)) {
                     let v = exec_raw(&op, node.kind, n, &|m| p.known_value(m).expect("known"));
                     p.known[i] = Some(v);
@@ -631,12 +642,6 @@ impl<'m> Prepared<'m> {
                         return;
                     }
                     Simplified::Step(step) => {
-                        // (An alias has its target's stage.)
-                        let st = ops
-                            .iter()
-                            .map(|&o| stage[read(o) as usize])
-                            .max()
-                            .unwrap_or(Stage::Static);
                         let st = if matches!(op, Op::Fix { .. }) {
                             st.max(Stage::Asmo)
                         } else {
@@ -1313,15 +1318,15 @@ enum Simplified {
 }
 
 /// `op` with its operands replaced by `res` (same order as [`Op::operands`]).
-fn remap(op: &Op, res: &[N]) -> Op {
+fn remap(op: &Op, res: Vec<N>) -> Op {
     match op {
-        Op::Union(_) => Op::Union(res.to_vec()),
-        Op::Inter(_) => Op::Inter(res.to_vec()),
-        Op::Seq(_) => Op::Seq(res.to_vec()),
+        Op::Union(_) => Op::Union(res),
+        Op::Inter(_) => Op::Inter(res),
+        Op::Seq(_) => Op::Seq(res),
         Op::Fix { group, index, .. } => Op::Fix {
             group: *group,
             index: *index,
-            inputs: res.to_vec(),
+            inputs: res,
         },
         Op::Diff(_, _) => Op::Diff(res[0], res[1]),
         Op::Cross(_, _) => Op::Cross(res[0], res[1]),
