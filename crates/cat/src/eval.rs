@@ -1,7 +1,8 @@
 //! Staged evaluation of a compiled model over the bit-matrix relations of one execution.
 //!
-//! [`Prepared::new`] runs once per path combination: it computes every static node and
-//! specialises the rest against those values (a union with an empty operand loses it, an
+//! [`Prepared::new`] runs once per path combination: on demand from the checks and the
+//! wanted relations (skipping what a known-empty operand makes unnecessary), it computes
+//! the static nodes they read and specialises the rest against those values (a union with an empty operand loses it, an
 //! intersection with an empty one is empty, a `;` chain through an empty factor is empty,
 //! known operands of `|`/`&` are folded into one constant; a node whose operands all
 //! become known is computed on the spot). So `ithb` for a set of storage classes that no
@@ -127,6 +128,20 @@ pub struct Prepared<'m> {
     /// The candidate slots' steps, by slot, and their operands.
     plans: Vec<Plan>,
     args: Vec<(Arg, bool)>,
+}
+
+/// What [`Prepared::new`] keeps while specialising the nodes.
+struct PrepareCx<'s> {
+    statics: &'s Statics,
+    /// The nodes specialised (or being), by node.
+    done: Vec<bool>,
+    /// Each specialised node's stage after specialisation.
+    stage: Vec<Stage>,
+    /// Closures of known relations, by the node holding their operand's value: the
+    /// ithb of every storage-class subset that no access uses is the same `^ssw`.
+    closures: HashMap<(bool, N), N>,
+    /// The node holding the empty relation that nodes emptied by a set operand share.
+    empty_rel: Option<N>,
 }
 
 /// The per-asmo values.
@@ -434,88 +449,17 @@ impl<'m> Prepared<'m> {
                 full_roots.push(node);
             }
         }
-        // The checks' cone is the model's; only what the wanted relations add is walked.
-        let wanted_nodes = p.wanted.iter().map(|&(_, node)| node);
-        let reach = g.cone(wanted_nodes, model.check_cone.clone());
-        let mut stage = with_room(count, || Stage::Static);
-        // Closures of known relations, by the node holding their operand's value: the
-        // ithb of every storage-class subset that no access uses is the same `^ssw`.
-        let mut closures: HashMap<(bool, N), N> = HashMap::new();
-        for i in 0..count {
-            let node = &g.nodes[i];
-            if node.in_rec || !reach[i] {
-                continue;
-            }
-            let me = i as N;
-            let (step, st) = match &node.op {
-                Op::Base(b) if BASES[*b].stage == Stage::Static => {
-                    p.known[i] = Some(static_value(*b, s));
-                    p.loc[i] = Loc::Known(me);
-                    continue;
-                }
-                Op::Base(b) => {
-                    let input = match BASES[*b].name {
-                        "rf" => Input::Rf,
-                        "RFINIT" => Input::RfInit,
-                        _ => Input::Asmo,
-                    };
-                    (Step::Input(input), BASES[*b].stage)
-                }
-                op => {
-                    // The common case: every operand is known, the node is computed now.
-                    let mut all_known = !matches!(op, Op::Fix { .. });
-                    op.each_operand(|o| all_known &= p.known_value(o).is_some());
-                    if all_known {
-                        p.loc[i] = Loc::Known(p.fold_known(op, node.kind, me, &mut closures));
-                        continue;
-                    }
-                    let ops = op.operands();
-                    let res: Vec<N> = ops.iter().map(|&o| p.resolve(o)).collect();
-                    let op = remap(op, &res);
-                    let all_known = res.iter().all(|&o| p.known_value(o).is_some());
-                    if all_known && !matches!(op, Op::Fix { .. }) {
-                        let v = exec_raw(&op, node.kind, n, &|m| p.known_value(m).expect("known"));
-                        p.known[i] = Some(v);
-                        p.loc[i] = Loc::Known(me);
-                        continue;
-                    }
-                    match p.simplify(&op, node.kind) {
-                        Simplified::Known(v) => {
-                            p.known[i] = Some(v);
-                            p.loc[i] = Loc::Known(me);
-                            continue;
-                        }
-                        Simplified::Alias(a) => {
-                            p.alias[i] = p.alias[a as usize];
-                            p.loc[i] = p.loc[a as usize];
-                            stage[i] = stage[a as usize];
-                            continue;
-                        }
-                        Simplified::Step(step) => {
-                            let st = res
-                                .iter()
-                                .map(|&o| stage[o as usize])
-                                .max()
-                                .unwrap_or(Stage::Static);
-                            let st = if matches!(op, Op::Fix { .. }) {
-                                st.max(Stage::Asmo)
-                            } else {
-                                st
-                            };
-                            (step, st)
-                        }
-                    }
-                }
-            };
-            stage[i] = st;
-            p.steps[i] = Some(step);
-            // Slots are given below, once the needed nodes are known.
-            p.loc[i] = if st == Stage::Asmo {
-                Loc::Asmo(u32::MAX)
-            } else {
-                Loc::Cand(u32::MAX)
-            };
+        let mut cx = PrepareCx {
+            statics: s,
+            done: vec![false; count],
+            stage: with_room(count, || Stage::Static),
+            closures: HashMap::new(),
+            empty_rel: None,
+        };
+        for &root in &full_roots {
+            p.prepare(root, &mut cx);
         }
+        let mut stage = cx.stage;
         p.hoist_seq_runs(count, &mut stage);
         // The programs: the nodes each output needs, in index (= topological) order.
         p.cut_checks = (0..checks.len()).filter(|&c| checks[c].may_cut).collect();
@@ -555,6 +499,167 @@ impl<'m> Prepared<'m> {
             .collect();
         p.make_plans();
         p
+    }
+
+    /// Specialises node `i` after the operands it reads, on demand from the roots: a
+    /// node no root reads through the specialised steps is never computed. Exact: each
+    /// specialised node gets the value (or step) that specialising every node in index
+    /// order gave; only the nodes left out differ, and nothing reads them. Left out are
+    /// the operands of an intersection or `;` chain past one found empty, and the
+    /// second operand of a difference or product whose first is empty (a product with an
+    /// empty second one is empty too): the node is then empty whatever they are
+    /// (`0 & r = 0 ; r = r ; 0 = 0 \ r = 0 * S = 0`). Operands that depend on no
+    /// candidate are tried first, since being known they may end the search at once.
+    #[inline]
+    fn prepare(&mut self, i: N, cx: &mut PrepareCx<'_>) {
+        // Most calls find the node done (it is read by several nodes): no call for those.
+        if !cx.done[i as usize] {
+            self.prepare_new(i, cx);
+        }
+    }
+
+    /// [`Self::prepare`] for a node not yet specialised.
+    fn prepare_new(&mut self, i: N, cx: &mut PrepareCx<'_>) {
+        cx.done[i as usize] = true;
+        let model = self.model;
+        let node = model.graph.node(i);
+        debug_assert!(
+            !node.in_rec,
+            "fixpoint bodies are evaluated by the fixpoint"
+        );
+        let pair: [N; 2];
+        let absorbing: &[N] = match &node.op {
+            Op::Inter(v) | Op::Seq(v) => v,
+            Op::Cross(a, b) => {
+                pair = [*a, *b];
+                &pair
+            }
+            Op::Diff(a, _) => std::slice::from_ref(a),
+            _ => &[],
+        };
+        // A `;` chain reads `S` for a factor `[S]`, not the `[S]` matrix.
+        let is_seq = matches!(node.op, Op::Seq(_));
+        let read = |o: N| {
+            if is_seq {
+                seq_factor(&model.graph, o)
+            } else {
+                o
+            }
+        };
+        for known_pass in [true, false] {
+            for &o in absorbing {
+                let x = read(o);
+                if (model.graph.stage(x) == Stage::Static) != known_pass {
+                    continue;
+                }
+                self.prepare(x, cx);
+                if self.known_value(x).is_some_and(Value::is_empty) {
+                    // The node is that empty value, unless it is a set (of a product's
+                    // operand or a `[S]` factor).
+                    self.loc[i as usize] = if matches!(node.op, Op::Cross(..)) || x != o {
+                        let known = &mut self.known;
+                        let n = self.n;
+                        Loc::Known(*cx.empty_rel.get_or_insert_with(|| {
+                            known[i as usize] = Some(empty_value(Kind::Rel, n));
+                            i
+                        }))
+                    } else {
+                        Loc::Known(self.holder(o))
+                    };
+                    return;
+                }
+            }
+        }
+        node.op.each_operand(|o| self.prepare(read(o), cx));
+        self.specialise(i, cx);
+    }
+
+    /// Specialises node `i`, whose operands are specialised: computes it if it does not
+    /// depend on the candidate or is decided by the known operands, else gives it a step
+    /// (or makes it an alias of an operand with the same value).
+    fn specialise(&mut self, i: N, cx: &mut PrepareCx<'_>) {
+        let model = self.model;
+        let node = model.graph.node(i);
+        let n = self.n;
+        let me = i;
+        let i = i as usize;
+        let p = self;
+        let stage = &mut cx.stage;
+        let (step, st) = match &node.op {
+            Op::Base(b) if BASES[*b].stage == Stage::Static => {
+                p.known[i] = Some(static_value(*b, cx.statics));
+                p.loc[i] = Loc::Known(me);
+                return;
+            }
+            Op::Base(b) => {
+                let input = match BASES[*b].name {
+                    "rf" => Input::Rf,
+                    "RFINIT" => Input::RfInit,
+                    _ => Input::Asmo,
+                };
+                (Step::Input(input), BASES[*b].stage)
+            }
+            op => {
+                // The common case: every operand is known, the node is computed now.
+                let is_seq = matches!(op, Op::Seq(_));
+                let read = |o: N| {
+                    if is_seq {
+                        seq_factor(&model.graph, o)
+                    } else {
+                        o
+                    }
+                };
+                let mut all_known = !matches!(op, Op::Fix { .. });
+                op.each_operand(|o| all_known &= p.known_value(read(o)).is_some());
+                if all_known {
+                    p.loc[i] = Loc::Known(p.fold_known(op, node.kind, me, &mut cx.closures));
+                    return;
+                }
+                // (An alias has its target's stage.)
+                let mut st = Stage::Static;
+                op.each_operand(|o| st = st.max(stage[read(o) as usize]));
+                let mut res = op.operands();
+                res.iter_mut().for_each(|o| *o = p.resolve(*o));
+                let op = remap(op, res);
+                let mut all_known = true;
+                op.each_operand(|o| all_known &= p.known_value(o).is_some());
+                if all_known && !matches!(op, Op::Fix { .. } | Op::Seq(_)) {
+                    let v = exec_raw(&op, node.kind, n, &|m| p.known_value(m).expect("known"));
+                    p.known[i] = Some(v);
+                    p.loc[i] = Loc::Known(me);
+                    return;
+                }
+                match p.simplify(&op, node.kind) {
+                    Simplified::Known(v) => {
+                        p.known[i] = Some(v);
+                        p.loc[i] = Loc::Known(me);
+                        return;
+                    }
+                    Simplified::Alias(a) => {
+                        p.alias[i] = p.alias[a as usize];
+                        p.loc[i] = p.loc[a as usize];
+                        stage[i] = stage[a as usize];
+                        return;
+                    }
+                    Simplified::Step(step) => {
+                        let st = if matches!(op, Op::Fix { .. }) {
+                            st.max(Stage::Asmo)
+                        } else {
+                            st
+                        };
+                        (step, st)
+                    }
+                }
+            }
+        };
+        stage[i] = st;
+        p.steps[i] = Some(step);
+        // Slots are given below, once the needed nodes are known.
+        p.loc[i] = if st == Stage::Asmo {
+            Loc::Asmo(u32::MAX)
+        } else {
+            Loc::Cand(u32::MAX)
+        };
     }
 
     /// Builds [`Self::plans`] once every slot is assigned.
@@ -767,6 +872,11 @@ impl<'m> Prepared<'m> {
             Op::Plus(a) if self.known_value(*a).is_some_and(Value::is_empty) => {
                 return self.holder(*a);
             }
+            // Nor is `r*` of an empty relation worth a closure: it is the identity.
+            Op::Star(a) if self.known_value(*a).is_some_and(Value::is_empty) => {
+                self.known[me as usize] = Some(Value::Rel(Rel::identity(n)));
+                return me;
+            }
             Op::Plus(a) | Op::Star(a) => {
                 let key = (matches!(op, Op::Plus(_)), self.holder(*a));
                 if let Some(&k) = closures.get(&key) {
@@ -862,10 +972,10 @@ impl<'m> Prepared<'m> {
                 }
             }
             Op::Seq(v) => {
-                if v.iter().any(known_empty) {
+                let g = &self.model.graph;
+                if v.iter().any(|&f| known_empty(&seq_factor(g, f))) {
                     return Simplified::Known(empty_value(Kind::Rel, n));
                 }
-                let g = &self.model.graph;
                 let factors = v
                     .iter()
                     .map(|&f| match &g.node(f).op {
@@ -1185,6 +1295,15 @@ impl<'m> Prepared<'m> {
     }
 }
 
+/// The node whose value a `;` chain reads for factor `f`: `S` for `[S]` (applied as a
+/// restriction, so the `[S]` matrix is never built for a chain), else `f`.
+fn seq_factor(g: &crate::ir::Graph, f: N) -> N {
+    match g.node(f).op {
+        Op::Stor(s) => s,
+        _ => f,
+    }
+}
+
 enum Simplified {
     Known(Value),
     Alias(N),
@@ -1192,15 +1311,15 @@ enum Simplified {
 }
 
 /// `op` with its operands replaced by `res` (same order as [`Op::operands`]).
-fn remap(op: &Op, res: &[N]) -> Op {
+fn remap(op: &Op, res: Vec<N>) -> Op {
     match op {
-        Op::Union(_) => Op::Union(res.to_vec()),
-        Op::Inter(_) => Op::Inter(res.to_vec()),
-        Op::Seq(_) => Op::Seq(res.to_vec()),
+        Op::Union(_) => Op::Union(res),
+        Op::Inter(_) => Op::Inter(res),
+        Op::Seq(_) => Op::Seq(res),
         Op::Fix { group, index, .. } => Op::Fix {
             group: *group,
             index: *index,
-            inputs: res.to_vec(),
+            inputs: res,
         },
         Op::Diff(_, _) => Op::Diff(res[0], res[1]),
         Op::Cross(_, _) => Op::Cross(res[0], res[1]),

@@ -141,9 +141,6 @@ pub struct Model {
     /// The variants it was compiled with, and its source (to recompile with more).
     pub active: BTreeSet<String>,
     pub source: Source,
-    /// The nodes the checks read, directly or not (by node): computed once here so that
-    /// preparing the model for an execution only walks what the wanted relations add.
-    pub check_cone: Vec<bool>,
 }
 
 impl Model {
@@ -180,11 +177,7 @@ impl Model {
                 }
             }
         }
-        let check_cone = out
-            .graph
-            .cone(out.checks.iter().map(|c| c.node), Vec::new());
         Ok(Model {
-            check_cone,
             name,
             graph: out.graph,
             named: out.named,
