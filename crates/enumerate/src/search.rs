@@ -592,7 +592,7 @@ impl<V: Visitor> Search<'_, '_, V> {
         // shares ([`Self::witness`]). The model's memo recomputes little between
         // candidates that close; the order changes nothing else.
         let first = p.last[depth];
-        let witness = |j: usize| if j == first { witness } else { None };
+        let child_witness = |j: usize| if j == first { witness } else { None };
         let order = std::iter::once(first).chain((0..sources.len()).filter(|&j| j != first));
         if depth < PARALLEL_DEPTH {
             let below = (order.collect::<Vec<_>>().into_par_iter())
@@ -601,7 +601,7 @@ impl<V: Visitor> Search<'_, '_, V> {
                     let mut q = p.clone();
                     q.last[depth] = j;
                     assign(&mut q, e, sources[j]);
-                    Some(self.subtree(asmo, depth + 1, &mut q, unit, Some(&eval), witness(j)))
+                    Some(self.subtree(asmo, depth + 1, &mut q, unit, Some(&eval), child_witness(j)))
                 })
                 .reduce(Default::default, |a, b| self.merge(a, b));
             *out = self.merge(std::mem::take(out), below);
@@ -611,7 +611,13 @@ impl<V: Visitor> Search<'_, '_, V> {
             let Some(unit) = child(j) else { continue };
             p.last[depth] = j;
             assign(p, e, sources[j]);
-            self.node(asmo, depth + 1, p, (unit, Some(&eval), witness(j)), out);
+            self.node(
+                asmo,
+                depth + 1,
+                p,
+                (unit, Some(&eval), child_witness(j)),
+                out,
+            );
             unassign(p, e, sources[j]);
         }
     }

@@ -185,16 +185,7 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
         if !model.variants.contains(v) {
             return Err(format!(
                 "error: model {name} has no variant `{v}` (it tests: {})",
-                if model.variants.is_empty() {
-                    "none".to_string()
-                } else {
-                    model
-                        .variants
-                        .iter()
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                }
+                variant_list(&model)
             ));
         }
     }
@@ -210,6 +201,19 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
         name: shown,
         given: true,
     })
+}
+
+/// The variants a model tests, for error messages ("none" if it tests none).
+fn variant_list(model: &Model) -> String {
+    if model.variants.is_empty() {
+        return "none".to_string();
+    }
+    model
+        .variants
+        .iter()
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The bundled OpenCL model with `variants` on: the model of OPENCL tests when `--model`
@@ -228,12 +232,7 @@ pub fn opencl(variants: &[String]) -> Result<Arc<Model>, String> {
     match variants.iter().find(|v| !model.variants.contains(*v)) {
         Some(v) => Err(format!(
             "the OpenCL model has no variant `{v}` (it tests: {})",
-            model
-                .variants
-                .iter()
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ")
+            variant_list(&model)
         )),
         None => Ok(model),
     }
