@@ -186,7 +186,10 @@ fn print_json(c: &Comparison) {
             time_ratio: d.time_ratio,
             partial: d.partial,
         };
-        outln!("{}", serde_json::to_string(&line).expect("a diff serializes"));
+        outln!(
+            "{}",
+            serde_json::to_string(&line).expect("a diff serializes")
+        );
     }
     let totals = total_times(c);
     let summary = JsonSummaryLine {

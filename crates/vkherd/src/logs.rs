@@ -340,7 +340,10 @@ fn match_tests(old: &Log, new: &Log) -> Vec<(usize, usize)> {
         }
     }
     for (i, t) in old.tests.iter().enumerate() {
-        let found = t.file.as_deref().and_then(|f| by_file.get_mut(f)?.pop_front());
+        let found = t
+            .file
+            .as_deref()
+            .and_then(|f| by_file.get_mut(f)?.pop_front());
         if let Some(j) = found {
             pairs.push((i, j));
             (old_taken[i], new_taken[j]) = (true, true);
@@ -357,7 +360,10 @@ fn match_tests(old: &Log, new: &Log) -> Vec<(usize, usize)> {
         if old_taken[i] {
             continue;
         }
-        if let Some(j) = by_name.get_mut(t.name.as_str()).and_then(VecDeque::pop_front) {
+        if let Some(j) = by_name
+            .get_mut(t.name.as_str())
+            .and_then(VecDeque::pop_front)
+        {
             pairs.push((i, j));
         }
     }
@@ -508,7 +514,8 @@ mod tests {
             test(&parse_log(&text).unwrap(), "MP").verdict,
             LoggedVerdict::Open
         );
-        let json = r#"{"name":"MP","verdict":"No","states":[],"partial":true,"verdict_final":false}"#;
+        let json =
+            r#"{"name":"MP","verdict":"No","states":[],"partial":true,"verdict_final":false}"#;
         let t = &parse_log(json).unwrap().tests[0];
         assert_eq!((t.verdict, t.partial), (LoggedVerdict::Open, true));
     }

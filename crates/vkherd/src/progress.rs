@@ -89,10 +89,13 @@ fn message(covered: u64, budget: &Budget, elapsed: f64) -> String {
         }
     }
     out.push_str(&format!(" candidates, {}/s", rate_text(rate)));
+    // Rounded up, so that it stays a bound; the limit counts from the start of the
+    // enumeration, a moment after the display's start, so this errs towards more time.
     let limit_left = budget
         .timeout
-        .map(|t| (t.as_secs_f64() - elapsed).max(0.0));
+        .map(|t| (t.as_secs_f64() - elapsed).max(0.0).ceil());
     match (estimated_left, limit_left) {
+        (_, Some(limit)) if limit < 1.0 => out.push_str(", stopping (--timeout)"),
         (Some(est), Some(limit)) if limit < est => out.push_str(&format!(
             ", ETA ~{} at this rate, but --timeout stops it in at most {}",
             duration_text(est),
@@ -229,6 +232,11 @@ mod tests {
         assert_eq!(
             message(100, &budget, 30.0),
             "100 candidates, 3/s, --timeout stops it in at most 30 s"
+        );
+        // The time is up: the run is stopping.
+        assert_eq!(
+            message(100, &budget, 60.0),
+            "100 candidates, 2/s, stopping (--timeout)"
         );
         // Nothing covered yet: no rate to go by, no ETA.
         let budget = Budget::bound(Some(estimate(6.0)), None);

@@ -55,7 +55,10 @@ fn json_report(file: &str, name: &str, r0: i64, verdict: &str) -> String {
 
 /// `compare OLD NEW` on two logs written into `d`: (exit code, stdout, stderr).
 fn compare(d: &Path, old: &str, new: &str, json: bool) -> (Option<i32>, String, String) {
-    let (o, n) = (write(&d.join("old.log"), old), write(&d.join("new.log"), new));
+    let (o, n) = (
+        write(&d.join("old.log"), old),
+        write(&d.join("new.log"), new),
+    );
     let mut args = vec!["compare", &o, &n];
     if json {
         args.push("--json");
@@ -74,18 +77,27 @@ fn compare_reports_a_flipped_verdict_of_either_of_two_text_tests_that_share_a_na
     let same = log("Ok", "No");
     let (code, stdout, stderr) = compare(&d, &same, &same, false);
     assert_eq!(code, Some(0), "{stdout}");
-    assert!(stdout.contains("Compare: 2 tests in both, 0 changed verdict"), "{stdout}");
+    assert!(
+        stdout.contains("Compare: 2 tests in both, 0 changed verdict"),
+        "{stdout}"
+    );
     assert!(
         stderr.contains("old.log: 1 name carried by more than one test (SB)"),
         "{stderr}"
     );
     // Flipping the first of the pair: before, the second hid the first (one entry per
     // name), "0 changed verdict", exit code 0.
-    for (flipped, label) in [(log("No", "No"), "SB (1st of 2)"), (log("Ok", "Ok"), "SB (2nd of 2)")] {
+    for (flipped, label) in [
+        (log("No", "No"), "SB (1st of 2)"),
+        (log("Ok", "Ok"), "SB (2nd of 2)"),
+    ] {
         let (code, stdout, _) = compare(&d, &same, &flipped, false);
         assert_eq!(code, Some(1), "{stdout}");
         assert!(stdout.contains(&format!("{label}: verdict ")), "{stdout}");
-        assert!(stdout.contains("Compare: 2 tests in both, 1 changed verdict"), "{stdout}");
+        assert!(
+            stdout.contains("Compare: 2 tests in both, 1 changed verdict"),
+            "{stdout}"
+        );
     }
 }
 
@@ -99,7 +111,10 @@ fn compare_matches_json_tests_by_file_whatever_their_order_and_counts_duplicate_
     // a's SB would be compared with b's).
     let (code, stdout, stderr) = compare(&d, &old, &format!("{b}{a}"), false);
     assert_eq!(code, Some(0), "{stdout}");
-    assert!(stderr.contains("1 name carried by more than one test"), "{stderr}");
+    assert!(
+        stderr.contains("1 name carried by more than one test"),
+        "{stderr}"
+    );
     // The first of the pair flipped: reported under its file.
     let flipped = json_report("a/SB.litmus", "SB", 0, "No");
     let (code, stdout, _) = compare(&d, &old, &format!("{flipped}{b}"), false);
@@ -121,14 +136,26 @@ fn compare_matches_json_tests_by_file_whatever_their_order_and_counts_duplicate_
 #[test]
 fn compare_matches_litmus7_text_tests_by_the_file_their_log_names() {
     let d = dir("matching-litmus7");
-    let a = format!("% Results for a/SB.litmus %\n{}", text_report("SB", "0:r0=0;", "Ok"));
-    let b = format!("% Results for b/SB.litmus %\n{}", text_report("SB", "0:r0=1;", "No"));
+    let a = format!(
+        "% Results for a/SB.litmus %\n{}",
+        text_report("SB", "0:r0=0;", "Ok")
+    );
+    let b = format!(
+        "% Results for b/SB.litmus %\n{}",
+        text_report("SB", "0:r0=1;", "No")
+    );
     let (code, stdout, _) = compare(&d, &format!("{a}{b}"), &format!("{b}{a}"), false);
     assert_eq!(code, Some(0), "{stdout}");
-    let flipped = format!("% Results for b/SB.litmus %\n{}", text_report("SB", "0:r0=1;", "Ok"));
+    let flipped = format!(
+        "% Results for b/SB.litmus %\n{}",
+        text_report("SB", "0:r0=1;", "Ok")
+    );
     let (code, stdout, _) = compare(&d, &format!("{a}{b}"), &format!("{flipped}{a}"), false);
     assert_eq!(code, Some(1), "{stdout}");
-    assert!(stdout.contains("SB (b/SB.litmus): verdict No -> Ok"), "{stdout}");
+    assert!(
+        stdout.contains("SB (b/SB.litmus): verdict No -> Ok"),
+        "{stdout}"
+    );
 }
 
 /// SB with a condition on `P0:r0 == V`: two tests named SB with different verdicts.

@@ -38,7 +38,10 @@ fn generated(test: &str, family: &str, n: &str) -> String {
 /// A model that allows every candidate (no check at all): far more states than Vulkan on
 /// the inter-workgroup barrier, and no pruning, so its runs stop where Vulkan's finish.
 fn anything_goes(test: &str) -> String {
-    write(&format!("{test}-anything.cat"), "\"anything goes\"\nlet co = asmo\n")
+    write(
+        &format!("{test}-anything.cat"),
+        "\"anything goes\"\nlet co = asmo\n",
+    )
 }
 
 /// The state lines of a complete run of `file` under `model`, from its JSON.
@@ -78,7 +81,16 @@ fn diff_of_two_partial_runs_reports_no_state_as_one_models_only() {
     // by the other model only, "1 differ", exit code 0.
     let xf = generated("two-partial", "xf-barrier", "4");
     let weak = anything_goes("two-partial");
-    let args = ["diff", "-j", "1", "--max-candidates", "300", "vulkan", &weak, &xf];
+    let args = [
+        "diff",
+        "-j",
+        "1",
+        "--max-candidates",
+        "300",
+        "vulkan",
+        &weak,
+        &xf,
+    ];
     let out = vkherd(&args);
     let stdout = text(&out.stdout);
     assert!(only_lines(&stdout).is_empty(), "{stdout}");
@@ -87,7 +99,9 @@ fn diff_of_two_partial_runs_reports_no_state_as_one_models_only() {
         "{stdout}"
     );
     assert!(
-        stdout.contains(&format!("found by {weak} only, not reported as allowed by one model only")),
+        stdout.contains(&format!(
+            "found by {weak} only, not reported as allowed by one model only"
+        )),
         "{stdout}"
     );
     assert!(
@@ -129,9 +143,14 @@ fn diff_of_partial_runs_of_equal_models_is_partial_with_exit_code_3_not_0_differ
     ]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(3), "{stdout}");
-    assert!(stdout.contains("  partial: vulkan-2024 stopped at the limit of 500"), "{stdout}");
     assert!(
-        stdout.contains("1 tests: 0 differ, 0 verdict change(s), 1 partial (vulkan against vulkan-2024)"),
+        stdout.contains("  partial: vulkan-2024 stopped at the limit of 500"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "1 tests: 0 differ, 0 verdict change(s), 1 partial (vulkan against vulkan-2024)"
+        ),
         "{stdout}"
     );
 }
@@ -143,7 +162,16 @@ fn diff_against_a_complete_run_reports_exactly_the_states_the_complete_model_for
     // states it has not reached are not.
     let xf = generated("one-complete", "xf-barrier", "2");
     let weak = anything_goes("one-complete");
-    let args = ["diff", "-j", "1", "--max-candidates", "50", "vulkan", &weak, &xf];
+    let args = [
+        "diff",
+        "-j",
+        "1",
+        "--max-candidates",
+        "50",
+        "vulkan",
+        &weak,
+        &xf,
+    ];
     let out = vkherd(&args);
     let stdout = text(&out.stdout);
     let only = only_lines(&stdout);
