@@ -74,7 +74,7 @@ fn rate_text(rate: f64) -> String {
 /// `--timeout` stops the run sooner (a true bound).
 fn message(covered: u64, budget: &Budget, elapsed: f64) -> String {
     let rate = covered as f64 / elapsed.max(1e-9);
-    let mut out = format!("{}", readable_count(u128::from(covered)));
+    let mut out = readable_count(u128::from(covered));
     // Seconds left at the current rate, when there is a size to go by and a rate.
     let mut estimated_left = None;
     if let Some(e) = &budget.estimate {
