@@ -5,7 +5,7 @@ use crate::cli::{combine_status, files_to_run, report_status, TestKind, EXIT_BAD
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
-use vkherd::merge::{ShardBy, ShardPlace};
+use vkherd::merge::{ShardBy, ShardIdentity, ShardPlace};
 use vkherd::report::{self, plural, JsonError};
 use vkherd::{Options, Verdict};
 
@@ -82,13 +82,18 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
     // Said once per run when SVG cannot be made.
     let mut svg_note: Option<bool> = None;
     let stdout = std::io::stdout();
+    let run_identity = output.shard.map(|_| {
+        let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+        ShardIdentity::of_run(&names)
+    });
     for (k, file) in files.iter().enumerate() {
-        let place = output.shard.map(|(index, count)| ShardPlace {
+        let mut place = output.shard.map(|(index, count)| ShardPlace {
             index,
             count,
             by,
             test: k,
             tests: files.len(),
+            identity: run_identity.unwrap_or_default(),
         });
         if place.is_some_and(|p| by == ShardBy::Test && !ShardPlace::runs_test(p.index, p.count, k))
         {
@@ -118,6 +123,9 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
                 continue;
             }
         };
+        if let Some(p) = &mut place {
+            p.identity.source = vkherd::merge::digest(source.as_bytes());
+        }
         let result = vkherd::load_litmus(&source).and_then(|program| {
             // An estimate is only an aid: a test over a limit fails in `run`, with its error.
             let estimate = vkherd::estimate(&program, &opts).ok().map(|mut e| {
@@ -126,9 +134,12 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
                 }
                 e
             });
+            // A whole search's estimate bounds it; a shard's share is a guess.
+            let bound = opts.shard.is_none();
             if let (true, Some(e)) = (output.stats, estimate) {
                 eprintln!(
-                    "Estimate {name}: at most {e} candidates over {}",
+                    "Estimate {name}: {} {e} candidates over {}",
+                    if bound { "at most" } else { "about" },
                     plural(e.path_combinations, "path combination")
                 );
             }
@@ -138,7 +149,12 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
                 .and_then(|e| vkherd::far_past_limits(&e, &opts))
                 .map(|w| DeferredNote::after(WARNING_DELAY, format!("{name}: {w}")));
             let label = progress_label(k, files.len(), &name);
-            let progress = crate::progress::Progress::start(&label, estimate);
+            let budget = crate::progress::Budget {
+                estimate,
+                estimate_is_bound: bound,
+                timeout: opts.timeout,
+            };
+            let progress = crate::progress::Progress::start(&label, budget);
             opts.progress = progress.as_ref().map(|p| p.counter());
             vkherd::run(&program, &opts)
         });

@@ -234,7 +234,8 @@ fn run_litmus(
 ) -> Result<Ran, vkherd::Diagnostic> {
     let program = vkherd::load_litmus(source)?;
     let estimate = vkherd::estimate(&program, opts).ok();
-    let progress = crate::progress::Progress::start(label, estimate);
+    let budget = crate::progress::Budget::bound(estimate, opts.timeout);
+    let progress = crate::progress::Progress::start(label, budget);
     let opts = Options {
         progress: progress.as_ref().map(|p| p.counter()),
         ..opts.clone()
@@ -280,7 +281,8 @@ fn run_khronos(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let progress = crate::progress::Progress::start(label, None);
+    let budget = crate::progress::Budget::bound(None, opts.timeout);
+    let progress = crate::progress::Progress::start(label, budget);
     let opts = Options {
         progress: progress.as_ref().map(|p| p.counter()),
         ..opts.clone()

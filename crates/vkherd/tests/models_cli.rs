@@ -167,7 +167,7 @@ fn a_model_file_runs_and_a_stronger_one_allows_fewer_states() {
     assert_eq!(code, 0);
     assert!(out.contains("  only vulkan: 0:r0=0; 1:r0=0;"), "{out}");
     assert!(
-        out.contains("1 tests: 1 differ, 1 verdict change(s) (vulkan against "),
+        out.contains("1 tests: 1 differ, 1 verdict change(s), 0 partial (vulkan against "),
         "{out}"
     );
 }

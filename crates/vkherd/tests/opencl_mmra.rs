@@ -541,7 +541,7 @@ Test litmus-tests/opencl-mmra/MMRA-seed-example4.litmus
 Test litmus-tests/opencl-mmra/MMRA-seed-memory-types.litmus
   only opencl+mmra: 1:r0=1; 1:r1=1; 1:r2=0;
   verdict: No under opencl, Ok under opencl+mmra
-15 tests: 9 differ, 9 verdict change(s) (opencl against opencl+mmra)
+15 tests: 9 differ, 9 verdict change(s), 0 partial (opencl against opencl+mmra)
 ";
     assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
     // The untagged OpenCL corpus: the variant adds nothing.
