@@ -35,7 +35,11 @@ pub enum Unsupported {
     /// (a device workgroup has one barrier that every invocation must reach).
     BarrierMismatch { workgroup: u64 },
     /// More invocations in one workgroup than the device's subgroups or workgroups hold.
-    TooManyInvocations { workgroup: u64, need: u32, have: u32 },
+    TooManyInvocations {
+        workgroup: u64,
+        need: u32,
+        have: u32,
+    },
     /// OpenCL-only arithmetic (min, max) in a Vulkan test.
     Arithmetic { op: &'static str },
     /// An OpenCL compare-exchange.
@@ -43,7 +47,10 @@ pub enum Unsupported {
     /// A Khronos pinned read (only `.test` files have them).
     Pin,
     /// A device feature the test needs is missing.
-    Feature { feature: &'static str, why: &'static str },
+    Feature {
+        feature: &'static str,
+        why: &'static str,
+    },
     /// A constant that does not fit the integer width the device offers.
     Width { value: i64 },
 }
@@ -76,7 +83,10 @@ impl fmt::Display for Unsupported {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ObserveError {
     /// The test cannot run on the device; `span` is the instruction to blame, if one is.
-    Unsupported { kind: Unsupported, span: Option<Span> },
+    Unsupported {
+        kind: Unsupported,
+        span: Option<Span>,
+    },
     /// No Vulkan loader (`libvulkan.so.1`) could be opened.
     NoLoader { detail: String },
     /// The loader works but reports no physical device.

@@ -143,9 +143,7 @@ impl Plan {
                     needs.aliases = true;
                     aliased.insert(loc);
                 }
-                let class = (0..4u8)
-                    .find(|&i| a.flags.has(Flags::sc(i)))
-                    .unwrap_or(0);
+                let class = (0..4u8).find(|&i| a.flags.has(Flags::sc(i))).unwrap_or(0);
                 match classes[loc] {
                     Some((c, _)) if c != class => {
                         return refuse(
@@ -503,7 +501,10 @@ mod tests {
         let src = "VULKAN t\n{ x = 0; }\n{ ssw 0 1 }\n P0@sg 0, wg 0, qf 0 | P1@sg 0, wg 1, qf 0 ;\n st.sc0 x, 1 | ld.sc0 r0, x ;\n";
         assert!(matches!(
             plan(src),
-            Err(ObserveError::Unsupported { kind: Unsupported::Ssw, .. })
+            Err(ObserveError::Unsupported {
+                kind: Unsupported::Ssw,
+                ..
+            })
         ));
     }
 

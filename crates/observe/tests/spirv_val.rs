@@ -41,7 +41,11 @@ fn modules() -> Vec<(PathBuf, Result<Vec<u32>, ObserveError>)> {
                 let cfg = ShaderConfig {
                     workgroup_size: 64,
                     unroll: 2,
-                    width: if plan.needs.int64 { Width::W64 } else { Width::W32 },
+                    width: if plan.needs.int64 {
+                        Width::W64
+                    } else {
+                        Width::W32
+                    },
                     pieces_per_workgroup: 4,
                 };
                 spirv::generate(&program, &plan, &cfg)
@@ -52,7 +56,10 @@ fn modules() -> Vec<(PathBuf, Result<Vec<u32>, ObserveError>)> {
 }
 
 fn spirv_val() -> Option<PathBuf> {
-    let ok = Command::new("spirv-val").arg("--version").output().is_ok_and(|o| o.status.success());
+    let ok = Command::new("spirv-val")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
     ok.then(|| PathBuf::from("spirv-val"))
 }
 
@@ -73,7 +80,11 @@ fn corpus_modules_pass_the_generators_checks() {
     }
     // Most of the corpus is expressible (the rest crosses queue families, uses ssw,
     // avdevice/visdevice, sc2, quorum barriers or barriers in loops).
-    assert!(made * 2 > mods.len(), "only {made} of {} modules made", mods.len());
+    assert!(
+        made * 2 > mods.len(),
+        "only {made} of {} modules made",
+        mods.len()
+    );
 }
 
 #[test]
@@ -96,7 +107,11 @@ fn corpus_modules_pass_spirv_val() {
         let path = dir.join("m.spv");
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         std::fs::write(&path, bytes).unwrap();
-        let out = Command::new(&val).args(["--target-env", "vulkan1.3"]).arg(&path).output().unwrap();
+        let out = Command::new(&val)
+            .args(["--target-env", "vulkan1.3"])
+            .arg(&path)
+            .output()
+            .unwrap();
         checked += 1;
         if !out.status.success() {
             failures.push(format!(
@@ -108,7 +123,12 @@ fn corpus_modules_pass_spirv_val() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(failures.is_empty(), "{} of {checked} modules fail spirv-val:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} modules fail spirv-val:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     eprintln!("spirv-val passed {checked} modules");
     assert!(checked > 0);
 }

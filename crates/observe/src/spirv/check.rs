@@ -31,10 +31,15 @@ pub fn check(words: &[u32]) -> Result<(), String> {
 fn header(m: &Module) -> Result<(), String> {
     let version = m.header.as_ref().map(|h| h.version()).unwrap_or((0, 0));
     if version < (1, 5) {
-        return Err(format!("SPIR-V {}.{}: the Vulkan memory model needs 1.5", version.0, version.1));
+        return Err(format!(
+            "SPIR-V {}.{}: the Vulkan memory model needs 1.5",
+            version.0, version.1
+        ));
     }
     match m.memory_model.as_ref().map(|i| &i.operands[..]) {
-        Some([Operand::AddressingModel(spirv::AddressingModel::Logical), Operand::MemoryModel(spirv::MemoryModel::Vulkan)]) => Ok(()),
+        Some(
+            [Operand::AddressingModel(spirv::AddressingModel::Logical), Operand::MemoryModel(spirv::MemoryModel::Vulkan)],
+        ) => Ok(()),
         _ => Err("the memory model is not `Logical Vulkan`".into()),
     }
 }
@@ -67,7 +72,10 @@ fn ids(m: &Module) -> Result<(), String> {
         });
         for id in used.chain(inst.result_type) {
             if !defined.contains(&id) {
-                return Err(format!("{:?} uses %{id}, which is never defined", inst.class.opcode));
+                return Err(format!(
+                    "{:?} uses %{id}, which is never defined",
+                    inst.class.opcode
+                ));
             }
         }
     }
@@ -109,7 +117,9 @@ fn capabilities(m: &Module, constants: &HashMap<Word, u64>) -> Result<(), String
     let int64: HashSet<Word> = m
         .types_global_values
         .iter()
-        .filter(|i| i.class.opcode == Op::TypeInt && i.operands.first() == Some(&Operand::LiteralBit32(64)))
+        .filter(|i| {
+            i.class.opcode == Op::TypeInt && i.operands.first() == Some(&Operand::LiteralBit32(64))
+        })
         .filter_map(|i| i.result_id)
         .collect();
     if !int64.is_empty() {
@@ -118,8 +128,15 @@ fn capabilities(m: &Module, constants: &HashMap<Word, u64>) -> Result<(), String
     for inst in m.all_inst_iter() {
         let atomic = matches!(
             inst.class.opcode,
-            Op::AtomicLoad | Op::AtomicStore | Op::AtomicExchange | Op::AtomicCompareExchange
-                | Op::AtomicIAdd | Op::AtomicISub | Op::AtomicAnd | Op::AtomicOr | Op::AtomicXor
+            Op::AtomicLoad
+                | Op::AtomicStore
+                | Op::AtomicExchange
+                | Op::AtomicCompareExchange
+                | Op::AtomicIAdd
+                | Op::AtomicISub
+                | Op::AtomicAnd
+                | Op::AtomicOr
+                | Op::AtomicXor
         );
         if atomic && inst.result_type.is_some_and(|t| int64.contains(&t)) {
             need(spirv::Capability::Int64Atomics, "a 64-bit atomic")?;
@@ -127,17 +144,25 @@ fn capabilities(m: &Module, constants: &HashMap<Word, u64>) -> Result<(), String
         for o in &inst.operands {
             if let Operand::IdScope(id) = o {
                 if constants.get(id) == Some(&(spirv::Scope::Device as u64)) {
-                    need(spirv::Capability::VulkanMemoryModelDeviceScope, "Device scope")?;
+                    need(
+                        spirv::Capability::VulkanMemoryModelDeviceScope,
+                        "Device scope",
+                    )?;
                 }
             }
         }
         if inst.operands.first() == Some(&Operand::BuiltIn(spirv::BuiltIn::SubgroupId)) {
-            need(spirv::Capability::GroupNonUniform, "the SubgroupId built-in")?;
+            need(
+                spirv::Capability::GroupNonUniform,
+                "the SubgroupId built-in",
+            )?;
         }
         if inst.class.opcode == Op::Decorate
             && matches!(
                 inst.operands.get(1),
-                Some(Operand::Decoration(spirv::Decoration::Coherent | spirv::Decoration::Volatile))
+                Some(Operand::Decoration(
+                    spirv::Decoration::Coherent | spirv::Decoration::Volatile
+                ))
             )
         {
             return Err("Coherent or Volatile under the Vulkan memory model".into());
@@ -153,10 +178,19 @@ fn structured(block: &rspirv::dr::Block) -> Result<(), String> {
     let last = block.instructions.last().ok_or("an empty block")?;
     let terminator = matches!(
         last.class.opcode,
-        Op::Branch | Op::BranchConditional | Op::Switch | Op::Return | Op::ReturnValue | Op::Unreachable | Op::Kill
+        Op::Branch
+            | Op::BranchConditional
+            | Op::Switch
+            | Op::Return
+            | Op::ReturnValue
+            | Op::Unreachable
+            | Op::Kill
     );
     if !terminator {
-        return Err(format!("a block ends with {:?}, not a terminator", last.class.opcode));
+        return Err(format!(
+            "a block ends with {:?}, not a terminator",
+            last.class.opcode
+        ));
     }
     if matches!(last.class.opcode, Op::BranchConditional | Op::Switch) {
         let header = n >= 2
@@ -183,7 +217,9 @@ fn semantics_of(inst: &Instruction, k: usize, constants: &HashMap<Word, u64>) ->
             _ => None,
         })
         .collect();
-    ids.get(k).and_then(|id| constants.get(id)).map(|&v| v as u32)
+    ids.get(k)
+        .and_then(|id| constants.get(id))
+        .map(|&v| v as u32)
 }
 
 /// The Vulkan rules on memory semantics: at most one ordering; an ordering names a
@@ -197,7 +233,12 @@ fn memory_semantics(inst: &Instruction, constants: &HashMap<Word, u64>) -> Resul
         return Ok(());
     };
     let s = S::from_bits_truncate(bits);
-    let orders = [S::ACQUIRE, S::RELEASE, S::ACQUIRE_RELEASE, S::SEQUENTIALLY_CONSISTENT];
+    let orders = [
+        S::ACQUIRE,
+        S::RELEASE,
+        S::ACQUIRE_RELEASE,
+        S::SEQUENTIALLY_CONSISTENT,
+    ];
     let n_orders = orders.iter().filter(|o| s.contains(**o)).count();
     let acquire = s.intersects(S::ACQUIRE | S::ACQUIRE_RELEASE);
     let release = s.intersects(S::RELEASE | S::ACQUIRE_RELEASE);
@@ -249,7 +290,10 @@ fn interface(m: &Module) -> Result<(), String> {
         .collect();
     for v in &m.types_global_values {
         if v.class.opcode == Op::Variable && !listed.contains(&v.result_id.unwrap_or(0)) {
-            return Err(format!("global variable %{} missing from the entry point's interface", v.result_id.unwrap_or(0)));
+            return Err(format!(
+                "global variable %{} missing from the entry point's interface",
+                v.result_id.unwrap_or(0)
+            ));
         }
     }
     Ok(())

@@ -77,7 +77,11 @@ impl Gen {
     /// The memory-access operands of a non-atomic access: MakePointerVisible (loads with
     /// `vis`) or MakePointerAvailable (stores with `av`) with their scope, both
     /// NonPrivatePointer; NonPrivatePointer alone for `nonpriv`; none for private.
-    fn access_operands(&mut self, kind: AccessKind, flags: Flags) -> (Option<MemoryAccess>, Vec<Operand>) {
+    fn access_operands(
+        &mut self,
+        kind: AccessKind,
+        flags: Flags,
+    ) -> (Option<MemoryAccess>, Vec<Operand>) {
         let scoped = |g: &mut Gen, bit: MemoryAccess| {
             let s = g.scope_id(flags);
             (
@@ -174,9 +178,8 @@ impl Gen {
             &mut |g| {
                 let expected = g.load(int, old)?;
                 let new = g.emit_arith(op, expected, value)?;
-                let got = g
-                    .b
-                    .atomic_compare_exchange(int, None, ptr, s, eq, uneq, new, expected)?;
+                let got =
+                    g.b.atomic_compare_exchange(int, None, ptr, s, eq, uneq, new, expected)?;
                 g.store(old, got)?;
                 g.increment(tries, one)?;
                 let ok = g.b.i_equal(bool, None, got, expected)?;

@@ -14,7 +14,11 @@ use crate::plan::Plan;
 use vkherd_model::Program;
 
 /// The checked SPIR-V words of the shader that runs `program` as `plan` placed it.
-pub fn generate(program: &Program, plan: &Plan, cfg: &ShaderConfig) -> Result<Vec<u32>, ObserveError> {
+pub fn generate(
+    program: &Program,
+    plan: &Plan,
+    cfg: &ShaderConfig,
+) -> Result<Vec<u32>, ObserveError> {
     let words = shader::generate(program, plan, cfg).map_err(|e| ObserveError::InvalidModule {
         rule: format!("the builder refused an instruction: {e}"),
     })?;

@@ -69,9 +69,8 @@ pub fn generate(program: &Program, plan: &Plan, cfg: &ShaderConfig) -> Res<Vec<u
     let mut g = Gen::new(b, cfg.width.bits());
     let (vars, builtins) = declare_globals(&mut g, plan, cfg);
     let fn_ty = g.b.type_function(g.t.void, []);
-    let main = g
-        .b
-        .begin_function(g.t.void, None, spirv::FunctionControl::NONE, fn_ty)?;
+    let main =
+        g.b.begin_function(g.t.void, None, spirv::FunctionControl::NONE, fn_ty)?;
     g.b.begin_block(None)?;
     let mut globals = read_role(&mut g, program, plan, vars, &builtins)?;
     stress(&mut g, &globals)?;
@@ -100,7 +99,12 @@ pub fn generate(program: &Program, plan: &Plan, cfg: &ShaderConfig) -> Res<Vec<u
     g.b.ret()?;
     g.b.end_function()?;
     globals.vars.extend(builtins);
-    g.b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", &globals.vars);
+    g.b.entry_point(
+        spirv::ExecutionModel::GLCompute,
+        main,
+        "main",
+        &globals.vars,
+    );
     g.b.execution_mode(
         main,
         spirv::ExecutionMode::LocalSize,
@@ -139,9 +143,8 @@ fn declare_globals(g: &mut Gen, plan: &Plan, cfg: &ShaderConfig) -> (Vec<Word>, 
             Binding::Mem | Binding::MemAlias | Binding::Out | Binding::WorkgroupOut => int_block,
             _ => u32_block,
         };
-        let v = g
-            .b
-            .variable(ty, None, spirv::StorageClass::StorageBuffer, None);
+        let v =
+            g.b.variable(ty, None, spirv::StorageClass::StorageBuffer, None);
         g.b.decorate(
             v,
             spirv::Decoration::DescriptorSet,
@@ -158,17 +161,15 @@ fn declare_globals(g: &mut Gen, plan: &Plan, cfg: &ShaderConfig) -> (Vec<Word>, 
         }
         vars.push(v);
     }
-    let global_id = g
-        .b
-        .variable(g.t.ptr_in_v3u32, None, spirv::StorageClass::Input, None);
+    let global_id =
+        g.b.variable(g.t.ptr_in_v3u32, None, spirv::StorageClass::Input, None);
     g.b.decorate(
         global_id,
         spirv::Decoration::BuiltIn,
         [Operand::BuiltIn(spirv::BuiltIn::GlobalInvocationId)],
     );
-    let subgroup_id = g
-        .b
-        .variable(g.t.ptr_in_u32, None, spirv::StorageClass::Input, None);
+    let subgroup_id =
+        g.b.variable(g.t.ptr_in_u32, None, spirv::StorageClass::Input, None);
     g.b.decorate(
         subgroup_id,
         spirv::Decoration::BuiltIn,
@@ -179,10 +180,10 @@ fn declare_globals(g: &mut Gen, plan: &Plan, cfg: &ShaderConfig) -> (Vec<Word>, 
     if plan.needs.workgroup_memory && shared_len > 0 {
         let len = g.u32(shared_len);
         let array = g.b.type_array(g.t.int, len);
-        let ptr = g
-            .b
-            .type_pointer(None, spirv::StorageClass::Workgroup, array);
-        let shared = g.b.variable(ptr, None, spirv::StorageClass::Workgroup, None);
+        let ptr =
+            g.b.type_pointer(None, spirv::StorageClass::Workgroup, array);
+        let shared =
+            g.b.variable(ptr, None, spirv::StorageClass::Workgroup, None);
         builtins.push(shared);
     }
     (vars, builtins)
@@ -251,9 +252,8 @@ fn read_role(
     globals.role = load_u32(g, &globals, Binding::Roles, w0)?;
     globals.group_word = load_u32(g, &globals, Binding::Roles, w1)?;
     let test_base = g.u32(bindings::ROLE_TEST);
-    globals.is_test = g
-        .b
-        .u_greater_than_equal(bool, None, globals.role, test_base)?;
+    globals.is_test =
+        g.b.u_greater_than_equal(bool, None, globals.role, test_base)?;
     // Idle and stress invocations compute a thread and instance too (unused).
     let rel = g.b.i_sub(u32, None, globals.role, test_base)?;
     let n = g.u32(program.threads.len() as u32);
@@ -441,8 +441,7 @@ fn leaders(plan: &Plan) -> Vec<u32> {
 fn workgroup_barrier(g: &mut Gen) -> Res {
     let wg = g.u32(spirv::Scope::Workgroup as u32);
     let sem = g.u32(
-        (spirv::MemorySemantics::ACQUIRE_RELEASE | spirv::MemorySemantics::WORKGROUP_MEMORY)
-            .bits(),
+        (spirv::MemorySemantics::ACQUIRE_RELEASE | spirv::MemorySemantics::WORKGROUP_MEMORY).bits(),
     );
     g.b.control_barrier(wg, wg, sem)
 }
@@ -464,7 +463,8 @@ fn phase_barrier(g: &mut Gen, plan: &Plan, globals: &Globals, phase: usize) -> R
     }
     let u32 = g.t.u32;
     let shift = g.u32(bindings::GROUP_SHIFT);
-    let group = g.b.shift_right_logical(u32, None, globals.group_word, shift)?;
+    let group =
+        g.b.shift_right_logical(u32, None, globals.group_word, shift)?;
     g.switch(group, &groups, &mut |g, k| {
         g.emit_control_barrier(plan.groups[k as usize - 1].barriers[phase])
     })
