@@ -517,10 +517,9 @@ mod tests {
         assert_eq!(p.storage[0], Storage::Workgroup { group: 0, slot: 0 });
         assert_eq!(p.storage[1], Storage::Buffer { slot: 0 });
         assert!(p.needs.workgroup_memory && p.needs.int64 && !p.needs.device_scope);
-        let wide = plan(&format!(
-            "VULKAN t\n{{ x = 0x100000000; }}\n P0@sg 0, wg 0, qf 0 ;\n ld.sc0 r0, x ;\n"
-        ))
-        .unwrap();
+        let wide =
+            plan("VULKAN t\n{ x = 0x100000000; }\n P0@sg 0, wg 0, qf 0 ;\n ld.sc0 r0, x ;\n")
+                .unwrap();
         assert!(wide.needs.int64);
     }
 

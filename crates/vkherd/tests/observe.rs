@@ -88,14 +88,25 @@ fn the_vulkan_corpus_observed_is_within_the_allowed_states() {
             continue;
         }
         let file = v["file"].as_str().unwrap();
-        let forbidden: Vec<_> = states(v).into_iter().filter(|(_, allowed, n)| !allowed && *n > 0).collect();
-        assert!(forbidden.is_empty(), "{file}: forbidden states observed: {forbidden:?}");
+        let forbidden: Vec<_> = states(v)
+            .into_iter()
+            .filter(|(_, allowed, n)| !allowed && *n > 0)
+            .collect();
+        assert!(
+            forbidden.is_empty(),
+            "{file}: forbidden states observed: {forbidden:?}"
+        );
         assert_eq!(v["forbidden_observations"], 0, "{file}");
         judged += 1;
     }
     // Refused tests (queue families, ssw, avdevice, sc2, quorums, OpenCL) exit 8, and
     // nothing worse happened.
-    assert_eq!(out.status.code(), Some(8), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(8),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(judged >= 100, "only {judged} tests ran");
 }
 
@@ -104,7 +115,12 @@ fn observed(file: &str, extra: &[&str]) -> Value {
     let mut args = vec![file, "--json"];
     args.extend_from_slice(extra);
     let out = observe(&args);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     json_lines(&out).remove(0)
 }
 
@@ -142,9 +158,15 @@ fn the_store_buffering_weak_outcome_is_sought_with_stress() {
     if !device() {
         return;
     }
-    let v = observed("litmus-tests/sb/SB.litmus", &["--stress", "2", "--iterations", "100"]);
+    let v = observed(
+        "litmus-tests/sb/SB.litmus",
+        &["--stress", "2", "--iterations", "100"],
+    );
     let seen = states(&v);
-    let weak = seen.iter().find(|(t, ..)| t == "0:r0=0; 1:r0=0;").map_or(0, |x| x.2);
+    let weak = seen
+        .iter()
+        .find(|(t, ..)| t == "0:r0=0; 1:r0=0;")
+        .map_or(0, |x| x.2);
     let total = v["instances"]["judged"].as_u64().unwrap();
     // Reported, not asserted: whether a device shows it is the device's business (on
     // lavapipe it needs the two workgroups on two cores at once).
@@ -174,7 +196,8 @@ fn a_model_that_forbids_what_the_device_shows_is_caught() {
     // model, and a device runs the two threads one after the other most of the time.
     assert!(text.contains("FORBIDDEN: "), "{text}");
     assert!(
-        text.lines().any(|l| l.starts_with("0:r0=0; 1:r0=1;") && l.ends_with("FORBIDDEN")),
+        text.lines()
+            .any(|l| l.starts_with("0:r0=0; 1:r0=1;") && l.ends_with("FORBIDDEN")),
         "{text}"
     );
 }
