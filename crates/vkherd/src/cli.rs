@@ -353,6 +353,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run tests on a Vulkan device: per final state, how often it was observed and
+    /// whether the model allows it; a forbidden state observed exits with 6 (docs/observe.md).
+    Observe(crate::observe_cmd::ObserveArgs),
     /// Print a shell completion script (e.g. `vkherd completions bash > /etc/bash_completion.d/vkherd`).
     Completions {
         /// The shell.
@@ -398,9 +401,16 @@ impl CommonArgs {
 
 impl ModelArgs {
     pub fn model(&self) -> Result<ModelChoice, String> {
+        self.model_forcing_no_chains(false)
+    }
+
+    /// The model, without availability/visibility chains also when `no_chains` (a
+    /// device without `vulkanMemoryModelAvailabilityVisibilityChains`, `vkherd observe`).
+    pub fn model_forcing_no_chains(&self, no_chains: bool) -> Result<ModelChoice, String> {
         let given = self.model.is_some();
         let name = self.model.as_deref().unwrap_or("vulkan");
-        let mut choice = vkherd::models::resolve(name, &self.variants, self.no_chains)?;
+        let mut choice =
+            vkherd::models::resolve(name, &self.variants, self.no_chains || no_chains)?;
         choice.given = given;
         Ok(choice)
     }
@@ -700,6 +710,7 @@ pub fn main() -> i32 {
             }
         }
         Some(Command::Merge { files, json }) => crate::merge_cmd::run(files, *json),
+        Some(Command::Observe(args)) => crate::observe_cmd::run(args),
         None => {
             cli.common.init_threads();
             let model = match cli.common.model() {

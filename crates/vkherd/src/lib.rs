@@ -21,6 +21,7 @@ pub mod locate;
 pub mod logs;
 pub mod merge;
 pub mod models;
+pub mod observed;
 pub mod report;
 
 use std::time::Instant;

@@ -17,6 +17,7 @@ mod explain_cmd;
 mod khronos_cmd;
 mod litmus_cmd;
 mod merge_cmd;
+mod observe_cmd;
 mod progress;
 mod report_cmd;
 mod report_extras;

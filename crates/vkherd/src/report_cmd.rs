@@ -170,6 +170,7 @@ fn run_item(item: &Item, label: &str, opts: &Options, show: &Show) -> (Entry, i3
         result: EntryResult::Error(error),
         seconds: None,
         extras: Extras::none("the file has an error"),
+        observed: None,
     };
     if let Item::UnreadableDir(_, e) = item {
         let message = format!("cannot read directory {file}: {e}");
@@ -207,6 +208,7 @@ fn run_item(item: &Item, label: &str, opts: &Options, show: &Show) -> (Entry, i3
                 result,
                 seconds: Some(seconds),
                 extras,
+                observed: None,
             },
             code,
         ),
