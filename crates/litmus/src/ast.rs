@@ -365,7 +365,9 @@ pub struct FenceFlags {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClParam {
     pub name: String,
+    /// The address space written, or global if none is (`space_given: false`).
     pub space: AddrSpace,
+    pub space_given: bool,
     /// Declared with an `atomic_*` type.
     pub atomic: bool,
     pub volatile: bool,

@@ -161,47 +161,60 @@ fn check_named_registers(th: &ClThread, user_regs: &BTreeSet<u32>) -> Result<(),
 }
 
 /// The address space of every location a thread declares (docs/opencl.md "Address
-/// spaces"): the memory map's if it names the location, else its first declaration's (in
-/// thread order). A later declaration with the other space, and a local location declared
-/// by work-items of several work-groups, are warnings: OpenCL C could not express either
-/// (global and local pointers never alias; each work-group has its own local memory),
-/// herd7's tests do both, and vkherd reads them as herd7 does, one location.
+/// spaces"): the memory map's if it names the location, else the first declaration's
+/// that writes one (in thread order), else global. A declaration that writes the other
+/// space, and a local location declared by work-items of several work-groups, are
+/// warnings: OpenCL C could not express either (global and local pointers never alias;
+/// each work-group has its own local memory), herd7's tests do both, and vkherd reads them
+/// as herd7 does, as one location.
 fn regions(
     test: &OpenClTest,
     ids: &[(u64, u64, u64)],
     warnings: &mut Vec<Warning>,
 ) -> HashMap<String, AddrSpace> {
-    let mapped: HashMap<&str, &Spanned<(String, AddrSpace)>> = test
+    // Where each location's space comes from: the memory map, or its first declaration
+    // that writes a space, with the thread making it.
+    enum Decider<'t> {
+        Map(&'t Spanned<(String, AddrSpace)>),
+        Param(&'t ClParam, usize),
+    }
+    let mut decider: HashMap<&str, Decider> = test
         .memory_map
         .iter()
-        .map(|e| (e.value.0.as_str(), e))
+        .map(|e| (e.value.0.as_str(), Decider::Map(e)))
         .collect();
-    // The first declaration of each location, and the thread making it.
-    let mut first: HashMap<&str, (&ClParam, usize)> = HashMap::new();
+    for (t, th) in test.threads.iter().enumerate() {
+        for p in th.params.iter().filter(|p| p.space_given) {
+            decider.entry(&p.name).or_insert(Decider::Param(p, t));
+        }
+    }
+    let space_of = |name: &str| match decider.get(name) {
+        Some(Decider::Map(e)) => e.value.1,
+        Some(Decider::Param(p, _)) => p.space,
+        None => AddrSpace::Global,
+    };
+    let mut first_thread: HashMap<&str, usize> = HashMap::new();
     let mut warned_space: BTreeSet<&str> = BTreeSet::new();
     let mut warned_groups: BTreeSet<&str> = BTreeSet::new();
-    let mut out: HashMap<String, AddrSpace> = HashMap::new();
     for (t, th) in test.threads.iter().enumerate() {
         for p in &th.params {
             let name = p.name.as_str();
-            let space = *out
-                .entry(p.name.clone())
-                .or_insert_with(|| mapped.get(name).map_or(p.space, |e| e.value.1));
-            let (q, u) = *first.entry(name).or_insert((p, t));
-            if p.space != space && warned_space.insert(name) {
-                let why = match mapped.get(name) {
-                    Some(e) => format!(
+            let space = space_of(name);
+            if p.space_given && p.space != space && warned_space.insert(name) {
+                let why = match decider.get(name) {
+                    Some(Decider::Map(e)) => format!(
                         "the memory map ({}:{}) makes it {}",
                         e.span.line,
                         e.span.column,
                         space_name(space)
                     ),
-                    None => format!(
+                    Some(Decider::Param(q, u)) => format!(
                         "P{u} declares it {} ({}:{})",
                         space_name(space),
                         q.span.line,
                         q.span.column
                     ),
+                    None => unreachable!("a declaration that writes a space decides"),
                 };
                 warnings.push(Warning::new(
                     p.span,
@@ -212,6 +225,7 @@ fn regions(
                     ),
                 ));
             }
+            let u = *first_thread.entry(name).or_insert(t);
             let (dev_u, wg_u, _) = ids[u];
             let (dev_t, wg_t, _) = ids[t];
             if space == AddrSpace::Local
@@ -225,6 +239,12 @@ fn regions(
                     ),
                 ));
             }
+        }
+    }
+    let mut out: HashMap<String, AddrSpace> = HashMap::new();
+    for th in &test.threads {
+        for p in &th.params {
+            out.insert(p.name.clone(), space_of(&p.name));
         }
     }
     out

@@ -584,6 +584,7 @@ fn param<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, ClParam> {
         ClParam {
             name: name.to_string(),
             space: space.unwrap_or(AddrSpace::Global),
+            space_given: space.is_some(),
             atomic: ty.unwrap_or(false),
             volatile,
             span: src.span(consumed(start, j)),
