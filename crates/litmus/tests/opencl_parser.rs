@@ -701,6 +701,16 @@ fn dialects_are_told_apart_by_the_header() {
     assert!(!is_opencl("OPENCLX t"));
 }
 
+/// Each (got, want) pair agrees; the message lists every one that does not.
+fn assert_cases(cases: &[(String, &str)]) {
+    let wrong: Vec<String> = cases
+        .iter()
+        .filter(|(got, want)| got != want)
+        .map(|(got, want)| format!("got  {got}\nwant {want}"))
+        .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// Malformed inputs: the exact message and position.
 #[test]
 fn errors_name_the_offending_text_and_what_was_expected() {
@@ -755,12 +765,7 @@ fn errors_name_the_offending_text_and_what_was_expected() {
         (err("OPENCL t {}\nP0 () { /* open"), "2:9: unterminated comment `/*`: expected a matching `*/`"),
         (err("OPENCL t {}\nP0 () {} exists (r0 = 1)"), "2:18: register `r0` without a thread: expected `Pn:r0` or `n:r0`"),
     ];
-    let wrong: Vec<String> = cases
-        .iter()
-        .filter(|(got, want)| got != want)
-        .map(|(got, want)| format!("got  {got}\nwant {want}"))
-        .collect();
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_cases(&cases);
 }
 
 #[test]
@@ -953,12 +958,7 @@ fn array_errors_name_the_construct() {
         (err("OPENCL t { int y[2]; }\nP0 () {}\nexists (y = 1)"), "3:11: unexpected `=` after the array `y`: expected `[`: `y` is an array, expected a cell `y[0]` to `y[1]`"),
         (err("OPENCL t { int y[2]; }\nP0 () {}\nexists (y[2] = 1)"), "3:11: index 2 is outside the array `y` of 2 cells: expected a cell `y[0]` to `y[1]`"),
     ];
-    let wrong: Vec<String> = cases
-        .iter()
-        .filter(|(got, want)| got != want)
-        .map(|(got, want)| format!("got  {got}\nwant {want}"))
-        .collect();
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_cases(&cases);
 }
 
 #[test]
