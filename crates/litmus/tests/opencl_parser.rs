@@ -942,7 +942,7 @@ fn array_errors_name_the_construct() {
     };
     let cases: Vec<(String, &str)> = vec![
         (arr("int r1 = y[2];"), "4:10: index 2 is outside the array `y` of 2 cells: expected 0 to 1"),
-        (arr("int r1 = *(y - 1);"), "4:12: index -1 is outside the array `y` of 2 cells: expected 0 to 1"),
+        (arr("int r1 = *(y - 1);"), "4:11: index -1 is outside the array `y` of 2 cells: expected 0 to 1"),
         (arr("int r1 = x[1];"), "4:10: `x` is not an array (the init block declares no `x[N]`): expected `x` or `*x`, or an array `int x[N] = {...}` in the init block"),
         (arr("int r1 = atomic_load(y + r0);"), "4:26: `r0` as an index of `y`: an address that depends on a register (an address dependency) is not supported: expected a constant index, `y[1]` or `y + 1`"),
         (arr("int r1 = y[r0];"), "4:12: `r0` as an index of `y`: an address that depends on a register (an address dependency) is not supported: expected a constant index, `y[1]` or `y + 1`"),
@@ -962,8 +962,22 @@ fn array_errors_name_the_construct() {
 }
 
 #[test]
+fn pointers_nest_parentheses_without_recursion() {
+    let deep = format!(
+        "int r0 = atomic_load({}x{});",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    assert!(matches!(mem(&body(&deep)[0]), ClMemOp::Load { loc, .. } if loc == "x"));
+    let src = "OPENCL t { int y[3]; }\nP0 (global int* y) {\n  int r0 = *(((y + 1)) + 1);\n}\n";
+    assert!(
+        matches!(mem(&parse(src).threads[0].body[0].value), ClMemOp::PlainLoad { loc } if loc == "y[2]")
+    );
+}
+
+#[test]
 fn the_memory_map_follows_the_scope_tree() {
-    let t = parse("OPENCL t {}\nP0 (int* x, int* y) {}\nscopeTree (device (work_group P0))\nx: local, y :global\nexists (x = 0)");
+    let t = parse("OPENCL t {}\nP0 (int* x, int* y) {}\nscopeTree (device (work_group P0))\nx: local; y :global\nexists (x = 0)");
     let map: Vec<(String, AddrSpace)> = t.memory_map.iter().map(|e| e.value.clone()).collect();
     assert_eq!(
         map,

@@ -235,7 +235,7 @@ fn regions(
                 warnings.push(Warning::new(
                     p.span,
                     format!(
-                        "local `{name}` is declared by P{t} (wg {wg_t}, dev {dev_t}) and P{u} (wg {wg_u}, dev {dev_u}): OpenCL gives each work-group its own copy of local memory; read as one location, as herd7 does, that local synchronisation still orders only within a work-group"
+                        "local `{name}` is declared by P{t} (wg {wg_t}, dev {dev_t}) and P{u} (wg {wg_u}, dev {dev_u}): OpenCL gives each work-group its own copy of local memory; read as one location, as herd7 does; local synchronisation still orders only within a work-group"
                     ),
                 ));
             }

@@ -299,7 +299,7 @@ fn a_local_location_of_several_work_groups_is_one_location_with_a_warning() {
     );
     assert_eq!(
         warnings(&p),
-        ["3:10: local `x` is declared by P1 (wg 1, dev 0) and P0 (wg 0, dev 0): OpenCL gives each work-group its own copy of local memory; read as one location, as herd7 does, that local synchronisation still orders only within a work-group"]
+        ["3:10: local `x` is declared by P1 (wg 1, dev 0) and P0 (wg 0, dev 0): OpenCL gives each work-group its own copy of local memory; read as one location, as herd7 does; local synchronisation still orders only within a work-group"]
     );
     assert_eq!(p.locations.len(), 1);
     for t in 0..3 {

@@ -101,7 +101,7 @@ fn file<'a>(src: &Src<'a>) -> PResult<'a, OpenClTest> {
     ))
 }
 
-/// herd's memory map after the scope tree: `x: global, y: local` (`,`-separated), the
+/// herd's memory map after the scope tree: `x: global, y: local` (`,`- or `;`-separated), the
 /// address space of each location named; empty if none follows.
 fn memory_map<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Vec<Spanned<(String, AddrSpace)>>> {
     let mut out: Vec<Spanned<(String, AddrSpace)>> = Vec::new();
@@ -141,7 +141,7 @@ fn memory_map<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Vec<Spanned<(String,
         }
         out.push(src.spanned((name.to_string(), space), consumed(ws(i)?.0, k)));
         let (k2, _) = ws(k)?;
-        i = match k2.strip_prefix(',') {
+        i = match k2.strip_prefix(',').or_else(|| k2.strip_prefix(';')) {
             Some(rest) => rest,
             None => k,
         };

@@ -822,43 +822,56 @@ that accesses memory, a fence or a barrier",
     }
 
     /// A pointer to a location: `x`, `y + 1`, `y - 1 + 2`, `&y[1]`, `(y + 1)`. `y` alone
-    /// points to the first cell of an array.
+    /// points to the first cell of an array. Parentheses are counted, not recursed into,
+    /// so that no input nests deeper than this frame.
     fn pointer(&self, i: &'a str, ctx: &str) -> PResult<'a, Loc> {
-        let (i, _) = ws(i)?;
-        if let Some(rest) = i.strip_prefix('(') {
-            let (j, loc) = self.pointer(rest, ctx)?;
-            let (j, _) = sym(j, ')', &format!(" {ctx}"), "`)` or `+ K`")?;
-            return Ok((j, loc));
+        let (start, _) = ws(i)?;
+        let mut j = start;
+        let mut open = 0usize;
+        while let Some(rest) = j.strip_prefix('(') {
+            open += 1;
+            j = ws(rest)?.0;
         }
-        if let Some(rest) = i.strip_prefix('&') {
-            let (j, p) = self.param_name(rest, "after `&`")?;
-            let name = &self.params[p].name;
-            let (k, _) = ws(j)?;
-            if !k.starts_with('[') {
-                return fail(
-                    consumed(i, j),
-                    format!("`&{name}` is the address of the pointer `{name}`: expected `{name}` (a parameter is already a pointer) or `&{name}[K]`"),
-                );
+        let (mut j, p, mut index) = match j.strip_prefix('&') {
+            Some(rest) => {
+                let (k, p) = self.param_name(rest, "after `&`")?;
+                let name = &self.params[p].name;
+                let (l, _) = ws(k)?;
+                if !l.starts_with('[') {
+                    return fail(
+                        consumed(j, k),
+                        format!("`&{name}` is the address of the pointer `{name}`: expected `{name}` (a parameter is already a pointer) or `&{name}[K]`"),
+                    );
+                }
+                let (l, index) = self.subscript(l, name)?;
+                (l, p, index)
             }
-            let (k, index) = self.subscript(k, name)?;
-            let loc = self.cell(p, index, consumed(i, k))?;
-            return Ok((k, loc));
-        }
-        let (mut j, p) = self.param_name(i, ctx)?;
+            None => {
+                let (k, p) = self.param_name(j, ctx)?;
+                (k, p, 0)
+            }
+        };
         let name = &self.params[p].name;
-        let mut index: i64 = 0;
         loop {
-            let (k, _) = ws(j)?;
-            let sign = match k.chars().next() {
-                Some('+') if !k.starts_with("++") && !k.starts_with("+=") => 1,
-                Some('-') if !k.starts_with("--") && !k.starts_with("-=") => -1,
-                _ => break,
-            };
-            let (k, v) = self.index(&k[1..], name)?;
-            index = index.saturating_add(v.saturating_mul(sign));
-            j = k;
+            // `+ K`, `- K`
+            loop {
+                let (k, _) = ws(j)?;
+                let sign = match k.chars().next() {
+                    Some('+') if !k.starts_with("++") && !k.starts_with("+=") => 1,
+                    Some('-') if !k.starts_with("--") && !k.starts_with("-=") => -1,
+                    _ => break,
+                };
+                let (k, v) = self.index(&k[1..], name)?;
+                index = index.saturating_add(v.saturating_mul(sign));
+                j = k;
+            }
+            if open == 0 {
+                break;
+            }
+            j = sym(j, ')', &format!(" {ctx}"), "`)` or `+ K`")?.0;
+            open -= 1;
         }
-        let loc = self.cell(p, index, consumed(i, j))?;
+        let loc = self.cell(p, index, consumed(start, j))?;
         Ok((j, loc))
     }
 
