@@ -301,7 +301,7 @@ pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
         outcomes,
         stats,
         opts,
-        unaccessed_locations(program),
+        program_notes(program),
         start.elapsed().as_secs_f64(),
     ))
 }
@@ -310,7 +310,7 @@ impl Report {
     /// Judges the condition on `outcomes` and writes the notes: from a run, or from the
     /// merged shards of one (`merge`). Only `opts.unroll`, `opts.no_thin_air`,
     /// `opts.speedcheck` and `opts.states_only` matter. `program_notes` are the warnings
-    /// about the program itself ([`unaccessed_locations`]), which come first.
+    /// about the program itself ([`program_notes`]), which come first.
     pub fn assemble(
         program: Program,
         outcomes: Outcomes,
@@ -412,6 +412,14 @@ fn deadlock_text(n: u64) -> String {
 /// The `--unroll` to suggest when `unroll` was too low.
 pub fn raised_unroll(unroll: u32) -> u32 {
     unroll.saturating_mul(2).max(unroll.saturating_add(1))
+}
+
+/// The warnings about the program itself: what its source does that the language would
+/// reject (read anyway, docs/opencl.md), then [`unaccessed_locations`].
+pub fn program_notes(program: &Program) -> Vec<String> {
+    let mut notes: Vec<String> = program.warnings.iter().map(|w| w.note()).collect();
+    notes.extend(unaccessed_locations(program));
+    notes
 }
 
 /// A warning for each location the final state shows (condition, filter or `locations`)

@@ -112,7 +112,7 @@ pub fn shard_json(report: &Report, opts: &Options, place: &ShardPlace) -> Value 
         "tests": place.tests,
         "unroll": opts.unroll,
         "no_thin_air": opts.no_thin_air,
-        "program_notes": crate::unaccessed_locations(&report.program),
+        "program_notes": crate::program_notes(&report.program),
         "value_mismatch": s.value_mismatch,
         "thin_air_candidates": s.thin_air,
         "stopped": match s.stopped {
@@ -379,6 +379,8 @@ fn program_shell(head: &Value, columns: Vec<String>) -> Result<Program, String> 
     Ok(Program {
         dialect: vkherd_model::Dialect::default(),
         reg_names: Default::default(),
+        // The shard's notes carry them (`program_notes`).
+        warnings: Vec::new(),
         name: string(head, "name")?,
         description: string(head, "description")?,
         threads: Vec::new(),

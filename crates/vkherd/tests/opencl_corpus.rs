@@ -110,20 +110,8 @@ fn opencl_corpus_verdicts_match_the_headers() {
 fn opencl_corpus_pruned_search_equals_naive_enumeration() {
     for (name, source) in corpus() {
         let program = vkherd::load_litmus(&source).expect("parses");
-        let pruned = vkherd::run(&program, &vkherd::Options::default()).expect("runs");
-        let naive = vkherd::run(
-            &program,
-            &vkherd::Options {
-                naive: true,
-                ..vkherd::Options::default()
-            },
-        )
-        .expect("runs");
-        assert_eq!(
-            vkherd::report::herd_text(&pruned),
-            vkherd::report::herd_text(&naive),
-            "{name}"
-        );
+        let (pruned, naive) = files::pruned_and_naive_reports(&program);
+        assert_eq!(pruned, naive, "{name}");
     }
 }
 
@@ -235,7 +223,8 @@ fn dump_lowered_corpus() {
 }
 
 /// Damaged OpenCL tests get an error, never a panic, from parsing or lowering: byte edits
-/// of every corpus file, the same edits on every run.
+/// of every corpus file and of the dialect fixtures (tests/files/opencl-dialect: arrays,
+/// memory maps, compare-exchange forms), the same edits on every run.
 #[test]
 fn damaged_opencl_tests_never_panic() {
     const BYTES: &[u8] = b"(){};,*&|!=<>-+/\\[]:@ \nrxyz0129P~\"";
@@ -246,7 +235,15 @@ fn damaged_opencl_tests_never_panic() {
             .wrapping_add(1442695040888963407);
         (seed >> 33) as usize
     };
-    for (name, source) in corpus() {
+    let fixtures = files::litmus_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/files/opencl-dialect"),
+    )
+    .into_iter()
+    .map(|p| {
+        let text = std::fs::read_to_string(&p).expect("readable");
+        (p.display().to_string(), text)
+    });
+    for (name, source) in corpus().into_iter().chain(fixtures) {
         for _ in 0..60 {
             let mut bytes = source.as_bytes().to_vec();
             for _ in 0..1 + next() % 3 {
