@@ -6,6 +6,7 @@ use crate::cli::{files_to_run, RunArgs, TestKind, EXIT_BAD_INPUT, EXIT_OK};
 use serde_json::json;
 use std::path::PathBuf;
 use vkherd::models::{resolve, ModelChoice};
+use vkherd::report::JsonError;
 use vkherd::{report, Report, Verdict};
 
 /// `NAME+VARIANT+...`: a model and its variants.
@@ -49,23 +50,38 @@ pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) ->
         }
     };
     let (oa, ob) = (run.options(&ma), run.options(&mb));
+    // The diff's objects carry no run information (two models ran), its errors neither.
+    let info = serde_json::Map::new();
     let (mut differ, mut verdicts, mut bad) = (0u64, 0u64, 0u64);
     for file in &files {
         let name = file.display().to_string();
         let source = match std::fs::read(file) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) => {
-                eprintln!("error: cannot read {name}: {e}");
+                let message = format!("cannot read {name}: {e}");
+                eprintln!("error: {message}");
+                if as_json {
+                    outln!(
+                        "{}",
+                        report::json_error(&name, &JsonError::File(message), &info)
+                    );
+                }
                 bad += 1;
                 continue;
             }
         };
-        let result = vkherd::load_litmus(&source)
-            .and_then(|p| Ok((vkherd::run(&p, &oa)?, vkherd::run(&p, &ob)?)));
+        // A panic (a bug) fails this test alone (isolate.rs).
+        let result = crate::isolate::run_test(|| {
+            let p = vkherd::load_litmus(&source)?;
+            Ok((vkherd::run(&p, &oa)?, vkherd::run(&p, &ob)?))
+        });
         let (ra, rb) = match result {
             Ok(r) => r,
-            Err(d) => {
-                eprint!("{}", d.render(&name, &source));
+            Err(e) => {
+                eprint!("{}", e.render(&name, &source));
+                if as_json {
+                    outln!("{}", report::json_error(&name, &e.json(&name), &info));
+                }
                 bad += 1;
                 continue;
             }
@@ -113,8 +129,13 @@ pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) ->
             json!({"summary": {"tests": files.len(), "differ": differ, "verdict_changes": verdicts, "errors": bad, "a": ma.name, "b": mb.name}})
         );
     } else {
+        let errors = if bad > 0 {
+            format!(", {}", report::plural(bad, "error"))
+        } else {
+            String::new()
+        };
         outln!(
-            "{} tests: {differ} differ, {verdicts} verdict change(s) ({} against {})",
+            "{} tests: {differ} differ, {verdicts} verdict change(s){errors} ({} against {})",
             files.len(),
             ma.name,
             mb.name
