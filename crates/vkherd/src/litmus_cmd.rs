@@ -118,8 +118,7 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
                 continue;
             }
         };
-        // A panic (a bug) fails this test alone (isolate.rs).
-        let result = crate::isolate::run_test(|| {
+        let load_and_run = || {
             vkherd::load_litmus(&source).and_then(|program| {
                 // An estimate is only an aid: a test over a limit fails in `run`, with its error.
                 let estimate = vkherd::estimate(&program, &opts).ok().map(|mut e| {
@@ -144,7 +143,9 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
                 opts.progress = progress.as_ref().map(|p| p.counter());
                 vkherd::run(&program, &opts)
             })
-        });
+        };
+        // A panic (a bug) fails this test alone (isolate.rs).
+        let result = crate::isolate::run_test(load_and_run);
         let rep = match result {
             Ok(rep) => rep,
             Err(e) => {
