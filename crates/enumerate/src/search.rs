@@ -682,7 +682,10 @@ impl<V: Visitor> Search<'_, '_, V> {
     ) -> Acc<V> {
         let mut out = Acc::<V>::default();
         let mut stack: Vec<OpenRead> = Vec::new();
-        stack.extend(self.open_read(asmo, depth, p, (unit, parent, witness), &mut out));
+        let root = (unit, parent, witness);
+        if let Some(node) = self.open_read(asmo, depth, p, root, &mut out) {
+            stack.push(node);
+        }
         while let Some(top) = stack.last_mut() {
             let e = self.reads[top.depth];
             let sources = &self.options[top.depth];
@@ -706,9 +709,10 @@ impl<V: Visitor> Search<'_, '_, V> {
             top.assigned = Some(j);
             // The first child shares the node's witness ([`Self::witness`]).
             let witness = if j == top.first { top.witness } else { None };
-            let child = (top.depth + 1, Some(&top.check));
-            let opened = self.open_read(asmo, child.0, p, (unit, child.1, witness), &mut out);
-            stack.extend(opened);
+            let child = (unit, Some(&top.check), witness);
+            if let Some(node) = self.open_read(asmo, top.depth + 1, p, child, &mut out) {
+                stack.push(node);
+            }
         }
         out
     }
