@@ -179,11 +179,15 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
                 let _ = writeln!(out);
             }
             Ok(())
-        })
-        .unwrap_or_else(|panic| Err(panic.text(&name)));
+        });
         let _ = out.flush();
         drop(out);
-        if let Err(e) = printed {
+        let failure = match printed {
+            Ok(Ok(())) => None,
+            Ok(Err(e)) => Some(e),
+            Err(panic) => Some(panic.text(&name)),
+        };
+        if let Some(e) = failure {
             fail(
                 &mut tally,
                 JsonError::File(e.clone()),
