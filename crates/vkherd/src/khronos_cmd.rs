@@ -55,7 +55,8 @@ pub fn run(paths: &[PathBuf], model: &ModelChoice, common: &CommonArgs, limits: 
                 continue;
             }
         };
-        match run_khronos_with(&source, &name, &opts) {
+        // A panic (a bug) fails this file alone (isolate.rs).
+        match crate::isolate::run_test(|| run_khronos_with(&source, &name, &opts)) {
             Ok(results) => {
                 for r in results {
                     let verdict = if r.partial {
@@ -95,10 +96,10 @@ pub fn run(paths: &[PathBuf], model: &ModelChoice, common: &CommonArgs, limits: 
                     }
                 }
             }
-            Err(d) => {
-                eprint!("{}", d.render(&shown, &source));
+            Err(e) => {
+                eprint!("{}", e.render(&shown, &source));
                 if as_json {
-                    outln!("{}", report::json_error(&shown, &JsonError::At(&d), &info));
+                    outln!("{}", report::json_error(&shown, &e.json(&shown), &info));
                 }
                 bad += 1;
             }

@@ -165,8 +165,8 @@ pub struct Report {
     /// Warnings: unroll bound, thin air, deadlocks, observed locations no instruction
     /// accesses.
     pub notes: Vec<String>,
-    /// No execution completes within `--unroll` (paths were dropped and no state is left):
-    /// `States 0` says nothing about the test, only about the bound.
+    /// No execution completes within `--unroll` ([`bounded_empty`]): `States 0` says
+    /// nothing about the test, only about the bound (or a loop that cannot exit).
     pub bounded_empty: bool,
     /// The `--unroll` bound the report was made with.
     pub unroll: u32,
@@ -329,11 +329,18 @@ impl Report {
             Quantifier::Forall => outcomes.negative == 0,
         };
         let mut notes = program_notes;
-        let bounded_empty = stats.thread_without_paths.is_some();
+        let bounded_empty = bounded_empty(&outcomes, &stats, opts);
         if let Some(t) = stats.thread_without_paths {
             notes.push(format!(
                 "Warning: no execution completes within the unroll bound (--unroll {}): every path of thread P{t} takes a backward jump more often, so States 0 says nothing about the test; raise the bound, e.g. --unroll {} (a loop that can never exit has no execution at any bound)",
                 opts.unroll,
+                raised_unroll(opts.unroll)
+            ));
+        } else if bounded_empty {
+            notes.push(format!(
+                "Warning: no execution completes within the unroll bound (--unroll {}): {} dropped by the bound, and no path that ends within it has a consistent execution, so States 0 says nothing about the test; check that every loop can exit (a spin loop waits for a value some invocation must write: on a flag nobody sets it spins forever, at any bound), or raise the bound, e.g. --unroll {}",
+                opts.unroll,
+                report::plural(stats.dropped_paths, "path"),
                 raised_unroll(opts.unroll)
             ));
         } else if stats.dropped_paths > 0 {
@@ -398,6 +405,30 @@ impl Report {
         }
         report
     }
+}
+
+/// Is the result bounded-empty: does no execution complete within the unroll bound?
+///
+/// Exactly when the run is complete, the bound dropped some path, and no path that ends
+/// within the bound has a consistent execution, counting those `--no-thin-air` leaves out
+/// (they complete; the option hides them). A thread all of whose paths were dropped is
+/// the plain case (no path combination at all); a spin loop on a flag nobody sets is the
+/// other: its paths that end within the bound need a value no write gives. Not
+/// bounded-empty:
+/// - a result without dropped paths: its `States 0` (every path deadlocks, say) is the
+///   test's own, at any bound;
+/// - consistent executions that the filter or the condition leave out of the states:
+///   executions complete, the test just does not show them;
+/// - a partial run, or one whose search skipped subtrees for their final state
+///   (`--speedcheck`, `--states-only`: `EnumStats::cut_by_state`): the executions it
+///   did not see may complete, so it cannot tell.
+pub fn bounded_empty(outcomes: &Outcomes, stats: &EnumStats, opts: &Options) -> bool {
+    if stats.thread_without_paths.is_some() {
+        return true;
+    }
+    let hidden_thin_air = if opts.no_thin_air { stats.thin_air } else { 0 };
+    let completed = outcomes.consistent + hidden_thin_air;
+    stats.stopped.is_none() && stats.dropped_paths > 0 && !stats.cut_by_state && completed == 0
 }
 
 /// `1 path combination deadlocks`, `2 path combinations deadlock`.

@@ -126,45 +126,91 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
         if let Some(p) = &mut place {
             p.identity.source = vkherd::merge::digest(source.as_bytes());
         }
-        let result = vkherd::load_litmus(&source).and_then(|program| {
-            // An estimate is only an aid: a test over a limit fails in `run`, with its error.
-            let estimate = vkherd::estimate(&program, &opts).ok().map(|mut e| {
-                if let Some(sh) = opts.shard {
-                    e.log10 -= (sh.count as f64).log10(); // about a shard's share
+        let load_and_run = || {
+            vkherd::load_litmus(&source).and_then(|program| {
+                // An estimate is only an aid: a test over a limit fails in `run`, with its error.
+                let estimate = vkherd::estimate(&program, &opts).ok().map(|mut e| {
+                    if let Some(sh) = opts.shard {
+                        e.log10 -= (sh.count as f64).log10(); // about a shard's share
+                    }
+                    e
+                });
+                // A whole search's estimate bounds it; a shard's share is a guess.
+                let bound = opts.shard.is_none();
+                if let (true, Some(e)) = (output.stats, estimate) {
+                    eprintln!(
+                        "Estimate {name}: {} {e} candidates over {}",
+                        if bound { "at most" } else { "about" },
+                        plural(e.path_combinations, "path combination")
+                    );
                 }
-                e
-            });
-            // A whole search's estimate bounds it; a shard's share is a guess.
-            let bound = opts.shard.is_none();
-            if let (true, Some(e)) = (output.stats, estimate) {
-                eprintln!(
-                    "Estimate {name}: {} {e} candidates over {}",
-                    if bound { "at most" } else { "about" },
-                    plural(e.path_combinations, "path combination")
-                );
-            }
-            // The estimate ignores pruning (a spin lock estimated at 1e20 finishes in
-            // milliseconds), so the warning waits until the run has taken a while.
-            let _warning = estimate
-                .and_then(|e| vkherd::far_past_limits(&e, &opts))
-                .map(|w| DeferredNote::after(WARNING_DELAY, format!("{name}: {w}")));
-            let label = progress_label(k, files.len(), &name);
-            let budget = crate::progress::Budget {
-                estimate,
-                estimate_is_bound: bound,
-                timeout: opts.timeout,
-            };
-            let progress = crate::progress::Progress::start(&label, budget);
-            opts.progress = progress.as_ref().map(|p| p.counter());
-            vkherd::run(&program, &opts)
-        });
+                // The estimate ignores pruning (a spin lock estimated at 1e20 finishes in
+                // milliseconds), so the warning waits until the run has taken a while.
+                let _warning = estimate
+                    .and_then(|e| vkherd::far_past_limits(&e, &opts))
+                    .map(|w| DeferredNote::after(WARNING_DELAY, format!("{name}: {w}")));
+                let label = progress_label(k, files.len(), &name);
+                let budget = crate::progress::Budget {
+                    estimate,
+                    estimate_is_bound: bound,
+                    timeout: opts.timeout,
+                };
+                let progress = crate::progress::Progress::start(&label, budget);
+                opts.progress = progress.as_ref().map(|p| p.counter());
+                vkherd::run(&program, &opts)
+            })
+        };
+        // A panic (a bug) fails this test alone (isolate.rs).
+        let result = crate::isolate::run_test(load_and_run);
         let rep = match result {
             Ok(rep) => rep,
-            Err(d) => {
-                fail(&mut tally, JsonError::At(&d), d.render(&name, &source));
+            Err(e) => {
+                fail(&mut tally, e.json(&name), e.render(&name, &source));
                 continue;
             }
         };
+        // Errors writing stdout (a closed pipe) are ignored, as everywhere in the CLI.
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+        let graphs = &output.graphs;
+        let printed = crate::isolate::catch(|| -> Result<(), String> {
+            if graphs.dot || graphs.graph.is_some() {
+                draw_witnesses(&mut out, &rep, &name, &source, &opts, graphs, &mut svg_note)?;
+            }
+            if graphs.dot {
+                // DOT only on stdout.
+            } else if let (true, Some(place)) = (output.json, &place) {
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    vkherd::merge::shard_report_json(&rep, &name, &opts, place, info_of(&rep))
+                );
+            } else if output.json {
+                let _ = report::write_json(&mut out, &rep, &name, info_of(&rep));
+                let _ = writeln!(out);
+            } else {
+                let _ = report::write_herd_text(&mut out, &rep, !output.herd7_log);
+                if output.time || output.herd7_log {
+                    let _ = write!(out, "{}", report::time_line(&rep));
+                }
+                let _ = writeln!(out);
+            }
+            Ok(())
+        });
+        let _ = out.flush();
+        drop(out);
+        let failure = match printed {
+            Ok(Ok(())) => None,
+            Ok(Err(e)) => Some(e),
+            Err(panic) => Some(panic.text(&name)),
+        };
+        if let Some(e) = failure {
+            fail(
+                &mut tally,
+                JsonError::File(e.clone()),
+                format!("error: {e}\n"),
+            );
+            continue;
+        }
         tally.tests += 1;
         status = combine_status(status, report_status(&rep));
         match rep.verdict {
@@ -174,43 +220,6 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
         tally.racy += u64::from(rep.outcomes.flag_data_race);
         tally.partial += u64::from(rep.stats.stopped.is_some());
         tally.bounded_empty += u64::from(rep.bounded_empty);
-        // Errors writing stdout (a closed pipe) are ignored, as everywhere in the CLI.
-        let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-        let graphs = &output.graphs;
-        if graphs.dot || graphs.graph.is_some() {
-            if let Err(e) =
-                draw_witnesses(&mut out, &rep, &name, &source, &opts, graphs, &mut svg_note)
-            {
-                let _ = out.flush();
-                drop(out);
-                fail(
-                    &mut tally,
-                    JsonError::File(e.clone()),
-                    format!("error: {e}\n"),
-                );
-                continue;
-            }
-        }
-        if graphs.dot {
-            // DOT only on stdout.
-        } else if let (true, Some(place)) = (output.json, &place) {
-            let _ = writeln!(
-                out,
-                "{}",
-                vkherd::merge::shard_report_json(&rep, &name, &opts, place, info_of(&rep))
-            );
-        } else if output.json {
-            let _ = report::write_json(&mut out, &rep, &name, info_of(&rep));
-            let _ = writeln!(out);
-        } else {
-            let _ = report::write_herd_text(&mut out, &rep, !output.herd7_log);
-            if output.time || output.herd7_log {
-                let _ = write!(out, "{}", report::time_line(&rep));
-            }
-            let _ = writeln!(out);
-        }
-        let _ = out.flush();
-        drop(out);
         for note in &rep.notes {
             eprintln!("{name}: {note}");
         }

@@ -14,6 +14,7 @@ mod cli;
 mod compare_cmd;
 mod diff_cmd;
 mod explain_cmd;
+mod isolate;
 mod khronos_cmd;
 mod litmus_cmd;
 mod merge_cmd;

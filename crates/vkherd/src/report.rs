@@ -190,7 +190,7 @@ pub fn write_herd_text(w: &mut dyn Write, report: &Report, marks: bool) -> std::
     }
     if report.bounded_empty {
         out.push_str(&format!(
-            "Bounded {name}: no execution completes within the unroll bound; raise it, e.g. --unroll {}\n",
+            "Bounded {name}: no execution completes within the unroll bound; raise it, e.g. --unroll {}, or check that every loop can exit\n",
             crate::raised_unroll(report.unroll)
         ));
     }

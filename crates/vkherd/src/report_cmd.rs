@@ -3,6 +3,7 @@
 //! is an entry of the page with its error; the exit code is the main command's.
 
 use crate::cli::{combine_status, report_status, EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, EXIT_PARTIAL};
+use crate::isolate::TestError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -196,10 +197,11 @@ fn run_item(item: &Item, label: &str, opts: &Options, show: &Show) -> (Entry, i3
         }
     };
     let label = format!("{label} {file}");
-    let outcome = match item {
+    // A panic (a bug) fails this file alone (isolate.rs).
+    let outcome = crate::isolate::run_test(|| match item {
         Item::Khronos(_) => run_khronos(path, &source, &label, opts),
         _ => run_litmus(&source, &label, opts, show),
-    };
+    });
     match outcome {
         Ok((result, extras, seconds, code)) => (
             Entry {
@@ -212,13 +214,20 @@ fn run_item(item: &Item, label: &str, opts: &Options, show: &Show) -> (Entry, i3
             },
             code,
         ),
-        Err(d) => {
-            let rendered = d.render(&file, &source);
+        Err(e) => {
+            let rendered = e.render(&file, &source);
             eprint!("{rendered}");
-            let error = FileError {
-                location: format!("{file}:{}:{}", d.span.line.max(1), d.span.column.max(1)),
-                message: d.message.clone(),
-                rendered,
+            let error = match &e {
+                TestError::At(d) => FileError {
+                    location: format!("{file}:{}:{}", d.span.line.max(1), d.span.column.max(1)),
+                    message: d.message.clone(),
+                    rendered,
+                },
+                TestError::Panicked(p) => FileError {
+                    location: file.clone(),
+                    message: p.text(&file),
+                    rendered,
+                },
             };
             (error_entry(Some(source), error), EXIT_BAD_INPUT)
         }
