@@ -57,7 +57,7 @@ pub fn shard_json(report: &Report, opts: &Options, place: &ShardPlace) -> Value 
         "tests": place.tests,
         "unroll": opts.unroll,
         "no_thin_air": opts.no_thin_air,
-        "program_notes": crate::unaccessed_locations(&report.program),
+        "program_notes": crate::program_notes(&report.program, opts),
         "value_mismatch": s.value_mismatch,
         "thin_air_candidates": s.thin_air,
         "stopped": match s.stopped {
