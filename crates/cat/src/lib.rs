@@ -11,6 +11,7 @@
 pub mod ast;
 pub mod base;
 mod compile;
+pub mod dialect;
 pub mod eval;
 pub mod inspect;
 pub mod ir;

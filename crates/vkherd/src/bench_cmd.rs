@@ -90,7 +90,7 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
                 "candidates_per_second": rate,
             });
             if let Value::Object(m) = &mut v {
-                m.extend(info.clone());
+                m.extend(vkherd::report::run_info_for(&rep.program, opts));
             }
             outln!("{v}");
         } else {

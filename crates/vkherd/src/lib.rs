@@ -16,6 +16,7 @@ pub mod families;
 pub mod graphs;
 pub mod graphviz;
 pub mod html;
+pub mod judge;
 pub mod khronos;
 pub mod locate;
 pub mod logs;
@@ -38,7 +39,7 @@ pub use vkherd_enumerate::estimate::Estimate;
 use vkherd_enumerate::{collect_outcomes, EnumOptions, EnumStats, Outcomes};
 pub use vkherd_enumerate::{Shard, Speedcheck, StopReason};
 pub use vkherd_litmus::Diagnostic;
-use vkherd_model::{lower_litmus, Dialect, ModelOptions, Program, Quantifier};
+use vkherd_model::{lower_litmus, ModelOptions, Program, Quantifier};
 pub use vkherd_model::{Program as LoweredProgram, Variant};
 
 /// Options of a run.
@@ -52,9 +53,12 @@ pub struct Options {
     /// With `cat` `None`: run the hand-written Rust transcription of the Vulkan model
     /// (`--model hand:vulkan`) instead of vulkan.cat.
     pub hand_written: bool,
-    /// `--model` was given: OPENCL tests run `cat` (or are refused if it is `None`, the
-    /// Vulkan model) instead of the OpenCL model.
+    /// `--model` was given: it judges every test, and refuses those of a dialect it is not
+    /// for; else each test is judged by its dialect's model ([`judge`]).
     pub model_given: bool,
+    /// Every variant asked for (`--variant`, `--no-chains`). Without `--model`, each
+    /// dialect's model takes those it has; those of `cat` and `model` count too.
+    pub variants: Vec<String>,
     /// A backward jump may be taken at most this many times on a path.
     pub unroll: u32,
     /// Leave out thin-air executions.
@@ -83,6 +87,7 @@ impl Default for Options {
             cat: None,
             hand_written: false,
             model_given: false,
+            variants: Vec::new(),
             unroll: 2,
             no_thin_air: false,
             max_candidates: None,
@@ -239,60 +244,12 @@ pub fn far_past_limits(estimate: &Estimate, opts: &Options) -> Option<String> {
     })
 }
 
-/// The variants a run asks for, sorted: those its cat model was compiled with, or the
-/// hand-written engine's switches.
-fn requested_variants(opts: &Options) -> Vec<String> {
-    match &opts.cat {
-        Some(model) => model.active.iter().cloned().collect(),
-        None => [(opts.model.mmra, "mmra"), (!opts.model.chains, "no-chains")]
-            .into_iter()
-            .filter(|(on, _)| *on)
-            .map(|(_, v)| v.to_string())
-            .collect(),
-    }
-}
-
-/// Enumerates a lowered program and judges its condition.
+/// Enumerates a lowered program and judges its condition, with the model [`judge`]
+/// chooses for its dialect.
 pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
-    // The model follows the dialect unless --model was given (docs/opencl.md).
-    let opencl_opts;
-    // A run has no source text to point into: errors name the header line.
-    let start = vkherd_model::Span {
-        offset: 0,
-        len: 0,
-        line: 1,
-        column: 1,
-    };
-    let opts = if program.dialect == Dialect::OpenCl && !opts.model_given {
-        // opencl.cat with the variants asked for (`--variant mmra`: docs/mmra.md
-        // "OpenCL"). One it does not test is an error: neither a silent plain run nor the
-        // Vulkan cat model that a variant would otherwise select.
-        let cat = models::opencl(&requested_variants(opts)).map_err(|e| {
-            Diagnostic::new(
-                start,
-                format!(
-                    "`{}` is an OpenCL test, judged by the OpenCL model (no --model given), and {e}; expected only variants of the OpenCL model",
-                    program.name
-                ),
-            )
-        })?;
-        opencl_opts = Options {
-            cat: Some(cat),
-            ..opts.clone()
-        };
-        &opencl_opts
-    } else if program.dialect == Dialect::OpenCl && opts.cat.is_none() {
-        // `--model vulkan` (either engine) is the Vulkan axioms: wrong verdicts on OpenCL.
-        return Err(Diagnostic::new(
-            start,
-            format!(
-                "`{}` is an OpenCL test and the Vulkan model cannot judge it; expected --model opencl (the default for OPENCL tests) or a cat model",
-                program.name
-            ),
-        ));
-    } else {
-        opts
-    };
+    let judge = judge::judge(program.dialect, opts)
+        .map_err(|e| Diagnostic::new(locate::WHOLE_TEST, e.for_test(&program.name)))?;
+    let opts = &judge.opts;
     let start = Instant::now();
     let (outcomes, stats) = collect_outcomes(program, &opts.enum_options())
         .map_err(|e| locate::enum_diagnostic(program, e))?;
@@ -301,9 +258,24 @@ pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
         outcomes,
         stats,
         opts,
-        program_notes(program),
+        program_notes_of(program, &judge),
         start.elapsed().as_secs_f64(),
     ))
+}
+
+/// The notes a report of `program` gets before its run's: locations no instruction
+/// accesses, variants its model does not have ([`judge::Judge::notes`]).
+pub fn program_notes(program: &Program, opts: &Options) -> Vec<String> {
+    match judge::judge(program.dialect, opts) {
+        Ok(judge) => program_notes_of(program, &judge),
+        Err(_) => program_warnings(program),
+    }
+}
+
+fn program_notes_of(program: &Program, judge: &judge::Judge) -> Vec<String> {
+    let mut notes = program_warnings(program);
+    notes.extend(judge.notes(program.dialect));
+    notes
 }
 
 impl Report {
@@ -447,7 +419,7 @@ pub fn raised_unroll(unroll: u32) -> u32 {
 
 /// The warnings about the program itself: what its source does that the language would
 /// reject (read anyway, docs/opencl.md), then [`unaccessed_locations`].
-pub fn program_notes(program: &Program) -> Vec<String> {
+fn program_warnings(program: &Program) -> Vec<String> {
     let mut notes: Vec<String> = program.warnings.iter().map(|w| w.note()).collect();
     notes.extend(unaccessed_locations(program));
     notes

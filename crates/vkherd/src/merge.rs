@@ -112,7 +112,7 @@ pub fn shard_json(report: &Report, opts: &Options, place: &ShardPlace) -> Value 
         "tests": place.tests,
         "unroll": opts.unroll,
         "no_thin_air": opts.no_thin_air,
-        "program_notes": crate::program_notes(&report.program),
+        "program_notes": crate::program_notes(&report.program, opts),
         "value_mismatch": s.value_mismatch,
         "thin_air_candidates": s.thin_air,
         "thread_without_paths": s.thread_without_paths,

@@ -257,7 +257,9 @@ fn run_litmus(
         let relations: Vec<&str> = show.relations.iter().map(|s| s.as_str()).collect();
         let checked = vkherd::explain::model_for(&program, &opts)
             .map_err(|e| e.to_string())
-            .and_then(|model| vkherd::explain::check_show(&model, &relations));
+            .and_then(|model| {
+                vkherd::explain::check_show(&model, &relations).map_err(|e| e.to_string())
+            });
         match checked {
             Ok(()) => crate::report_extras::extras(
                 &program,

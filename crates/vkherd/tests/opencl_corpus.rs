@@ -127,7 +127,8 @@ fn opencl_tests_are_refused_by_the_vulkan_model() {
     };
     let err = vkherd::run(&program, &opts).expect_err("refused");
     assert!(
-        err.message.contains("the Vulkan model cannot judge it"),
+        err.message
+            .contains("is an OpenCL test, and the model vulkan is not for OpenCL tests"),
         "{name}: {}",
         err.message
     );

@@ -556,37 +556,3 @@ Test litmus-tests/opencl-mmra/MMRA-seed-memory-types.litmus
         String::from_utf8_lossy(&out.stdout)
     );
 }
-
-/// Without --model, an OpenCL test runs opencl.cat with the variants asked for: `mmra`
-/// is its variant; one it does not test (`no-chains`, by either spelling) is an error
-/// (exit code 2), neither a silent plain run nor a run of the Vulkan cat model, which
-/// `--variant no-chains` selects for Vulkan tests.
-#[test]
-fn variants_the_opencl_model_lacks_are_errors_on_opencl_tests() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let vkherd = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_vkherd"))
-            .current_dir(&root)
-            .args(args)
-            .arg("litmus-tests/opencl-mmra/MMRA-seed-example1.litmus")
-            .output()
-            .expect("run vkherd")
-    };
-    let mmra = vkherd(&["--variant", "mmra"]);
-    assert_eq!(mmra.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&mmra.stdout).contains("States 3"));
-    for args in [
-        &["--no-chains"][..],
-        &["--variant", "no-chains"],
-        &["--variant", "mmra", "--no-chains"],
-    ] {
-        let out = vkherd(args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.contains("the OpenCL model has no variant `no-chains` (it tests: mmra)")
-                && err.contains("MMRA-seed-example1.litmus:1:1"),
-            "{args:?}: {err}"
-        );
-    }
-}
