@@ -398,11 +398,10 @@ impl CommonArgs {
 
 impl ModelArgs {
     pub fn model(&self) -> Result<ModelChoice, String> {
-        let given = self.model.is_some();
-        let name = self.model.as_deref().unwrap_or("vulkan");
-        let mut choice = vkherd::models::resolve(name, &self.variants, self.no_chains)?;
-        choice.given = given;
-        Ok(choice)
+        match &self.model {
+            Some(name) => vkherd::models::resolve(name, &self.variants, self.no_chains),
+            None => vkherd::models::resolve_default(&self.variants, self.no_chains),
+        }
     }
 }
 

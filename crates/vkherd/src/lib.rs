@@ -251,6 +251,21 @@ fn requested_variants(opts: &Options) -> Vec<String> {
     }
 }
 
+/// A Vulkan test run without `--model` with a variant only the OpenCL model has
+/// (`models::resolve_default`): why it is refused.
+fn vulkan_model_lacks(program: &Program, opts: &Options) -> Option<String> {
+    let cat = opts.cat.as_ref().filter(|_| !opts.model_given)?;
+    (program.dialect == Dialect::Vulkan)
+        .then(|| models::vulkan_lacks(cat))
+        .flatten()
+        .map(|e| {
+            format!(
+                "`{}` is a Vulkan test, judged by the Vulkan model (no --model given), and {e}; expected only variants of the Vulkan model",
+                program.name
+            )
+        })
+}
+
 /// Enumerates a lowered program and judges its condition.
 pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
     // The model follows the dialect unless --model was given (docs/opencl.md).
@@ -280,6 +295,8 @@ pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
             ..opts.clone()
         };
         &opencl_opts
+    } else if let Some(e) = vulkan_model_lacks(program, opts) {
+        return Err(Diagnostic::new(start, e));
     } else if program.dialect == Dialect::OpenCl && opts.cat.is_none() {
         // `--model vulkan` (either engine) is the Vulkan axioms: wrong verdicts on OpenCL.
         return Err(Diagnostic::new(

@@ -203,6 +203,56 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
     })
 }
 
+/// The model of a run without `--model`: the Vulkan model with the variants asked for
+/// (as `resolve("vulkan", ..)`). When some of them are variants of the OpenCL model only
+/// (`rc11-sc`, docs/opencl.md), `OPENCL` tests still run opencl.cat with them, and each
+/// Vulkan test is refused (`crate::run`, [`vulkan_lacks`]) rather than judged without
+/// them; a variant neither model tests is an error here.
+pub fn resolve_default(variants: &[String], no_chains: bool) -> Result<ModelChoice, String> {
+    let error = match resolve("vulkan", variants, no_chains) {
+        Ok(choice) => {
+            return Ok(ModelChoice {
+                given: false,
+                ..choice
+            })
+        }
+        Err(e) => e,
+    };
+    let opencl = opencl(&[]).expect("the plain OpenCL model");
+    let mut all: Vec<String> = variants.to_vec();
+    if no_chains {
+        all.push("no-chains".into());
+    }
+    let vulkan = Model::bundled("vulkan", &all).map_err(|e| e.diagnostic.message)?;
+    if !all
+        .iter()
+        .all(|v| vulkan.variants.contains(v) || opencl.variants.contains(v))
+    {
+        return Err(error);
+    }
+    Ok(ModelChoice {
+        cat: Some(Arc::new(vulkan)),
+        name: std::iter::once("vulkan".to_string())
+            .chain(all.iter().map(|v| format!("+{v}")))
+            .collect(),
+        ..ModelChoice::default()
+    })
+}
+
+/// For a Vulkan test run without `--model` ([`resolve_default`]): the first variant asked
+/// for that the Vulkan model `cat` does not test, with the message saying so.
+pub fn vulkan_lacks(cat: &Model) -> Option<String> {
+    cat.active
+        .iter()
+        .find(|v| !cat.variants.contains(*v))
+        .map(|v| {
+            format!(
+                "the Vulkan model has no variant `{v}` (it tests: {})",
+                variant_list(cat)
+            )
+        })
+}
+
 /// The variants a model tests, for error messages ("none" if it tests none).
 fn variant_list(model: &Model) -> String {
     if model.variants.is_empty() {

@@ -166,6 +166,9 @@ impl std::fmt::Display for ExplainError {
 /// `mmra`).
 pub fn model_for(program: &Program, opts: &crate::Options) -> Result<Arc<Model>, ExplainError> {
     let variants = crate::requested_variants(opts);
+    if let Some(e) = crate::vulkan_model_lacks(program, opts) {
+        return Err(whole_test(e));
+    }
     match (&opts.cat, program.dialect) {
         (_, Dialect::OpenCl) if !opts.model_given => crate::models::opencl(&variants)
             .map_err(|e| {
