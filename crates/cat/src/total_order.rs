@@ -38,7 +38,8 @@ use vkherd_model::Rel;
 /// pairs `(b, f)` for `f` in `C(b) ∩ F(b)` (then cyclic).
 pub fn total_order(p: &Rel, c: &Rel, f: &Rel) -> Rel {
     let forbidden = c.inter(f);
-    if p.is_acyclic() && (forbidden.is_empty() || Search::new(p, c, f, &forbidden).run()) {
+    // With no forbidden pair both answers are `p` (cyclic or not): no search.
+    if forbidden.is_empty() || (p.is_acyclic() && Search::new(p, c, f, &forbidden).run()) {
         p.clone()
     } else {
         p.union(&forbidden)

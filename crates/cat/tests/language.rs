@@ -239,6 +239,36 @@ fn checks_under_a_complement_or_difference_of_rf_do_not_cut() {
     );
 }
 
+/// The builtin `total-order(P, C, F)` takes three relations, unless the model defines a
+/// function of that name; its check cuts when P and F grow with rf and C does not depend
+/// on it (fewer orders qualify), and not when C does (a new pair of C may make one).
+#[test]
+fn total_order_is_a_builtin_of_three_relations_monotone_in_p_and_f() {
+    assert!(err("let y = total-order(po, po)").contains("`total-order` takes three relations"));
+    assert!(err("let y = total-order(po, R, po)").contains("this is a set"));
+    let m = compile(
+        "acyclic total-order(po | rf, po, rf^-1) as grows\nacyclic total-order(po, rf, po) as c-grows\nacyclic total-order(po, po, po \\ rf) as f-shrinks",
+    )
+    .unwrap();
+    let cut: Vec<(&str, bool)> = m
+        .checks
+        .iter()
+        .map(|c| (c.name.as_str(), c.may_cut))
+        .collect();
+    assert_eq!(
+        cut,
+        [("grows", true), ("c-grows", false), ("f-shrinks", false)]
+    );
+    // A model's own function of that name is called instead.
+    let own =
+        compile("let total-order(a, b) = a | b\nacyclic total-order(po, po) as mine").unwrap();
+    assert_eq!(own.checks.len(), 1);
+    // The OpenCL model's SC check is one that cuts.
+    let opencl = Model::bundled("opencl", &[]).unwrap();
+    let sc = opencl.checks.iter().find(|c| c.name == "sc").unwrap();
+    assert!(sc.may_cut);
+}
+
 #[test]
 fn every_prefix_of_the_vulkan_model_compiles_or_fails_at_a_real_place() {
     let text = vkherd_cat::bundled_file("vulkan.cat").unwrap();
