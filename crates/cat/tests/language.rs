@@ -201,14 +201,18 @@ fn sw_is_factored_around_rf_and_shared_subterms_are_one_node() {
     assert_eq!(m2.named("a"), m2.named("b"));
 }
 
+/// Each check of `m` by name, and whether it may cut the search.
+fn cuts(m: &Model) -> Vec<(&str, bool)> {
+    m.checks
+        .iter()
+        .map(|c| (c.name.as_str(), c.may_cut))
+        .collect()
+}
+
 #[test]
 fn checks_under_a_complement_or_difference_of_rf_do_not_cut() {
     let m = Model::bundled("vulkan", &[]).unwrap();
-    let cut: Vec<(&str, bool)> = m
-        .checks
-        .iter()
-        .map(|c| (c.name.as_str(), c.may_cut))
-        .collect();
+    let cut = cuts(&m);
     assert_eq!(
         cut,
         [
@@ -221,11 +225,7 @@ fn checks_under_a_complement_or_difference_of_rf_do_not_cut() {
         "acyclic po | rf as grows\nempty po \\ rf as shrinks\nirreflexive ~rf as complement\n~empty po \\ rf as nonempty-of-shrinking\n~empty rf as nonempty-of-growing\nempty (po \\ rf^-1) \\ rf as twice",
     )
     .unwrap();
-    let cut: Vec<(&str, bool)> = m
-        .checks
-        .iter()
-        .map(|c| (c.name.as_str(), c.may_cut))
-        .collect();
+    let cut = cuts(&m);
     assert_eq!(
         cut,
         [
@@ -250,11 +250,7 @@ fn total_order_is_a_builtin_of_three_relations_monotone_in_p_and_f() {
         "acyclic total-order(po | rf, po, rf^-1) as grows\nacyclic total-order(po, rf, po) as c-grows\nacyclic total-order(po, po, po \\ rf) as f-shrinks",
     )
     .unwrap();
-    let cut: Vec<(&str, bool)> = m
-        .checks
-        .iter()
-        .map(|c| (c.name.as_str(), c.may_cut))
-        .collect();
+    let cut = cuts(&m);
     assert_eq!(
         cut,
         [("grows", true), ("c-grows", false), ("f-shrinks", false)]
