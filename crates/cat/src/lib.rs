@@ -18,6 +18,7 @@ pub mod ir;
 mod lex;
 pub mod mono;
 pub mod parse;
+mod total_order;
 
 use ast::CheckKind;
 use std::collections::BTreeSet;

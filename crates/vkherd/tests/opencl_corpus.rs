@@ -103,6 +103,70 @@ fn opencl_corpus_verdicts_match_the_headers() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A header line `KEY: Ok|No (...), data race: yes|no`: the verdict and the race flag.
+fn stated(source: &str, key: &str) -> Option<(String, bool)> {
+    source
+        .lines()
+        .find_map(|l| l.trim_start_matches("(* ").trim().strip_prefix(key))
+        .map(|l| (l[..2].to_string(), l.contains("data race: yes")))
+}
+
+/// The variant `rc11-sc` (RC11's psc instead of seed 004's order S, docs/opencl.md "The
+/// SC order S"): on every corpus test it gives the header's `RC11-SC:` verdict and race
+/// flag where there is one, else the `Expected:` ones (so a test on which the two SC
+/// axioms differ must say so); its report is locked where it differs from the default's,
+/// and its pruned search equals --naive there.
+#[test]
+fn rc11_sc_differs_only_where_the_headers_say() {
+    let choice = vkherd::models::resolve("opencl", &["rc11-sc".to_string()], false)
+        .expect("opencl has the variant rc11-sc");
+    let rc11 = vkherd::Options {
+        cat: choice.cat,
+        model_given: true,
+        ..vkherd::Options::default()
+    };
+    let mut failures = Vec::new();
+    let mut differ = Vec::new();
+    for (name, source) in corpus() {
+        let program = vkherd::load_litmus(&source).expect("parses");
+        let expected = stated(&source, "RC11-SC: ")
+            .or_else(|| stated(&source, "Expected: "))
+            .expect("an Expected line");
+        let rep = vkherd::run(&program, &rc11).expect("runs");
+        let got = (
+            match rep.verdict {
+                vkherd::Verdict::Ok => "Ok".to_string(),
+                vkherd::Verdict::No => "No".to_string(),
+            },
+            rep.outcomes.flag_data_race,
+        );
+        if got != expected {
+            failures.push(format!("{name}: header {expected:?}, rc11-sc {got:?}"));
+        }
+        let text = vkherd::report::herd_text(&rep);
+        let plain = vkherd::report::herd_text(
+            &vkherd::run(&program, &vkherd::Options::default()).expect("runs"),
+        );
+        if text != plain {
+            let stem = Path::new(&name).file_stem().unwrap().to_string_lossy();
+            differ.push(stem.to_string());
+            insta::assert_snapshot!(format!("opencl-{stem}@rc11-sc"), text);
+            let naive = vkherd::Options {
+                naive: true,
+                ..rc11.clone()
+            };
+            let naive = vkherd::report::herd_text(&vkherd::run(&program, &naive).expect("runs"));
+            assert_eq!(text, naive, "{name}: rc11-sc search and --naive differ");
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(
+        differ,
+        ["IRIW-sc-fences-relaxed", "SC-stale-write-not-last", "Z6.U"],
+        "the tests whose reports rc11-sc changes"
+    );
+}
+
 /// The pruned search cuts on the OpenCL model's monotone checks and on compare-exchange
 /// outcomes decided by partial values: it must list exactly what plain exhaustive
 /// enumeration (`--naive`) lists, on the whole OpenCL corpus.

@@ -459,7 +459,7 @@ fn verdict_word(report: &Report) -> String {
 #[test]
 fn opencl_mmra_corpus_matches_its_headers_and_snapshots() {
     let tests = corpus("opencl-mmra");
-    assert_eq!(tests.len(), 15);
+    assert_eq!(tests.len(), 18);
     let mut failures = Vec::new();
     for (name, source) in &tests {
         let exp = expectation(name, source);
@@ -535,13 +535,16 @@ Test litmus-tests/opencl-mmra/MMRA-SB-sc-fences.litmus
 Test litmus-tests/opencl-mmra/MMRA-seed-example1.litmus
   only opencl+mmra: 1:r0=1; 1:r1=0;
   verdict: No under opencl, Ok under opencl+mmra
+Test litmus-tests/opencl-mmra/MMRA-seed-example4-untagged-between.litmus
+  only opencl+mmra: 1:r0=1; 1:r1=0;
+  verdict: No under opencl, Ok under opencl+mmra
 Test litmus-tests/opencl-mmra/MMRA-seed-example4.litmus
   only opencl+mmra: 1:r0=1; 1:r1=0;
   verdict: No under opencl, Ok under opencl+mmra
 Test litmus-tests/opencl-mmra/MMRA-seed-memory-types.litmus
   only opencl+mmra: 1:r0=1; 1:r1=1; 1:r2=0;
   verdict: No under opencl, Ok under opencl+mmra
-15 tests: 9 differ, 9 verdict change(s), 0 partial (opencl against opencl+mmra)
+18 tests: 10 differ, 10 verdict change(s), 0 partial (opencl against opencl+mmra)
 ";
     assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
     // The untagged OpenCL corpus: the variant adds nothing.
