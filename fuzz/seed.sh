@@ -1,6 +1,7 @@
 #!/bin/sh
 # Fills fuzz/corpus/TARGET with seeds from the repository (run from the repository root):
-# the litmus corpus, the malformed-input corpus and, if present, the Khronos reference
+# the litmus corpus (OpenCL tests for parse_opencl), the bundled and sample cat models
+# (parse_cat, run_cat), the malformed-input corpus and, if present, the Khronos reference
 # suite in ../shared/khronos-tests (copied into the git-ignored corpus dir, not committed).
 set -eu
 target="$1"
@@ -15,8 +16,11 @@ copy() {
 case "$target" in
 parse_litmus)
     copy $(find litmus-tests crates/vkherd/tests/malformed -name '*.litmus' 2>/dev/null) ;;
-parse_cat)
-    copy $(find crates/cat/models -name '*.cat' 2>/dev/null) ;;
+parse_cat|run_cat)
+    copy $(find crates/cat/models crates/cat/tests/models -name '*.cat' 2>/dev/null) ;;
+parse_opencl)
+    copy $(find litmus-tests/opencl litmus-tests/opencl-mmra crates/vkherd/tests/malformed \
+        -name '*.litmus' -exec grep -qi '^ *opencl' {} \; -print 2>/dev/null) ;;
 parse_khronos)
     copy $(find ../shared/khronos-tests crates/vkherd/tests/malformed -name '*.test' 2>/dev/null) ;;
 *)

@@ -1,13 +1,14 @@
 //! The tokens of a cat file, read with nom: names, strings, `0`, `_`, operators and
 //! punctuation. Comments `(* ... *)` (nested) and `// ...` are skipped like whitespace.
 
+use crate::error::{Construct, Error};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::character::complete::satisfy;
 use nom::combinator::recognize;
 use nom::sequence::pair;
 use nom::{IResult, Parser};
-use vkherd_litmus::{span_at, Diagnostic, Span};
+use vkherd_litmus::{span_at, Span};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Tok {
@@ -31,8 +32,9 @@ pub struct Token {
 }
 
 /// The longer symbols first, so that `^-1` is not read as something shorter.
-const SYMBOLS: [&str; 15] = [
-    "^-1", "|", "&", "\\", ";", "*", "+", "?", "~", "[", "]", "(", ")", "=", ",",
+/// `++` is herd7's set addition, recognised only to be refused by name.
+const SYMBOLS: [&str; 16] = [
+    "^-1", "++", "|", "&", "\\", ";", "*", "+", "?", "~", "[", "]", "(", ")", "=", ",",
 ];
 
 type R<'a, T> = IResult<&'a str, T>;
@@ -62,7 +64,7 @@ fn symbol(i: &str) -> R<'_, &'static str> {
 }
 
 /// Skips whitespace and comments; an unterminated `(*` is an error at the `(*`.
-fn skip_blank<'a>(src: &'a str, mut i: &'a str) -> Result<&'a str, Diagnostic> {
+fn skip_blank<'a>(src: &'a str, mut i: &'a str) -> Result<&'a str, Error> {
     loop {
         let (rest, _) = alt((
             take_while1::<_, _, nom::error::Error<&str>>(char::is_whitespace),
@@ -91,7 +93,7 @@ fn skip_blank<'a>(src: &'a str, mut i: &'a str) -> Result<&'a str, Diagnostic> {
                 } else if let Some(c) = j.chars().next() {
                     j = &j[c.len_utf8()..];
                 } else {
-                    return Err(Diagnostic::new(
+                    return Err(Error::syntax(
                         span_at(src, start, 2),
                         "unterminated comment: expected `*)` before the end of the file",
                     ));
@@ -132,7 +134,7 @@ impl<'a> Lines<'a> {
 }
 
 /// Splits `src` into tokens, ending with [`Tok::Eof`].
-pub fn tokenize(src: &str) -> Result<Vec<Token>, Diagnostic> {
+pub fn tokenize(src: &str) -> Result<Vec<Token>, Error> {
     let lines = Lines::new(src);
     let mut out = Vec::new();
     let mut i = src;
@@ -155,7 +157,7 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, Diagnostic> {
             (rest, tok)
         } else if let Ok((rest, n)) = number(i) {
             if n != "0" {
-                return Err(Diagnostic::new(
+                return Err(Error::syntax(
                     span_at(src, at, n.len()),
                     format!("unexpected number `{n}`: the only number in cat is `0` (the empty relation)"),
                 ));
@@ -167,7 +169,7 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, Diagnostic> {
                     (&body[end + 1..], Tok::Str(body[..end].to_string()))
                 }
                 _ => {
-                    return Err(Diagnostic::new(
+                    return Err(Error::syntax(
                         span_at(src, at, 1),
                         "unterminated string: expected a closing `\"` on the same line",
                     ))
@@ -177,7 +179,15 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, Diagnostic> {
             (rest, Tok::Sym(s))
         } else {
             let c = i.chars().next().expect("not empty");
-            return Err(Diagnostic::new(
+            if matches!(c, '{' | '}' | '\'') {
+                return Err(Error::unsupported(
+                    Construct::Tags,
+                    span_at(src, at, 1),
+                    &format!("`{c}` (sets of tags or tuples `{{ ... }}`, tags `'a`)"),
+                    "use the base sets of docs/models.md",
+                ));
+            }
+            return Err(Error::syntax(
                 span_at(src, at, c.len_utf8()),
                 format!("unexpected character `{c}`: expected a name, an operator or `(`"),
             ));

@@ -11,6 +11,7 @@
 pub mod ast;
 pub mod base;
 mod compile;
+pub mod error;
 pub mod eval;
 pub mod inspect;
 pub mod ir;
@@ -24,6 +25,7 @@ use std::sync::Arc;
 use vkherd_litmus::{Diagnostic, Span};
 
 pub use base::{Kind, Stage, Value, BASES};
+pub use error::{Construct, ErrorKind, Limit};
 pub use eval::{AsmoValues, Evaluation, Prepared};
 
 /// A cat source text with the name it is reported under.
@@ -38,6 +40,7 @@ pub struct Source {
 pub struct CatError {
     pub file: String,
     pub source: Arc<str>,
+    pub kind: ErrorKind,
     pub diagnostic: Diagnostic,
 }
 
@@ -51,6 +54,7 @@ impl CatError {
         CatError {
             file: String::new(),
             source: Arc::from(""),
+            kind: ErrorKind::Model,
             diagnostic: Diagnostic::new(Span::default(), message),
         }
     }
@@ -93,6 +97,7 @@ pub const FILES: &[(&str, &str)] = &[
         include_str!("../models/vulkan-asserts.cat"),
     ),
     ("opencl.cat", include_str!("../models/opencl.cat")),
+    ("stdlib.cat", include_str!("../models/stdlib.cat")),
 ];
 
 /// The models `--model NAME` accepts.
