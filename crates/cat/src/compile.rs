@@ -402,36 +402,36 @@ impl<'a> Compiler<'a> {
         Ok(match &e.kind {
             ExprKind::Empty => Val::Poly(Poly::Empty),
             ExprKind::Universe => Val::Poly(Poly::Universe),
-            ExprKind::Name(name) => {
-                match self.lookup(name).cloned() {
-                    Some(Entry::Val(v)) => v,
-                    Some(Entry::Func { params, .. }) => {
-                        return Err(Error::typing(
-                            e.span,
-                            format!(
-                                "`{name}` is a function of {} argument(s): expected `{name}(...)`",
-                                params.len()
-                            ),
-                        ))
-                    }
-                    Some(Entry::Proc { .. }) => return Err(Error::typing(
+            ExprKind::Name(name) => match self.lookup(name).cloned() {
+                Some(Entry::Val(v)) => v,
+                Some(Entry::Func { params, .. }) => {
+                    return Err(Error::typing(
+                        e.span,
+                        format!(
+                            "`{name}` is a function of {} argument(s): expected `{name}(...)`",
+                            params.len()
+                        ),
+                    ))
+                }
+                Some(Entry::Proc { .. }) => {
+                    return Err(Error::typing(
                         e.span,
                         format!(
                             "`{name}` is a procedure: expected `call {name}(...)` as a statement"
                         ),
-                    )),
-                    None => match lookup(name) {
-                        Some(i) => Val::Node(self.graph.base(i)),
-                        None => {
-                            return Err(Error::new(
-                                ErrorKind::UnknownName,
-                                e.span,
-                                unknown_name(name),
-                            ))
-                        }
-                    },
+                    ))
                 }
-            }
+                None => match lookup(name) {
+                    Some(i) => Val::Node(self.graph.base(i)),
+                    None => {
+                        return Err(Error::new(
+                            ErrorKind::UnknownName,
+                            e.span,
+                            unknown_name(name),
+                        ))
+                    }
+                },
+            },
             ExprKind::If { variant, then, els } => {
                 self.seen_variants.insert(variant.clone());
                 if self.variants.contains(variant) {

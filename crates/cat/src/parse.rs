@@ -57,7 +57,7 @@ const UNSUPPORTED: &[(&str, Construct, &str, &str)] = &[
         "enum",
         Construct::Tags,
         "`enum` (tags)",
-        "use the base sets of docs/models.md",
+        "use the base sets",
     ),
     (
         "match",
@@ -69,13 +69,13 @@ const UNSUPPORTED: &[(&str, Construct, &str, &str)] = &[
         "instructions",
         Construct::Declaration,
         "`instructions` declaration",
-        "use the base sets of docs/models.md",
+        "use the base sets",
     ),
     (
         "events",
         Construct::Declaration,
         "`events` declaration",
-        "use the base sets of docs/models.md",
+        "use the base sets",
     ),
     (
         "forall",
@@ -176,11 +176,12 @@ fn reserved(s: &str) -> bool {
 
 /// Parses a cat file into its statements.
 pub fn parse_cat(src: &str) -> Result<Vec<Stmt>, Error> {
-    let toks = tokenize(src)?;
+    let (toks, lex_error) = tokenize(src);
     let mut p = Parser {
         toks,
         pos: 0,
         depth: 0,
+        lex_error,
     };
     match p.peek() {
         Tok::Str(_) => p.pos += 1,
@@ -198,7 +199,10 @@ pub fn parse_cat(src: &str) -> Result<Vec<Stmt>, Error> {
     while *p.peek() != Tok::Eof {
         out.push(p.stmt()?);
     }
-    Ok(out)
+    match p.lex_error {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
 }
 
 struct Parser {
@@ -206,6 +210,8 @@ struct Parser {
     pos: usize,
     /// Parentheses, brackets, `~`, `if` and procedures open around the current token.
     depth: usize,
+    /// Why the tokens end early (at their `Eof`), if they do.
+    lex_error: Option<Error>,
 }
 
 type Res<T> = Result<T, Error>;
@@ -271,19 +277,33 @@ impl Parser {
     }
 
     fn unexpected<T>(&self, expected: &str) -> Res<T> {
+        if let (Tok::Eof, Some(e)) = (self.peek(), &self.lex_error) {
+            return Err(e.clone());
+        }
         // A herd7 construct vkherd refuses is named as such, wherever it turns up.
         if let Tok::Ident(s) = self.peek() {
             if let Some(&(_, c, what, instead)) = unsupported_word(s) {
                 return Err(Error::unsupported(c, self.span(), what, instead));
             }
         }
-        if *self.peek() == Tok::Sym("++") {
-            return Err(Error::unsupported(
-                Construct::Operator,
-                self.span(),
-                "set addition `++`",
-                "use `|`",
-            ));
+        match self.peek() {
+            Tok::Sym("++") => {
+                return Err(Error::unsupported(
+                    Construct::Operator,
+                    self.span(),
+                    "set addition `++`",
+                    "use `|`",
+                ))
+            }
+            Tok::Sym(s @ ("{" | "}" | "'")) => {
+                return Err(Error::unsupported(
+                    Construct::Tags,
+                    self.span(),
+                    &format!("`{s}` (sets of tags or tuples `{{ ... }}`, tags `'a`)"),
+                    "use the base sets",
+                ))
+            }
+            _ => {}
         }
         Err(Error::syntax(
             self.span(),
