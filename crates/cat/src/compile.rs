@@ -134,11 +134,7 @@ impl<'a> Compiler<'a> {
         for st in stmts {
             if let Stmt::Include { file, span } = &st {
                 if depth >= Limit::IncludeDepth.max() {
-                    return Err(self.error(Error::limit(
-                        Limit::IncludeDepth,
-                        *span,
-                        "includes nested (does the file include itself?)",
-                    )));
+                    return Err(self.error(Error::limit(Limit::IncludeDepth, *span)));
                 }
                 let Some(inc) = (self.resolve)(file, &self.files[index]) else {
                     return Err(self.error(Error::new(
@@ -370,11 +366,7 @@ impl<'a> Compiler<'a> {
     /// Compiles `e`, within the limits on the compiler's recursion and the graph's depth.
     fn expr(&mut self, e: &Expr) -> Res<Val> {
         if self.expr_depth >= Limit::ExpressionDepth.max() {
-            return Err(Error::limit(
-                Limit::ExpressionDepth,
-                e.span,
-                "expression with operators nested (through the functions it calls)",
-            ));
+            return Err(Error::limit(Limit::ExpressionDepth, e.span));
         }
         self.expr_depth += 1;
         let v = self.expr_inner(e);
@@ -389,11 +381,7 @@ impl<'a> Compiler<'a> {
     /// Refuses node `n` (written at `span`) if it is deeper than the limit.
     fn check_depth(&self, n: N, span: Span) -> Res<()> {
         if self.graph.node(n).depth as usize > Limit::DefinitionDepth.max() {
-            return Err(Error::limit(
-                Limit::DefinitionDepth,
-                span,
-                "definition with operators nested (through the definitions it uses)",
-            ));
+            return Err(Error::limit(Limit::DefinitionDepth, span));
         }
         Ok(())
     }
@@ -587,11 +575,7 @@ impl<'a> Compiler<'a> {
             ));
         }
         if self.call_depth >= Limit::CallDepth.max() {
-            return Err(Error::limit(
-                Limit::CallDepth,
-                span,
-                "function and procedure calls nested",
-            ));
+            return Err(Error::limit(Limit::CallDepth, span));
         }
         args.iter().map(|a| self.expr(a)).collect()
     }

@@ -101,15 +101,28 @@ impl Error {
         Error::new(ErrorKind::Type, span, message)
     }
 
-    /// `what` goes past `limit`.
-    pub fn limit(limit: Limit, span: Span, what: &str) -> Error {
+    /// Past `limit` at `span`.
+    pub fn limit(limit: Limit, span: Span) -> Error {
+        let m = limit.max();
+        let what = match limit {
+            Limit::Nesting => {
+                format!("parentheses, brackets, `~`, `if`, calls and procedures nested more than {m} deep")
+            }
+            Limit::ExpressionDepth => format!(
+                "expression nested more than {m} operators deep (through the functions it calls)"
+            ),
+            Limit::DefinitionDepth => format!(
+                "definition nested more than {m} operators deep (through the definitions it uses)"
+            ),
+            Limit::CallDepth => format!("function and procedure calls nested more than {m} deep"),
+            Limit::IncludeDepth => {
+                format!("includes nested more than {m} deep (does a file include itself?)")
+            }
+        };
         Error::new(
             ErrorKind::Limit(limit),
             span,
-            format!(
-                "{what} more than {} deep: this is a limit of vkherd (docs/errors.md, \"On the model\")",
-                limit.max()
-            ),
+            format!("{what}: this is a limit of vkherd (docs/errors.md, \"On the model\")"),
         )
     }
 

@@ -242,11 +242,7 @@ fn node(kind: ExprKind, span: Span) -> Res<Expr> {
     };
     let depth = below.map_or(0, |d| d + 1);
     if depth as usize > Limit::ExpressionDepth.max() {
-        return Err(Error::limit(
-            Limit::ExpressionDepth,
-            span,
-            "expression with operators nested",
-        ));
+        return Err(Error::limit(Limit::ExpressionDepth, span));
     }
     Ok(Expr { kind, span, depth })
 }
@@ -315,11 +311,7 @@ impl Parser {
     fn enter(&mut self, at: Span) -> Res<()> {
         self.depth += 1;
         if self.depth > Limit::Nesting.max() {
-            return Err(Error::limit(
-                Limit::Nesting,
-                at,
-                "parentheses, brackets, `~`, `if` and procedures nested",
-            ));
+            return Err(Error::limit(Limit::Nesting, at));
         }
         Ok(())
     }

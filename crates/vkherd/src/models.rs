@@ -190,9 +190,12 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
         }
     }
     if model.named("co").is_none() {
-        return Err(format!(
-            "error: model {name} defines neither `co` (the order of writes that decides final values) nor `locord` (see docs/models.md)"
-        ));
+        // Located at the start of the model file, as errors about a whole test are.
+        let whole = vkherd_litmus::Diagnostic::new(
+            vkherd_litmus::span_at(&model.source.text, 0, 0),
+            "the model defines neither `co` (the order of writes that decides final values) nor `locord` (see docs/models.md; this concerns the model as a whole)",
+        );
+        return Err(whole.render(&model.source.name, &model.source.text));
     }
     Ok(ModelChoice {
         options,

@@ -53,12 +53,12 @@ fn ten_thousand_nested_definitions_or_parentheses_exit_2_with_a_located_error() 
         (
             "definitions.cat",
             deep_model(10_000),
-            "definition with operators nested",
+            "definition nested more than",
         ),
         (
             "parentheses.cat",
             format!("let x = {}po{}\n", "(".repeat(10_000), ")".repeat(10_000)),
-            "parentheses, brackets",
+            "parentheses, brackets, `~`",
         ),
     ];
     for (name, text, what) in cases {
