@@ -17,7 +17,19 @@ case "$target" in
 parse_litmus)
     copy $(find litmus-tests crates/vkherd/tests/malformed -name '*.litmus' 2>/dev/null) ;;
 parse_cat|run_cat)
-    copy $(find crates/cat/models crates/cat/tests/models -name '*.cat' 2>/dev/null) ;;
+    copy $(find crates/cat/models crates/cat/tests/models -name '*.cat' 2>/dev/null)
+    # Small models in herd7's syntax: short inputs run faster than the bundled files.
+    i=0
+    while IFS= read -r model; do
+        i=$((i + 1))
+        printf '%b' "$model" > "$dir/seed_small_$i.cat"
+    done <<'EOF'
+VULKAN\nlet hb = (po | rf)+\nacyclic hb | asmo as consistent\nlet co = asmo\n
+"m"\ninclude "stdlib.cat"\nprocedure p(r, s) =\n  let both = r | s\n  acyclic both as c\nend\ncall p(po, rf)\nlet locord = po & loc\n
+M\nlet rec a = po | a ; b and b = rf | b ; a\nundefined_unless empty a & id as u\nshow a, b\nunshow a\nlet co = (a | asmo)+\n
+"m"\nlet f(x, y) = [x] ; po ; [y]\nflag ~empty f(W, R) & ~sloc as racy\nlet locord = if "v" then f(R, W) else 0\nirreflexive locord ; rf^-1 as i\n
+EOF
+    ;;
 parse_opencl)
     copy $(find litmus-tests/opencl litmus-tests/opencl-mmra crates/vkherd/tests/malformed \
         -name '*.litmus' -exec grep -qi '^ *opencl' {} \; -print 2>/dev/null) ;;
