@@ -29,8 +29,7 @@ fn limit_error(text: &str, limit: Limit) -> CatError {
     assert!(s.line >= 1 && s.column >= 1 && s.offset + s.len <= text.len());
     assert_eq!(vkherd_litmus::span_at(text, s.offset, s.len), s);
     assert!(
-        e.render()
-            .contains(&format!("more than {} ", limit.max())),
+        e.render().contains(&format!("more than {} ", limit.max())),
         "{}",
         e.render()
     );
