@@ -161,7 +161,8 @@ impl Model {
             }
             let dir = std::path::Path::new(&from.name).parent()?;
             let path = dir.join(file);
-            let text = std::fs::read_to_string(&path).ok()?;
+            // As the CLI reads files: bytes that are not UTF-8 become U+FFFD.
+            let text = String::from_utf8_lossy(&std::fs::read(&path).ok()?).into_owned();
             Some(Source {
                 name: path.display().to_string(),
                 text: Arc::from(text),

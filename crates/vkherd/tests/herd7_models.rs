@@ -131,3 +131,50 @@ fn the_comparison_sees_a_model_that_leaves_out_a_call() {
         );
     }
 }
+
+#[test]
+fn the_cli_refuses_a_herd7_model_it_cannot_run_with_a_located_error() {
+    let dir = std::env::temp_dir().join(format!("vkherd-herd7-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases: [(&str, &[u8], &str); 5] = [
+        (
+            "loc.cat",
+            b"AArch64\nlet co = asmo\nacyclic po & loc",
+            "herd7's `loc` is `sloc` here",
+        ),
+        (
+            "enum.cat",
+            b"\"m\"\nenum Fences = 'a",
+            "herd7's `enum` (tags) is not supported",
+        ),
+        // (Not named cos.cat: it would include itself.)
+        (
+            "x86.cat",
+            b"X86\ninclude \"cos.cat\"",
+            "herd7's library file `cos.cat`",
+        ),
+        (
+            "latin1.cat",
+            b"let co = asmo (* caf\xe9 *) \xe9",
+            "unexpected character",
+        ),
+        ("coset.cat", b"let co = W\nacyclic po", "`co` is a set"),
+    ];
+    for (name, text, expected) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_vkherd"))
+            .arg("--model")
+            .arg(&path)
+            .arg(files::corpus_root().join("sb/SB.litmus"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(stderr.contains(expected), "{name}: {stderr}");
+        assert!(
+            stderr.contains(&format!("--> {}:", path.display())) && stderr.contains('^'),
+            "{name}: {stderr}"
+        );
+    }
+}
