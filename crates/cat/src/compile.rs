@@ -511,11 +511,7 @@ impl<'a> Compiler<'a> {
             file,
         }) = self.lookup(f).cloned()
         else {
-            let what = if self.lookup(f).is_some() || lookup(f).is_some() {
-                "is not a function"
-            } else {
-                "is not defined"
-            };
+            let what = self.not_callable(f, "function");
             return Err(Error::typing(
                 span,
                 format!("`{f}` {what}: expected a function defined with `let {f}(...) = ...`, `domain` or `range`"),
@@ -523,6 +519,15 @@ impl<'a> Compiler<'a> {
         };
         let vals = self.arguments(f, &params, args, span)?;
         self.inside(f, &params, vals, env_len, file, span, |c| c.expr(&body))
+    }
+
+    /// Why `f` cannot be called as a `kind`: it is something else, or not defined.
+    fn not_callable(&self, f: &str, kind: &str) -> String {
+        if self.lookup(f).is_some() || lookup(f).is_some() {
+            format!("is not a {kind}")
+        } else {
+            "is not defined".to_string()
+        }
     }
 
     /// `call f(args)`: the procedure's statements, with its parameters bound.
@@ -534,11 +539,7 @@ impl<'a> Compiler<'a> {
             file,
         }) = self.lookup(f).cloned()
         else {
-            let what = if self.lookup(f).is_some() || lookup(f).is_some() {
-                "is not a procedure"
-            } else {
-                "is not defined"
-            };
+            let what = self.not_callable(f, "procedure");
             return Err(Error::typing(
                 span,
                 format!("`{f}` {what}: expected a procedure defined with `procedure {f}(...) = ... end`"),
