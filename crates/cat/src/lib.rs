@@ -16,6 +16,7 @@ pub mod error;
 pub mod eval;
 pub mod inspect;
 pub mod ir;
+mod kernel;
 mod lex;
 pub mod mono;
 pub mod parse;
