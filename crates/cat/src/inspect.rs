@@ -13,7 +13,7 @@
 //!   closures whose operand has the edge), and naming the most specific named
 //!   definitions reached.
 
-use crate::base::{static_value, Kind, Value, BASES};
+use crate::base::{static_value, BaseName, Kind, Value};
 use crate::ir::{Op, N};
 use crate::kernel;
 use crate::{Model, Stage};
@@ -106,7 +106,7 @@ impl<'m> Inspection<'m> {
         }
         for (i, node) in model.graph.nodes.iter().enumerate() {
             if let Op::Base(b) = node.op {
-                let name = BASES[b].name.to_string();
+                let name = b.name().to_string();
                 names[i].retain(|x| *x != name);
                 names[i].insert(0, name);
             }
@@ -155,11 +155,11 @@ impl<'m> Inspection<'m> {
         })
     }
 
-    fn base(&self, b: usize) -> Value {
-        match BASES[b].name {
-            "rf" => Value::Rel(self.rf.clone()),
-            "RFINIT" => Value::Set(self.rfinit.clone()),
-            "asmo" => Value::Rel(self.asmo.clone()),
+    fn base(&self, b: BaseName) -> Value {
+        match b {
+            BaseName::Rf => Value::Rel(self.rf.clone()),
+            BaseName::RfInit => Value::Set(self.rfinit.clone()),
+            BaseName::Asmo => Value::Rel(self.asmo.clone()),
             _ => static_value(b, self.statics),
         }
     }

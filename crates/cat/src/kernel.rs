@@ -231,6 +231,7 @@ pub(crate) fn holds(check: &Check, v: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::BaseName;
     use crate::{Model, Source};
     use std::collections::BTreeSet;
     use std::sync::Arc;
@@ -299,11 +300,9 @@ mod tests {
         let Op::Fix { group, inputs, .. } = &m.graph.node(odd).op else {
             panic!("{:?}", m.graph.node(odd).op);
         };
-        let po = crate::base::lookup("po").unwrap();
-        let id = crate::base::lookup("id").unwrap();
         let value = |i: N| match m.graph.node(i).op {
-            Op::Base(b) if b == po => Value::Rel(chain()),
-            Op::Base(b) if b == id => Value::Rel(Rel::identity(EVENTS)),
+            Op::Base(BaseName::Po) => Value::Rel(chain()),
+            Op::Base(BaseName::Id) => Value::Rel(Rel::identity(EVENTS)),
             ref op => panic!("unexpected input {op:?}"),
         };
         let vals: Vec<Value> = inputs.iter().map(|&i| value(i)).collect();

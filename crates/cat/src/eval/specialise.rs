@@ -12,7 +12,7 @@
 //! given later ([`super::stage`]).
 
 use super::program::{seq_factor, Input, Loc, Program, Step};
-use crate::base::{Kind, Stage, Value, BASES};
+use crate::base::{BaseName, Kind, Stage, Value};
 use crate::ir::{Graph, Op, N};
 use crate::kernel::{apply, empty_value, is_full, Factor};
 // foldhash: the analysis maps are keyed by small node ids.
@@ -20,11 +20,11 @@ use foldhash::{HashMap, HashMapExt};
 use vkherd_model::Rel;
 
 /// Specialises the nodes of `graph` that `roots` read to an execution of `n` events
-/// whose static base values `statics` gives (by index in [`BASES`]).
+/// whose static base values `statics` gives.
 pub(super) fn specialise<'m>(
     graph: &'m Graph,
     n: usize,
-    statics: &dyn Fn(usize) -> Value,
+    statics: &dyn Fn(BaseName) -> Value,
     roots: &[N],
 ) -> Program<'m> {
     let count = graph.nodes.len();
@@ -44,7 +44,7 @@ pub(super) fn specialise<'m>(
 /// What the pass keeps while specialising the nodes.
 struct Specialiser<'m, 's> {
     p: Program<'m>,
-    statics: &'s dyn Fn(usize) -> Value,
+    statics: &'s dyn Fn(BaseName) -> Value,
     /// The nodes specialised (or being), by node.
     done: Vec<bool>,
     /// Closures of known relations, by the node holding their operand's value: the
@@ -144,18 +144,18 @@ impl Specialiser<'_, '_> {
         let me = i;
         let i = i as usize;
         let (step, st) = match &node.op {
-            Op::Base(b) if BASES[*b].stage == Stage::Static => {
+            Op::Base(b) if b.stage() == Stage::Static => {
                 self.p.known[i] = Some((self.statics)(*b));
                 self.p.loc[i] = Loc::Known(me);
                 return;
             }
             Op::Base(b) => {
-                let input = match BASES[*b].name {
-                    "rf" => Input::Rf,
-                    "RFINIT" => Input::RfInit,
+                let input = match b {
+                    BaseName::Rf => Input::Rf,
+                    BaseName::RfInit => Input::RfInit,
                     _ => Input::Asmo,
                 };
-                (Step::Input(input), BASES[*b].stage)
+                (Step::Input(input), b.stage())
             }
             op => {
                 // The common case: every operand is known, the node is computed now.

@@ -7,7 +7,7 @@ use super::hoist::hoist;
 use super::program::{Input, Loc, Program, Step};
 use super::specialise::specialise;
 use super::stage::{stage, Arg};
-use crate::base::{Kind, Stage, Value, BASES};
+use crate::base::{BaseName, Kind, Stage, Value};
 use crate::ir::{Op, N};
 use crate::kernel::Factor;
 use crate::{Model, Source};
@@ -29,14 +29,14 @@ fn po() -> Rel {
     Rel::from_pairs(EVENTS, [(0, 1), (1, 2), (2, 3)]).plus()
 }
 
-fn statics(b: usize) -> Value {
-    match (BASES[b].name, BASES[b].kind) {
-        ("po", _) => Value::Rel(po()),
-        ("sloc", _) => Value::Rel(Rel::from_pairs(EVENTS, [(0, 2), (2, 0)])),
-        ("W", _) => Value::Set(EventSet::from_iter(EVENTS, [1, 3])),
-        ("EV", _) => Value::Set(EventSet::full(EVENTS)),
-        (_, Kind::Set) => Value::Set(EventSet::new(EVENTS)),
-        (_, Kind::Rel) => Value::Rel(Rel::empty(EVENTS)),
+fn statics(b: BaseName) -> Value {
+    match b {
+        BaseName::Po => Value::Rel(po()),
+        BaseName::Sloc => Value::Rel(Rel::from_pairs(EVENTS, [(0, 2), (2, 0)])),
+        BaseName::W => Value::Set(EventSet::from_iter(EVENTS, [1, 3])),
+        BaseName::Ev => Value::Set(EventSet::full(EVENTS)),
+        b if b.kind() == Kind::Set => Value::Set(EventSet::new(EVENTS)),
+        _ => Value::Rel(Rel::empty(EVENTS)),
     }
 }
 
@@ -44,8 +44,7 @@ fn node(m: &Model, name: &str) -> N {
     m.named(name).unwrap_or_else(|| panic!("no `{name}`"))
 }
 
-fn base(m: &Model, name: &str) -> N {
-    let b = crate::base::lookup(name).expect("a base name");
+fn base(m: &Model, b: BaseName) -> N {
     let i = m.graph.nodes.iter().position(|x| x.op == Op::Base(b));
     i.expect("the model reads it") as N
 }
@@ -75,12 +74,12 @@ fn empty_operands_absorb_or_vanish() {
     let p = specialised(&m, &["a"]);
     assert!(p.known_value(node(&m, "a")).is_some_and(Value::is_empty));
     assert_eq!(
-        p.loc[base(&m, "rf") as usize],
+        p.loc[base(&m, BaseName::Rf) as usize],
         Loc::InRec,
         "rf was not needed"
     );
     let p = specialised(&m, &["b", "c"]);
-    let (b, rf) = (node(&m, "b"), base(&m, "rf"));
+    let (b, rf) = (node(&m, "b"), base(&m, BaseName::Rf));
     assert_eq!(p.resolve(b), rf);
     assert_eq!(p.loc[b as usize], Loc::Cand(u32::MAX));
     assert!(matches!(p.steps[rf as usize], Some(Step::Input(Input::Rf))));
@@ -100,11 +99,11 @@ fn known_operands_fold_and_stages_follow_the_operands() {
     let mut want = po();
     want.union_with(&Rel::from_pairs(EVENTS, [(0, 2), (2, 0)]));
     assert_eq!(k, &want);
-    assert_eq!(dynamic, &vec![base(&m, "rf")]);
+    assert_eq!(dynamic, &vec![base(&m, BaseName::Rf)]);
     assert_eq!(p.stage[a as usize], Stage::Candidate);
     assert_eq!(p.stage[node(&m, "b") as usize], Stage::Candidate);
     let c = node(&m, "c");
-    assert_eq!(p.resolve(c), base(&m, "asmo"));
+    assert_eq!(p.resolve(c), base(&m, BaseName::Asmo));
     assert_eq!(p.loc[c as usize], Loc::Asmo(u32::MAX));
 }
 
@@ -125,7 +124,7 @@ fn hoist_extends_a_known_closure() {
     want.union_with(&Rel::from_pairs(EVENTS, [(0, 2), (2, 0)]));
     want.close_in_place();
     assert_eq!(p.known_value(*closed), Some(&Value::Rel(want)));
-    assert_eq!(dynamic, &vec![base(&m, "rf")]);
+    assert_eq!(dynamic, &vec![base(&m, BaseName::Rf)]);
 }
 
 /// `rf ; (po | (rf & sthd)) ; [W]`: the middle factor is `po` once `rf & sthd` is known
@@ -143,7 +142,7 @@ fn hoist_computes_runs_that_became_static() {
     let Some(Step::Seq(after)) = &p.steps[a] else {
         panic!("{:?}", p.steps[a]);
     };
-    assert_eq!(after[0], Factor::Rel(base(&m, "rf")));
+    assert_eq!(after[0], Factor::Rel(base(&m, BaseName::Rf)));
     assert_eq!(after.len(), 2);
     let Factor::Rel(run) = after[1] else {
         panic!("{after:?}")
@@ -162,9 +161,14 @@ fn stage_assigns_slots_to_needed_nodes() {
     let mut p = specialise(&m.graph, EVENTS, &statics, &roots);
     hoist(&mut p);
     let sched = stage(&mut p, &roots);
-    let (s, a, b, rf) = (node(&m, "s"), node(&m, "a"), node(&m, "b"), base(&m, "rf"));
+    let (s, a, b, rf) = (
+        node(&m, "s"),
+        node(&m, "a"),
+        node(&m, "b"),
+        base(&m, BaseName::Rf),
+    );
     // The asmo input itself is computed per asmo, before what reads it.
-    assert_eq!(sched.asmo_program, vec![base(&m, "asmo"), s]);
+    assert_eq!(sched.asmo_program, vec![base(&m, BaseName::Asmo), s]);
     assert_eq!(p.loc[s as usize], Loc::Asmo(1));
     assert_eq!(
         p.loc[b as usize], p.loc[rf as usize],
