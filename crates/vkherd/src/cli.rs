@@ -1,9 +1,9 @@
 //! Command-line parsing and dispatch.
 
+use crate::dir_walk::Found;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
-use crate::dir_walk::Found;
 use vkherd::models::ModelChoice;
 use vkherd::Options;
 

@@ -53,7 +53,9 @@ fn diff_of_two_vulkan_models_refuses_the_opencl_tests_and_compares_the_others() 
         "{stdout}"
     );
     assert!(
-        stderr.contains("error: `Z6.U` is an OpenCL test, and the model vulkan is not for OpenCL tests"),
+        stderr.contains(
+            "error: `Z6.U` is an OpenCL test, and the model vulkan is not for OpenCL tests"
+        ),
         "{stderr}"
     );
     assert!(stderr.contains("Z6.U.litmus:1:1\n"), "{stderr}");
@@ -65,7 +67,10 @@ fn diff_of_two_vulkan_models_refuses_the_opencl_tests_and_compares_the_others() 
         .map(|l| serde_json::from_str(l).expect("a JSON line"))
         .collect();
     assert_eq!(lines.len(), 3, "{lines:?}");
-    assert!(lines[0]["file"].as_str().unwrap().ends_with("MP-semav-fence-wg-crosswg.litmus"));
+    assert!(lines[0]["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("MP-semav-fence-wg-crosswg.litmus"));
     assert_eq!(lines[0]["verdict_change"], true);
     assert!(lines[1]["file"].as_str().unwrap().ends_with("Z6.U.litmus"));
     assert!(lines[1]["error"]["message"]
@@ -78,7 +83,14 @@ fn diff_of_two_vulkan_models_refuses_the_opencl_tests_and_compares_the_others() 
 #[test]
 fn diff_of_two_opencl_models_refuses_the_vulkan_tests_and_compares_the_others() {
     let d = mixed("diff-dialects-opencl", &[VULKAN, OPENCL]);
-    let out = vkherd(&["diff", "-j", "1", "opencl", "opencl+rc11-sc", d.to_str().unwrap()]);
+    let out = vkherd(&[
+        "diff",
+        "-j",
+        "1",
+        "opencl",
+        "opencl+rc11-sc",
+        d.to_str().unwrap(),
+    ]);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
     assert!(

@@ -73,7 +73,10 @@ fn a_search_far_past_the_limits_is_announced() {
         ..opts.clone()
     };
     let warning = vkherd::far_past_limits(&e, &shard).expect("a warning");
-    assert!(warning.contains("this shard's share is about "), "{warning}");
+    assert!(
+        warning.contains("this shard's share is about "),
+        "{warning}"
+    );
     assert!(!warning.contains("up to"), "{warning}");
     // Within the limits: no warning.
     let small = vkherd::load_litmus(&vkherd::families::generate("iriw", 2).unwrap()).unwrap();

@@ -80,6 +80,10 @@ fn a_report_of_a_symlink_loop_has_each_test_once() {
     ]);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(text(&out.stdout).contains(": 1 file, 0 errors"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains(": 1 file, 0 errors"),
+        "{}",
+        text(&out.stdout)
+    );
     assert!(stderr.contains("not followed (a cycle)"), "{stderr}");
 }
