@@ -353,6 +353,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Generate the test a cycle of relaxations stands for (diy7's edges with Vulkan or
+    /// OpenCL annotations), or with --all the family of its annotated variants
+    /// (docs/generate.md).
+    Diy(crate::diy_cmd::DiyArgs),
+    /// Find the smallest programs (by events, then invocations) of a bounded space on
+    /// which two models allow different final states, each with the state and why the
+    /// other model forbids it (docs/generate.md).
+    Distinguish(crate::distinguish_cmd::DistinguishArgs),
     /// Print a shell completion script (e.g. `vkherd completions bash > /etc/bash_completion.d/vkherd`).
     Completions {
         /// The shell.
@@ -700,6 +708,8 @@ pub fn main() -> i32 {
             }
         }
         Some(Command::Merge { files, json }) => crate::merge_cmd::run(files, *json),
+        Some(Command::Diy(args)) => crate::diy_cmd::run(args),
+        Some(Command::Distinguish(args)) => crate::distinguish_cmd::run(args),
         None => {
             cli.common.init_threads();
             let model = match cli.common.model() {

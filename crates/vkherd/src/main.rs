@@ -13,6 +13,8 @@ mod bench_cmd;
 mod cli;
 mod compare_cmd;
 mod diff_cmd;
+mod distinguish_cmd;
+mod diy_cmd;
 mod explain_cmd;
 mod khronos_cmd;
 mod litmus_cmd;
