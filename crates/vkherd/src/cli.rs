@@ -361,6 +361,9 @@ enum Command {
     /// which two models allow different final states, each with the state and why the
     /// other model forbids it (docs/generate.md).
     Distinguish(crate::distinguish_cmd::DistinguishArgs),
+    /// Run the tests of a family written by `vkherd diy --all -o DIR` and print its table
+    /// of verdicts (allowed, racy, forbidden per variant).
+    Table(crate::table_cmd::TableArgs),
     /// Print a shell completion script (e.g. `vkherd completions bash > /etc/bash_completion.d/vkherd`).
     Completions {
         /// The shell.
@@ -710,6 +713,7 @@ pub fn main() -> i32 {
         Some(Command::Merge { files, json }) => crate::merge_cmd::run(files, *json),
         Some(Command::Diy(args)) => crate::diy_cmd::run(args),
         Some(Command::Distinguish(args)) => crate::distinguish_cmd::run(args),
+        Some(Command::Table(args)) => crate::table_cmd::run(args),
         None => {
             cli.common.init_threads();
             let model = match cli.common.model() {

@@ -9,7 +9,7 @@ use vkherd::models::{resolve, ModelChoice};
 use vkherd::{report, Report, Verdict};
 
 /// `NAME+VARIANT+...`: a model and its variants.
-pub(crate) fn parse_spec(spec: &str) -> Result<ModelChoice, String> {
+fn parse_spec(spec: &str) -> Result<ModelChoice, String> {
     let mut parts = spec.split('+');
     let name = parts.next().unwrap_or_default();
     let variants: Vec<String> = parts.map(str::to_string).collect();

@@ -99,21 +99,6 @@ pub fn default_alphabet(d: Dialect) -> Alphabet {
     a
 }
 
-fn model(spec: &str) -> Result<Model, String> {
-    let choice = crate::diff_cmd::parse_spec(spec)?;
-    Ok(Model {
-        name: choice.name.clone(),
-        options: Options {
-            model: choice.options,
-            cat: choice.cat.clone(),
-            hand_written: choice.hand_written,
-            model_given: true,
-            states_only: true,
-            ..Options::default()
-        },
-    })
-}
-
 fn is_opencl(spec: &str) -> bool {
     spec.split('+')
         .next()
@@ -122,7 +107,10 @@ fn is_opencl(spec: &str) -> bool {
 
 pub fn run(args: &DistinguishArgs) -> i32 {
     args.threads.init_threads();
-    let (a, b) = match (model(&args.model_a), model(&args.model_b)) {
+    let (a, b) = match (
+        Model::from_spec(&args.model_a),
+        Model::from_spec(&args.model_b),
+    ) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("{}", e.trim_end());

@@ -22,6 +22,7 @@ mod merge_cmd;
 mod progress;
 mod report_cmd;
 mod report_extras;
+mod table_cmd;
 
 /// mimalloc: the enumeration allocates many small bit matrices from several rayon
 /// threads at once, where glibc malloc's arena locking cost ~40% of the time.

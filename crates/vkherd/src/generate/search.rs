@@ -28,6 +28,28 @@ pub struct Model {
     pub options: Options,
 }
 
+impl Model {
+    /// A model as `vkherd diff` names it (`NAME|FILE` with `+VARIANT` suffixes), run
+    /// for the set of states only.
+    pub fn from_spec(spec: &str) -> Result<Model, String> {
+        let mut parts = spec.split('+');
+        let name = parts.next().unwrap_or_default();
+        let variants: Vec<String> = parts.map(str::to_string).collect();
+        let choice = crate::models::resolve(name, &variants, false)?;
+        Ok(Model {
+            name: choice.name.clone(),
+            options: Options {
+                model: choice.options,
+                cat: choice.cat.clone(),
+                hand_written: choice.hand_written,
+                model_given: true,
+                states_only: true,
+                ..Options::default()
+            },
+        })
+    }
+}
+
 /// Limits and switches of a search.
 #[derive(Debug, Clone, Default)]
 pub struct Limits {
@@ -108,6 +130,16 @@ fn states(r: &Report) -> (BTreeSet<Vec<i64>>, BTreeSet<Vec<i64>>) {
         .map(|(k, _)| k.clone())
         .collect();
     (all, race_free)
+}
+
+/// Runs both models on `test` and says how their allowed states differ (`Ok(None)`: they
+/// do not), or the error one gave.
+pub fn differs(test: &Test, a: &Model, b: &Model, races: bool) -> Result<Option<Found>, String> {
+    match compare(test, a, b, races) {
+        Verdict::Agree => Ok(None),
+        Verdict::Differ(f) => Ok(Some(f)),
+        Verdict::Error(_, m) => Err(m),
+    }
 }
 
 /// Runs both models on `test` and compares their allowed states.

@@ -227,69 +227,63 @@ impl Space {
     /// The programs of a unit in the space and in canonical form, in a fixed order, and
     /// how many were enumerated before the rules and symmetry left them out.
     pub fn programs(&self, unit: &Unit) -> (Vec<Test>, u64) {
+        self.programs_with(unit, true)
+    }
+
+    /// [`Space::programs`], or with `canonical_only` false every program of the unit in
+    /// the space, whatever its form (to check the symmetry reduction against).
+    pub fn programs_with(&self, unit: &Unit, canonical_only: bool) -> (Vec<Test>, u64) {
         let slots: usize = unit.split.iter().sum();
         let mut picks: Vec<(usize, usize)> = Vec::with_capacity(slots);
         let mut out = Vec::new();
         let mut raw = 0u64;
-        self.fill(unit, slots, &mut picks, 0, &mut out, &mut raw);
+        let mut fill = Fill {
+            unit,
+            slots,
+            canonical_only,
+            out: &mut out,
+            raw: &mut raw,
+        };
+        self.fill(&mut fill, &mut picks, 0);
         (out, raw)
     }
 
     /// Chooses slot after slot (event choice, location as a restricted growth string).
-    fn fill(
-        &self,
-        unit: &Unit,
-        slots: usize,
-        picks: &mut Vec<(usize, usize)>,
-        locs_used: usize,
-        out: &mut Vec<Test>,
-        raw: &mut u64,
-    ) {
-        if picks.len() == slots {
-            *raw += 1;
-            if let Some(test) = self.program(unit, picks) {
-                out.push(test);
+    fn fill(&self, f: &mut Fill<'_>, picks: &mut Vec<(usize, usize)>, locs_used: usize) {
+        if picks.len() == f.slots {
+            *f.raw += 1;
+            if let Some(test) = self.program(f.unit, picks, f.canonical_only) {
+                f.out.push(test);
             }
             return;
         }
         let range = if picks.is_empty() {
-            unit.first..unit.first + 1
+            f.unit.first..f.unit.first + 1
         } else {
             0..self.choices.len()
         };
         for c in range {
-            // A fence is neither first nor last in its invocation.
             if let Choice::Fence(_) = self.choices[c] {
-                let pos = picks.len();
-                let (mut start, mut edge) = (0, false);
-                for &k in &unit.split {
-                    if pos == start || pos == start + k - 1 {
-                        edge = true;
-                    }
-                    if pos < start + k {
-                        break;
-                    }
-                    start += k;
-                }
-                if edge {
+                // A fence is neither first nor last in its invocation.
+                if at_an_end(&f.unit.split, picks.len()) {
                     continue;
                 }
                 picks.push((c, usize::MAX));
-                self.fill(unit, slots, picks, locs_used, out, raw);
+                self.fill(f, picks, locs_used);
                 picks.pop();
                 continue;
             }
             let max_loc = (locs_used + 1).min(self.bounds.locations);
             for loc in 0..max_loc {
                 picks.push((c, loc));
-                self.fill(unit, slots, picks, locs_used.max(loc + 1), out, raw);
+                self.fill(f, picks, locs_used.max(loc + 1));
                 picks.pop();
             }
         }
     }
 
     /// The program of a full choice, if it is in the space and canonical.
-    fn program(&self, unit: &Unit, picks: &[(usize, usize)]) -> Option<Test> {
+    fn program(&self, unit: &Unit, picks: &[(usize, usize)], canonical_only: bool) -> Option<Test> {
         let nlocs = picks
             .iter()
             .filter(|(_, l)| *l != usize::MAX)
@@ -356,12 +350,33 @@ impl Space {
             exists: Vec::new(),
             observe: Vec::new(),
         };
-        if !canon::is_canonical(&test) {
+        if canonical_only && !canon::is_canonical(&test) {
             return None;
         }
         test.observe = test.full_state();
         Some(test)
     }
+}
+
+/// The state of one enumeration.
+struct Fill<'a> {
+    unit: &'a Unit,
+    slots: usize,
+    canonical_only: bool,
+    out: &'a mut Vec<Test>,
+    raw: &'a mut u64,
+}
+
+/// Is slot `pos` the first or last event of its invocation?
+fn at_an_end(split: &[usize], pos: usize) -> bool {
+    let mut start = 0;
+    for &k in split {
+        if pos < start + k {
+            return pos == start || pos == start + k - 1;
+        }
+        start += k;
+    }
+    false
 }
 
 /// Every invocation shares a location with another, and the invocations are connected
