@@ -127,6 +127,7 @@ pub fn run(args: &DistinguishArgs) -> i32 {
         max_programs: args.max_programs,
         timeout: (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout.min(1e9))),
         races: args.races,
+        first_only: false,
     };
     if let Some(cycle) = &args.cycle {
         return run_cycle(cycle, d, &a, &b, &limits, args);

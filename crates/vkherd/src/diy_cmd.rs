@@ -20,7 +20,8 @@ pub struct AlphabetArgs {
     #[arg(long, value_name = "SCOPE,...", value_delimiter = ',')]
     pub scopes: Vec<String>,
     /// Placements of two invocations to draw from: sg (one subgroup), wg (one
-    /// workgroup), qf (one queue family), dv (OpenCL: sg, wg, dev, all).
+    /// workgroup), qf (one queue family), dv (different queue families); OpenCL: sg, wg,
+    /// dev (one device), all (different devices).
     #[arg(long, value_name = "LEVEL,...", value_delimiter = ',')]
     pub placements: Vec<String>,
 }

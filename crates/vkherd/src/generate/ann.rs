@@ -373,9 +373,7 @@ impl AccessSpec {
             s.semsc = Some(s.semsc.unwrap_or(0) | v);
         }
         if let Some(k) = other.storage {
-            set(&mut s.storage, k, "storage class", |k| {
-                storage_word(k, d).into()
-            })?;
+            set(&mut s.storage, k, "storage class", |k| storage_word(k, d))?;
         }
         if let Some(a) = other.avvis_word {
             set(&mut s.avvis_word, a, "availability word", |a| {

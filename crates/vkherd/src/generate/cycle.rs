@@ -308,7 +308,14 @@ fn edge_shape(name: &str, dialect: Dialect) -> Result<EdgeShape, (ErrorKind, Str
         if let Some(rest) = name.strip_prefix(prefix) {
             return two(rest)
                 .map(|(s, t)| (kind, external, same, s, t))
-                .ok_or_else(unknown);
+                .ok_or_else(|| {
+                    (
+                        ErrorKind::UnknownEdge,
+                        format!(
+                            "unknown edge `{name}`: `{prefix}` takes the directions of its two events, each R or W ({prefix}WW, {prefix}WR, {prefix}RW, {prefix}RR)"
+                        ),
+                    )
+                });
         }
     }
     for (prefix, dp) in [

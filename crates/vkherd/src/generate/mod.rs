@@ -26,8 +26,7 @@ pub mod space;
 pub mod test;
 
 pub use error::{ErrorKind, GenError};
-
-use vkherd_model::Dialect;
+pub use vkherd_model::Dialect;
 
 /// The test a cycle stands for, with the annotations it gives and defaults for the rest.
 pub fn diy(cycle_text: &str, dialect: Dialect) -> Result<test::Test, GenError> {

@@ -59,6 +59,9 @@ pub struct Limits {
     pub timeout: Option<Duration>,
     /// Also count a state both models allow but only one through race-free executions.
     pub races: bool,
+    /// Stop at the first distinguishing program (for timing it: minimality then holds
+    /// only for the sizes completed before it).
+    pub first_only: bool,
 }
 
 /// What one size gave.
@@ -273,6 +276,9 @@ fn examine(
                 let micros = progress.start.elapsed().as_micros() as u64;
                 progress.first.fetch_min(micros, Ordering::Relaxed);
                 out.found.push(f);
+                if limits.first_only {
+                    progress.stop.store(true, Ordering::Relaxed);
+                }
             }
             Verdict::Error(text, message) => {
                 out.errors += 1;
@@ -294,6 +300,20 @@ impl Progress {
     }
 }
 
+/// The statistics of a size before its units are added.
+fn size_stats(events: usize, threads: usize, started: Instant) -> SizeStats {
+    SizeStats {
+        events,
+        threads,
+        enumerated: 0,
+        examined: 0,
+        distinguishing: 0,
+        errors: 0,
+        complete: true,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
 impl Outcome {
     fn new() -> Outcome {
         Outcome {
@@ -306,27 +326,16 @@ impl Outcome {
         }
     }
 
-    /// Adds one size's units; false if a limit stopped it.
+    /// Adds one size's units to `stats` (whose size and time are set); false if a limit
+    /// stopped it.
     fn add(
         &mut self,
-        events: usize,
-        threads: usize,
-        started: Instant,
+        mut stats: SizeStats,
         results: Vec<UnitResult>,
         limits: &Limits,
         progress: &Progress,
         each: &mut dyn FnMut(&SizeStats),
     ) -> bool {
-        let mut stats = SizeStats {
-            events,
-            threads,
-            enumerated: 0,
-            examined: 0,
-            distinguishing: 0,
-            errors: 0,
-            complete: true,
-            seconds: started.elapsed().as_secs_f64(),
-        };
         for r in results {
             stats.enumerated += r.enumerated;
             stats.examined += r.examined;
@@ -343,6 +352,9 @@ impl Outcome {
         self.sizes.push(stats);
         if !complete {
             self.stopped = Some(match (limits.max_programs, limits.timeout) {
+                _ if limits.first_only && !self.found.is_empty() => {
+                    "stopped at the first distinguishing program".to_string()
+                }
                 (Some(m), _) if progress.examined.load(Ordering::Relaxed) > m => {
                     format!("stopped at the limit of {m} programs (--max-programs)")
                 }
@@ -383,7 +395,11 @@ pub fn search(
             .map(|u| run_unit(space, u, a, b, limits, &progress))
             .collect();
         if !out.add(
-            events, threads, started, results, limits, &progress, &mut each,
+            size_stats(events, threads, started),
+            results,
+            limits,
+            &progress,
+            &mut each,
         ) {
             break;
         }
@@ -422,7 +438,11 @@ pub fn compare_all(
     let events = tests.iter().map(Test::events).max().unwrap_or(0);
     let threads = tests.iter().map(|t| t.threads.len()).max().unwrap_or(0);
     out.add(
-        events, threads, started, results, limits, &progress, &mut each,
+        size_stats(events, threads, started),
+        results,
+        limits,
+        &progress,
+        &mut each,
     );
     out.finish(&progress)
 }
