@@ -101,7 +101,7 @@ fn distinguish(c: &mut Criterion) {
         let whole = Limits::default();
         let examined = run(&over, &ma, &mb, &whole).examined();
         let mut g = c.benchmark_group(format!("distinguish/{a}~{b}"));
-        g.sample_size(10).measurement_time(Duration::from_secs(10));
+        g.sample_size(10).measurement_time(Duration::from_secs(5));
         g.throughput(Throughput::Elements(examined));
         g.bench_function("search", |bench| {
             bench.iter(|| run(&over, &ma, &mb, &whole))

@@ -56,6 +56,12 @@ fn every_edge_kind_gives_a_test_with_the_cycles_outcome() {
         ("PosWW Rfe Fre", "exists (P1:r0 == 1 /\\ x == 2)"),
         // PosWR: the read after its own write sees the initial value
         ("PosWR Fre Coe", "exists (P0:r0 == 0 /\\ x == 2)"),
+        // A read with Fr out and no Rf in reads the write before the Fr target: P1's
+        // read of x comes after P1's write of x=1 and before P0's write x=2.
+        (
+            "PosWR Fre PodWR Fre PodWW",
+            "exists (P0:r0 == 0 /\\ P1:r0 == 1 /\\ x == 2)",
+        ),
         // Rfi
         (
             "Rfi PodRR Fre Rfi PodRR Fre",

@@ -113,8 +113,9 @@ pub fn family(
     max: usize,
 ) -> Result<Family, GenError> {
     let shape = Shape::new(super::cycle::parse(cycle_text, dialect)?)?;
-    // The cycle's own annotations must hold together before they are varied.
-    shape.defaults()?;
+    // The cycle's own annotations must hold together before they are varied, and its
+    // test be one vkherd reads.
+    super::check_loads(&shape.test(&shape.defaults()?))?;
     let v = |a| vary.contains(&a);
     let given = shape.storage_given()?;
     let storage_options: Vec<Vec<u8>> = (0..shape.locations)
@@ -128,21 +129,21 @@ pub fn family(
             }
         })
         .collect();
-    let storages = product(&storage_options);
-    let mut options = Vec::with_capacity(storages.len());
-    let mut total: u128 = 0;
-    for storage in &storages {
-        let o = item_options(&shape, storage, vary, alphabet)?;
-        let count = o
-            .access
+    // Counted before anything is made: the number of options of an item does not depend
+    // on the storage classes (only the default semantics do).
+    let count = |o: &Options| {
+        o.access
             .iter()
             .map(Vec::len)
             .chain(o.fences.iter().map(Vec::len))
             .chain(o.levels.iter().map(Vec::len))
-            .fold(1u128, |acc, n| acc.saturating_mul(n as u128));
-        total = total.saturating_add(count);
-        options.push(o);
-    }
+            .fold(1u128, |acc, n| acc.saturating_mul(n as u128))
+    };
+    let first: Vec<u8> = storage_options.iter().map(|o| o[0]).collect();
+    let total = storage_options
+        .iter()
+        .fold(1u128, |acc, o| acc.saturating_mul(o.len() as u128))
+        .saturating_mul(count(&item_options(&shape, &first, vary, alphabet)?));
     if total > max as u128 {
         return Err(GenError::new(
             ErrorKind::TooMany,
@@ -151,6 +152,11 @@ pub fn family(
             ),
         ));
     }
+    let storages = product(&storage_options);
+    let options = storages
+        .iter()
+        .map(|storage| item_options(&shape, storage, vary, alphabet))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut fam = Family {
         cycle: cycle_text.to_string(),
         dialect,

@@ -32,5 +32,21 @@ pub use vkherd_model::Dialect;
 pub fn diy(cycle_text: &str, dialect: Dialect) -> Result<test::Test, GenError> {
     let shape = build::Shape::new(cycle::parse(cycle_text, dialect)?)?;
     let choice = shape.defaults()?;
-    Ok(shape.test(&choice))
+    let test = shape.test(&choice);
+    check_loads(&test)?;
+    Ok(test)
+}
+
+/// A generated test must read back: past the parser's limits (64 invocations, 1024
+/// locations, ...) it is refused, saying which limit.
+pub fn check_loads(test: &test::Test) -> Result<(), GenError> {
+    crate::load_litmus(&emit::text(test)).map(|_| ()).map_err(|d| {
+        GenError::new(
+            ErrorKind::TooMany,
+            format!(
+                "the test of this cycle is not one vkherd can read: {} (docs/errors.md lists the limits)",
+                d.message
+            ),
+        )
+    })
 }

@@ -228,6 +228,19 @@ struct UnitResult {
     complete: bool,
 }
 
+impl Default for UnitResult {
+    fn default() -> UnitResult {
+        UnitResult {
+            enumerated: 0,
+            examined: 0,
+            found: Vec::new(),
+            errors: 0,
+            first_error: None,
+            complete: true,
+        }
+    }
+}
+
 fn run_unit(
     space: &Space,
     unit: &Unit,
@@ -236,8 +249,12 @@ fn run_unit(
     limits: &Limits,
     progress: &Progress,
 ) -> UnitResult {
-    let (programs, enumerated) = space.programs(unit);
-    examine(&programs, enumerated, a, b, limits, progress)
+    let mut out = UnitResult::default();
+    out.enumerated = space.each_program(unit, true, &mut |test| match test {
+        Some(test) => examine_one(&test, &mut out, a, b, limits, progress),
+        None => !stopping(&mut out, limits, progress, 0),
+    });
+    out
 }
 
 /// Compares the models on each program in turn, until a limit says stop.
@@ -251,42 +268,61 @@ fn examine(
 ) -> UnitResult {
     let mut out = UnitResult {
         enumerated,
-        examined: 0,
-        found: Vec::new(),
-        errors: 0,
-        first_error: None,
-        complete: true,
+        ..UnitResult::default()
     };
     for test in programs {
-        if progress.stop.load(Ordering::Relaxed) {
-            out.complete = false;
+        if !examine_one(test, &mut out, a, b, limits, progress) {
             break;
-        }
-        let n = progress.examined.fetch_add(1, Ordering::Relaxed) + 1;
-        let past_time = limits.timeout.is_some_and(|t| progress.start.elapsed() > t);
-        if limits.max_programs.is_some_and(|m| n > m) || past_time {
-            progress.stop.store(true, Ordering::Relaxed);
-            out.complete = false;
-            break;
-        }
-        out.examined += 1;
-        match compare(test, a, b, limits.races) {
-            Verdict::Agree => {}
-            Verdict::Differ(f) => {
-                let micros = progress.start.elapsed().as_micros() as u64;
-                progress.first.fetch_min(micros, Ordering::Relaxed);
-                out.found.push(f);
-                if limits.first_only {
-                    progress.stop.store(true, Ordering::Relaxed);
-                }
-            }
-            Verdict::Error(text, message) => {
-                out.errors += 1;
-                out.first_error.get_or_insert((text, message));
-            }
         }
     }
     out
+}
+
+/// Counts `more` programs as examined and says whether the search must stop: a limit
+/// is reached or another unit said stop (the unit is then incomplete).
+fn stopping(out: &mut UnitResult, limits: &Limits, progress: &Progress, more: u64) -> bool {
+    let stop = progress.stop.load(Ordering::Relaxed) || {
+        let n = progress.examined.fetch_add(more, Ordering::Relaxed) + more;
+        let past_time = limits.timeout.is_some_and(|t| progress.start.elapsed() > t);
+        limits.max_programs.is_some_and(|m| n > m) || past_time
+    };
+    if stop {
+        progress.stop.store(true, Ordering::Relaxed);
+        out.complete = false;
+    }
+    stop
+}
+
+/// Compares the models on one program into `out`; false when a limit says stop (the
+/// program is then not examined, and the unit is incomplete).
+fn examine_one(
+    test: &Test,
+    out: &mut UnitResult,
+    a: &Model,
+    b: &Model,
+    limits: &Limits,
+    progress: &Progress,
+) -> bool {
+    if stopping(out, limits, progress, 1) {
+        return false;
+    }
+    out.examined += 1;
+    match compare(test, a, b, limits.races) {
+        Verdict::Agree => {}
+        Verdict::Differ(f) => {
+            let micros = progress.start.elapsed().as_micros() as u64;
+            progress.first.fetch_min(micros, Ordering::Relaxed);
+            out.found.push(f);
+            if limits.first_only {
+                progress.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        Verdict::Error(text, message) => {
+            out.errors += 1;
+            out.first_error.get_or_insert((text, message));
+        }
+    }
+    true
 }
 
 impl Progress {

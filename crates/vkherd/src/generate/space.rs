@@ -233,27 +233,49 @@ impl Space {
     /// [`Space::programs`], or with `canonical_only` false every program of the unit in
     /// the space, whatever its form (to check the symmetry reduction against).
     pub fn programs_with(&self, unit: &Unit, canonical_only: bool) -> (Vec<Test>, u64) {
-        let slots: usize = unit.split.iter().sum();
-        let mut picks: Vec<(usize, usize)> = Vec::with_capacity(slots);
         let mut out = Vec::new();
-        let mut raw = 0u64;
+        let raw = self.each_program(unit, canonical_only, &mut |t| {
+            out.extend(t);
+            true
+        });
+        (out, raw)
+    }
+
+    /// Calls `visit` on each program of the unit in the space (in canonical form if
+    /// `canonical_only`), in a fixed order, until it returns false; returns how many
+    /// programs were enumerated. Every [`POLL`] programs enumerated, `visit` is also
+    /// called with `None`, so that a limit can stop a unit whose programs the rules
+    /// mostly leave out.
+    pub fn each_program(
+        &self,
+        unit: &Unit,
+        canonical_only: bool,
+        visit: &mut dyn FnMut(Option<Test>) -> bool,
+    ) -> u64 {
         let mut fill = Fill {
             unit,
-            slots,
+            slots: unit.split.iter().sum(),
             canonical_only,
-            out: &mut out,
-            raw: &mut raw,
+            visit,
+            raw: 0,
+            stopped: false,
         };
+        let mut picks = Vec::with_capacity(fill.slots);
         self.fill(&mut fill, &mut picks, 0);
-        (out, raw)
+        fill.raw
     }
 
     /// Chooses slot after slot (event choice, location as a restricted growth string).
     fn fill(&self, f: &mut Fill<'_>, picks: &mut Vec<(usize, usize)>, locs_used: usize) {
+        if f.stopped {
+            return;
+        }
         if picks.len() == f.slots {
-            *f.raw += 1;
+            f.raw += 1;
             if let Some(test) = self.program(f.unit, picks, f.canonical_only) {
-                f.out.push(test);
+                f.stopped = !(f.visit)(Some(test));
+            } else if f.raw % POLL == 0 {
+                f.stopped = !(f.visit)(None);
             }
             return;
         }
@@ -358,13 +380,17 @@ impl Space {
     }
 }
 
+/// How often [`Space::each_program`] polls its caller.
+pub const POLL: u64 = 4096;
+
 /// The state of one enumeration.
 struct Fill<'a> {
     unit: &'a Unit,
     slots: usize,
     canonical_only: bool,
-    out: &'a mut Vec<Test>,
-    raw: &'a mut u64,
+    visit: &'a mut dyn FnMut(Option<Test>) -> bool,
+    raw: u64,
+    stopped: bool,
 }
 
 /// Is slot `pos` the first or last event of its invocation?
