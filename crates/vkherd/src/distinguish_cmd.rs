@@ -352,7 +352,7 @@ fn report(outcome: &Outcome, a: &Model, b: &Model, args: &DistinguishArgs, cycle
             }
         }
         files.push((
-            format!("{}.litmus", family::file_stem(&name)),
+            format!("{}.litmus", vkherd::generate::index::file_stem(&name)),
             with_comment(
                 &text,
                 &format!(

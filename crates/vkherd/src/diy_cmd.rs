@@ -5,7 +5,8 @@ use crate::cli::{ModelArgs, RunArgs, ThreadArgs, EXIT_BAD_INPUT, EXIT_OK};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use vkherd::generate::alphabet::Alphabet;
-use vkherd::generate::family::{self, Axis, Family, INDEX_FILE};
+use vkherd::generate::family::{self, Axis, Family};
+use vkherd::generate::index::{file_stem, INDEX_FILE};
 use vkherd::generate::{emit, matrix, GenError};
 use vkherd_model::Dialect;
 
@@ -92,9 +93,7 @@ pub fn run(args: &DiyArgs) -> i32 {
                         outln!("{}", litmus.trim_end());
                         EXIT_OK
                     }
-                    Some(dir) => {
-                        write_files(dir, &[(family::file_stem(&test.name) + ".litmus", litmus)])
-                    }
+                    Some(dir) => write_files(dir, &[(file_stem(&test.name) + ".litmus", litmus)]),
                 }
             }
             Err(e) => bad_cycle(&e, &text),

@@ -5,7 +5,7 @@
 use crate::cli::{ModelArgs, RunArgs, ThreadArgs, EXIT_BAD_INPUT, EXIT_OK};
 use clap::Args;
 use std::path::{Path, PathBuf};
-use vkherd::generate::family::{Index, INDEX_FILE};
+use vkherd::generate::index::{Index, INDEX_FILE};
 use vkherd::generate::matrix::{self, Cell};
 use vkherd::html::{Entry, EntryResult, FamilyTable};
 

@@ -6,7 +6,9 @@
 //! - [`build`]: cycle to [`test::Test`] (invocations, locations, values, condition);
 //! - [`place`]: where invocations sit; [`names`]: systematic names;
 //! - [`emit`]: `.litmus` text in either dialect; [`canon`]: canonical forms;
-//! - [`family`]: the annotated variants of a cycle, and their index;
+//! - [`dress`]: a shape dressed with annotations, its test and name;
+//! - [`family`]: the annotated variants of a cycle ([`alphabet`]: what they range over);
+//!   [`index`]: their index;
 //! - [`matrix`]: the allowed/forbidden table of a family;
 //! - [`space`] and [`search`]: the bounded program space and the distinguishing search.
 
@@ -15,9 +17,11 @@ pub mod ann;
 pub mod build;
 pub mod canon;
 pub mod cycle;
+pub mod dress;
 pub mod emit;
 pub mod error;
 pub mod family;
+pub mod index;
 pub mod matrix;
 pub mod names;
 pub mod place;

@@ -500,7 +500,7 @@ pub fn test_name(a: &str, b: &str, k: usize) -> String {
         let base = std::path::Path::new(s)
             .file_stem()
             .map_or(s.to_string(), |f| f.to_string_lossy().into_owned());
-        super::family::file_stem(&base)
+        super::index::file_stem(&base)
     };
     format!("{}-vs-{}-{k}", part(a), part(b))
 }

@@ -243,7 +243,7 @@ impl Space {
 
     /// Calls `visit` on each program of the unit in the space (in canonical form if
     /// `canonical_only`), in a fixed order, until it returns false; returns how many
-    /// programs were enumerated. Every [`POLL`] programs enumerated, `visit` is also
+    /// programs were enumerated. Every [`POLL`] programs left out, `visit` is also
     /// called with `None`, so that a limit can stop a unit whose programs the rules
     /// mostly leave out.
     pub fn each_program(
@@ -258,6 +258,7 @@ impl Space {
             canonical_only,
             visit,
             raw: 0,
+            until_poll: POLL,
             stopped: false,
         };
         let mut picks = Vec::with_capacity(fill.slots);
@@ -274,8 +275,12 @@ impl Space {
             f.raw += 1;
             if let Some(test) = self.program(f.unit, picks, f.canonical_only) {
                 f.stopped = !(f.visit)(Some(test));
-            } else if f.raw % POLL == 0 {
-                f.stopped = !(f.visit)(None);
+            } else {
+                f.until_poll -= 1;
+                if f.until_poll == 0 {
+                    f.until_poll = POLL;
+                    f.stopped = !(f.visit)(None);
+                }
             }
             return;
         }
@@ -380,7 +385,7 @@ impl Space {
     }
 }
 
-/// How often [`Space::each_program`] polls its caller.
+/// How often (in programs left out) [`Space::each_program`] polls its caller.
 pub const POLL: u64 = 4096;
 
 /// The state of one enumeration.
@@ -390,6 +395,8 @@ struct Fill<'a> {
     canonical_only: bool,
     visit: &'a mut dyn FnMut(Option<Test>) -> bool,
     raw: u64,
+    /// Programs left out before the next poll.
+    until_poll: u64,
     stopped: bool,
 }
 
