@@ -40,6 +40,8 @@ pub enum Op {
     Stor(N),
     Domain(N),
     Range(N),
+    /// The builtin `total-order(P, C, F)` (crate::total_order).
+    TotalOrder(N, N, N),
     /// Variable `index` of recursive group `group` (only inside the group's bodies).
     RecVar {
         group: u32,
@@ -61,6 +63,10 @@ pub struct Node {
     pub stage: Stage,
     /// Reads a recursive variable (directly or not): evaluated inside its fixpoint only.
     pub in_rec: bool,
+    /// Operations from this node down to the base names (a base is 1), through the
+    /// bodies of a fixpoint: the recursion depth of every walk over the graph, bounded by
+    /// the compiler (`Limit::DefinitionDepth`).
+    pub depth: u32,
 }
 
 /// A `let rec` group: its variables and their bodies.
@@ -89,6 +95,11 @@ impl Op {
                 f(*a);
                 f(*b)
             }
+            Op::TotalOrder(p, c, r) => {
+                f(*p);
+                f(*c);
+                f(*r)
+            }
             Op::Compl(a)
             | Op::Inv(a)
             | Op::Plus(a)
@@ -107,6 +118,7 @@ impl Op {
             Op::Union(v) | Op::Inter(v) | Op::Seq(v) => v.clone(),
             Op::Fix { inputs, .. } => inputs.clone(),
             Op::Diff(a, b) | Op::Cross(a, b) => vec![*a, *b],
+            Op::TotalOrder(p, c, f) => vec![*p, *c, *f],
             Op::Compl(a)
             | Op::Inv(a)
             | Op::Plus(a)
@@ -177,12 +189,23 @@ impl Graph {
             Op::Fix { .. } => Stage::Candidate,
             _ => stage,
         };
+        let below = ops.iter().map(|&o| self.node(o).depth).max().unwrap_or(0);
+        let below = match op {
+            // Walks of a fixpoint descend into its group's bodies.
+            Op::Fix { group, .. } => self.groups[*group as usize]
+                .bodies
+                .iter()
+                .map(|&b| self.node(b).depth)
+                .fold(below, u32::max),
+            _ => below,
+        };
         let n = self.nodes.len() as N;
         self.nodes.push(Node {
             op: op.clone(),
             kind,
             stage,
             in_rec,
+            depth: below.saturating_add(1),
         });
         self.memo.insert(key, n);
         n
@@ -334,6 +357,11 @@ impl Graph {
             (Op::Plus(_), Op::Plus(_)) => a,
             _ => self.intern(make(a), k),
         }
+    }
+
+    /// `total-order(p, c, f)`, a relation.
+    pub fn total_order(&mut self, p: N, c: N, f: N) -> N {
+        self.intern(Op::TotalOrder(p, c, f), Kind::Rel)
     }
 
     /// The identity on `s`'s set, if `n` is `[s]`.

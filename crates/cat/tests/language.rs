@@ -108,7 +108,10 @@ fn errors_are_located_with_a_caret_and_say_what_was_expected() {
     );
     assert_eq!(
         err("let y = foo | po"),
-        "error: unknown name `foo`: expected a definition above or a base name (see docs/models.md)\n --> m.cat:1:9\n  |\n1 | let y = foo | po\n  |         ^^^\n"
+        format!(
+            "error: unknown name `foo`: expected a definition above or a base name: {} (docs/models.md)\n --> m.cat:1:9\n  |\n1 | let y = foo | po\n  |         ^^^\n",
+            vkherd_cat::BASES.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")
+        )
     );
     assert!(err("let y = po ; R").contains("this is a set, but `;` needs a relation"));
     assert!(err("let y = po * R")
@@ -123,7 +126,7 @@ fn errors_are_located_with_a_caret_and_say_what_was_expected() {
     assert!(err("acyclic R as x").contains("needs a relation"));
     assert!(err("let rec t = po \\ t").contains("must only grow"));
     assert!(err("let as = po").contains("`as` is a keyword"));
-    assert!(err("foo").contains("expected a statement"));
+    assert!(err("\"title\" foo").contains("expected a statement"));
     let deep = format!("let x = {}po{}", "(".repeat(300), ")".repeat(300));
     assert!(err(&deep).contains("nested more than"));
 }
@@ -201,14 +204,18 @@ fn sw_is_factored_around_rf_and_shared_subterms_are_one_node() {
     assert_eq!(m2.named("a"), m2.named("b"));
 }
 
+/// Each check of `m` by name, and whether it may cut the search.
+fn cuts(m: &Model) -> Vec<(&str, bool)> {
+    m.checks
+        .iter()
+        .map(|c| (c.name.as_str(), c.may_cut))
+        .collect()
+}
+
 #[test]
 fn checks_under_a_complement_or_difference_of_rf_do_not_cut() {
     let m = Model::bundled("vulkan", &[]).unwrap();
-    let cut: Vec<(&str, bool)> = m
-        .checks
-        .iter()
-        .map(|c| (c.name.as_str(), c.may_cut))
-        .collect();
+    let cut = cuts(&m);
     assert_eq!(
         cut,
         [
@@ -221,11 +228,7 @@ fn checks_under_a_complement_or_difference_of_rf_do_not_cut() {
         "acyclic po | rf as grows\nempty po \\ rf as shrinks\nirreflexive ~rf as complement\n~empty po \\ rf as nonempty-of-shrinking\n~empty rf as nonempty-of-growing\nempty (po \\ rf^-1) \\ rf as twice",
     )
     .unwrap();
-    let cut: Vec<(&str, bool)> = m
-        .checks
-        .iter()
-        .map(|c| (c.name.as_str(), c.may_cut))
-        .collect();
+    let cut = cuts(&m);
     assert_eq!(
         cut,
         [
@@ -237,6 +240,32 @@ fn checks_under_a_complement_or_difference_of_rf_do_not_cut() {
             ("twice", false)
         ]
     );
+}
+
+/// The builtin `total-order(P, C, F)` takes three relations, unless the model defines a
+/// function of that name; its check cuts when P and F grow with rf and C does not depend
+/// on it (fewer orders qualify), and not when C does (a new pair of C may make one).
+#[test]
+fn total_order_is_a_builtin_of_three_relations_monotone_in_p_and_f() {
+    assert!(err("let y = total-order(po, po)").contains("`total-order` takes three relations"));
+    assert!(err("let y = total-order(po, R, po)").contains("this is a set"));
+    let m = compile(
+        "acyclic total-order(po | rf, po, rf^-1) as grows\nacyclic total-order(po, rf, po) as c-grows\nacyclic total-order(po, po, po \\ rf) as f-shrinks",
+    )
+    .unwrap();
+    let cut = cuts(&m);
+    assert_eq!(
+        cut,
+        [("grows", true), ("c-grows", false), ("f-shrinks", false)]
+    );
+    // A model's own function of that name is called instead.
+    let own =
+        compile("let total-order(a, b) = a | b\nacyclic total-order(po, po) as mine").unwrap();
+    assert_eq!(own.checks.len(), 1);
+    // The OpenCL model's SC check is one that cuts.
+    let opencl = Model::bundled("opencl", &[]).unwrap();
+    let sc = opencl.checks.iter().find(|c| c.name == "sc").unwrap();
+    assert!(sc.may_cut);
 }
 
 #[test]

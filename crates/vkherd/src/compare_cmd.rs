@@ -3,7 +3,7 @@
 //! verdict or state differs, 1 when something does, 2 when a log cannot be read.
 
 use crate::cli::{EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK};
-use serde_json::json;
+use serde::Serialize;
 use std::path::Path;
 use vkherd::logs::{compare, parse_log, Comparison, Log};
 use vkherd::report::plural;
@@ -29,6 +29,8 @@ pub fn run(old: &Path, new: &Path, as_json: bool) -> i32 {
         }
     };
     let c = compare(&a, &b);
+    warn_duplicates(old, &c.duplicate_names.0);
+    warn_duplicates(new, &c.duplicate_names.1);
     if as_json {
         print_json(&c);
     } else {
@@ -41,6 +43,23 @@ pub fn run(old: &Path, new: &Path, as_json: bool) -> i32 {
     } else {
         EXIT_OK
     }
+}
+
+/// A warning on stderr when several tests of a log share a name: how they are matched.
+fn warn_duplicates(path: &Path, names: &[String]) {
+    if names.is_empty() {
+        return;
+    }
+    const SHOWN: usize = 5;
+    let mut list = names[..names.len().min(SHOWN)].join(", ");
+    if names.len() > SHOWN {
+        list.push_str(", ...");
+    }
+    eprintln!(
+        "warning: {}: {} carried by more than one test ({list}); tests are matched by file path where both logs name it, else by name and position (the k-th test of a name with the k-th of the other log)",
+        path.display(),
+        plural(names.len() as u64, "name"),
+    );
 }
 
 /// Sum of new and old times over the tests both logs time.
@@ -60,18 +79,19 @@ fn print_text(c: &Comparison, old: &Path, new: &Path) {
     let (old, new) = (old.display(), new.display());
     for d in &c.common {
         let partial = if d.partial { " (a partial run)" } else { "" };
+        let label = &d.label;
         if let Some((x, y)) = &d.verdict {
-            outln!("{}: verdict {x} -> {y}{partial}", d.name);
+            outln!("{label}: verdict {x} -> {y}{partial}");
         }
         for s in &d.lost {
-            outln!("{}: state lost: {s}{partial}", d.name);
+            outln!("{label}: state lost: {s}{partial}");
         }
         for s in &d.gained {
-            outln!("{}: state gained: {s}{partial}", d.name);
+            outln!("{label}: state gained: {s}{partial}");
         }
         if let (Some(r), (Some(x), Some(y))) = (d.time_ratio, d.seconds) {
             if x.max(y) >= MEANINGFUL_SECONDS && !(1.0 / SLOWER..=SLOWER).contains(&r) {
-                outln!("{}: time {x:.2} s -> {y:.2} s (x{r:.2})", d.name);
+                outln!("{label}: time {x:.2} s -> {y:.2} s (x{r:.2})");
             }
         }
     }
@@ -101,32 +121,98 @@ fn print_text(c: &Comparison, old: &Path, new: &Path) {
     );
 }
 
+/// An (old, new) pair in JSON.
+#[derive(Serialize)]
+struct OldNew<T> {
+    old: T,
+    new: T,
+}
+
+impl<T: Clone> From<&(T, T)> for OldNew<T> {
+    fn from((old, new): &(T, T)) -> Self {
+        OldNew {
+            old: old.clone(),
+            new: new.clone(),
+        }
+    }
+}
+
+/// One test that differs, in JSON.
+#[derive(Serialize)]
+struct JsonDiff<'a> {
+    name: &'a str,
+    /// The name as the text output shows it (with the file or place for a shared name).
+    label: &'a str,
+    file: OldNew<Option<String>>,
+    verdict: Option<OldNew<String>>,
+    states_gained: &'a [String],
+    states_lost: &'a [String],
+    seconds: OldNew<Option<f64>>,
+    time_ratio: Option<f64>,
+    partial: bool,
+}
+
+#[derive(Serialize)]
+struct JsonSummary<'a> {
+    common: usize,
+    verdict_changes: usize,
+    state_changes: usize,
+    only_old: &'a [String],
+    only_new: &'a [String],
+    /// How many names more than one test carries, in each log.
+    duplicate_names: OldNew<usize>,
+    seconds: Option<OldNew<f64>>,
+    time_ratio: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct JsonSummaryLine<'a> {
+    summary: JsonSummary<'a>,
+}
+
 fn print_json(c: &Comparison) {
     for d in c.common.iter().filter(|d| d.differs()) {
+        let line = JsonDiff {
+            name: &d.name,
+            label: &d.label,
+            file: (&d.files).into(),
+            verdict: d.verdict.map(|(x, y)| OldNew {
+                old: x.to_string(),
+                new: y.to_string(),
+            }),
+            states_gained: &d.gained,
+            states_lost: &d.lost,
+            seconds: (&d.seconds).into(),
+            time_ratio: d.time_ratio,
+            partial: d.partial,
+        };
         outln!(
             "{}",
-            json!({
-                "name": d.name,
-                "verdict": d.verdict.as_ref().map(|(x, y)| json!({"old": x, "new": y})),
-                "states_gained": d.gained,
-                "states_lost": d.lost,
-                "seconds": {"old": d.seconds.0, "new": d.seconds.1},
-                "time_ratio": d.time_ratio,
-                "partial": d.partial,
-            })
+            serde_json::to_string(&line).expect("a diff serializes")
         );
     }
     let totals = total_times(c);
+    let summary = JsonSummaryLine {
+        summary: JsonSummary {
+            common: c.common.len(),
+            verdict_changes: c.common.iter().filter(|d| d.verdict.is_some()).count(),
+            state_changes: c
+                .common
+                .iter()
+                .filter(|d| !d.gained.is_empty() || !d.lost.is_empty())
+                .count(),
+            only_old: &c.only_old,
+            only_new: &c.only_new,
+            duplicate_names: OldNew {
+                old: c.duplicate_names.0.len(),
+                new: c.duplicate_names.1.len(),
+            },
+            seconds: totals.map(|t| (&t).into()),
+            time_ratio: totals.and_then(|(x, y)| (x > 0.0).then(|| y / x)),
+        },
+    };
     outln!(
         "{}",
-        json!({"summary": {
-            "common": c.common.len(),
-            "verdict_changes": c.common.iter().filter(|d| d.verdict.is_some()).count(),
-            "state_changes": c.common.iter().filter(|d| !d.gained.is_empty() || !d.lost.is_empty()).count(),
-            "only_old": c.only_old,
-            "only_new": c.only_new,
-            "seconds": totals.map(|(x, y)| json!({"old": x, "new": y})),
-            "time_ratio": totals.and_then(|(x, y)| (x > 0.0).then(|| y / x)),
-        }})
+        serde_json::to_string(&summary).expect("a summary serializes")
     );
 }

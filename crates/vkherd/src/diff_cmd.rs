@@ -1,12 +1,23 @@
 //! `vkherd diff MODEL_A MODEL_B PATH...`: what a model change does to a corpus. For each
 //! test, the final states one model allows and the other forbids, and whether the verdict
-//! on the test's condition changes; text (one block per test that differs) or JSON.
+//! on the test's condition changes; text (one block per test that differs or is partial)
+//! or JSON.
+//!
+//! A run stopped by a limit has found only some of its states: a state missing from it may
+//! still be allowed. So a state is reported as allowed by one model only when the other
+//! model's run is complete, and a verdict change only when both verdicts are final
+//! ([`vkherd::Report::verdict_final`]); what a partial run leaves open is counted, not
+//! reported as a difference (docs/cli.md "vkherd diff").
 
-use crate::cli::{files_to_run, RunArgs, TestKind, EXIT_BAD_INPUT, EXIT_OK};
-use serde_json::json;
+use crate::cli::{
+    combine_status, files_to_run, report_status, RunArgs, TestKind, EXIT_BAD_INPUT,
+    EXIT_BOUNDED_EMPTY, EXIT_OK,
+};
+use serde::Serialize;
 use std::path::PathBuf;
 use vkherd::models::{resolve, ModelChoice};
-use vkherd::{report, Report, Verdict};
+use vkherd::report::{self, verdict_word, JsonError};
+use vkherd::Report;
 
 /// `NAME+VARIANT+...`: a model and its variants.
 fn parse_spec(spec: &str) -> Result<ModelChoice, String> {
@@ -16,14 +27,7 @@ fn parse_spec(spec: &str) -> Result<ModelChoice, String> {
     resolve(name, &variants, false)
 }
 
-fn verdict_word(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Ok => "Ok",
-        Verdict::No => "No",
-    }
-}
-
-/// The states of `a` that `b` does not have, as state lines.
+/// The states of `a` that `b` did not find, as state lines.
 fn only_in(a: &Report, b: &Report) -> Vec<String> {
     a.outcomes
         .states
@@ -31,6 +35,133 @@ fn only_in(a: &Report, b: &Report) -> Vec<String> {
         .filter(|k| !b.outcomes.states.contains_key(*k))
         .map(|k| report::state_line(a, k, false, false))
         .collect()
+}
+
+/// What `diff` says about one test (one JSON object; the text block says the same).
+#[derive(Debug, Serialize)]
+struct TestDiff {
+    file: String,
+    /// States model A allows and model B forbids: A found them and B's run is complete.
+    only_a: Vec<String>,
+    /// The same the other way round.
+    only_b: Vec<String>,
+    /// The verdicts (`Ok`/`No`; that of the executions found so far when not final).
+    verdict_a: &'static str,
+    verdict_b: &'static str,
+    verdict_final_a: bool,
+    verdict_final_b: bool,
+    /// Both verdicts are final and differ.
+    verdict_change: bool,
+    /// Either run was stopped by a limit.
+    partial: bool,
+    partial_a: bool,
+    partial_b: bool,
+    /// States A found that B's partial run did not: whether B allows them is open.
+    unsettled_a: usize,
+    unsettled_b: usize,
+}
+
+impl TestDiff {
+    fn new(file: String, ra: &Report, rb: &Report) -> TestDiff {
+        let (partial_a, partial_b) = (ra.stats.stopped.is_some(), rb.stats.stopped.is_some());
+        let (found_a, found_b) = (only_in(ra, rb), only_in(rb, ra));
+        // A state only A found is settled as "only A" when B's run is complete.
+        let (only_a, unsettled_a) = if partial_b {
+            (Vec::new(), found_a.len())
+        } else {
+            (found_a, 0)
+        };
+        let (only_b, unsettled_b) = if partial_a {
+            (Vec::new(), found_b.len())
+        } else {
+            (found_b, 0)
+        };
+        let (verdict_final_a, verdict_final_b) = (ra.verdict_final(), rb.verdict_final());
+        TestDiff {
+            file,
+            only_a,
+            only_b,
+            verdict_a: verdict_word(ra.verdict),
+            verdict_b: verdict_word(rb.verdict),
+            verdict_final_a,
+            verdict_final_b,
+            verdict_change: verdict_final_a && verdict_final_b && ra.verdict != rb.verdict,
+            partial: partial_a || partial_b,
+            partial_a,
+            partial_b,
+            unsettled_a,
+            unsettled_b,
+        }
+    }
+
+    /// A settled difference: a state one model allows and the other forbids, or a
+    /// verdict change.
+    fn differs(&self) -> bool {
+        !self.only_a.is_empty() || !self.only_b.is_empty() || self.verdict_change
+    }
+
+    fn print_text(&self, (a, b): (&str, &str), (ra, rb): (&Report, &Report)) {
+        outln!("Test {}", self.file);
+        for (model, r) in [(a, ra), (b, rb)] {
+            if let Some(reason) = r.stats.stopped {
+                let verdict = if r.verdict_final() {
+                    "its verdict is final"
+                } else {
+                    "its verdict is open"
+                };
+                outln!(
+                    "  partial: {model} {}; {verdict}",
+                    vkherd::stop_text(reason, r.stats.candidates)
+                );
+            }
+        }
+        for s in &self.only_a {
+            outln!("  only {a}: {s}");
+        }
+        for s in &self.only_b {
+            outln!("  only {b}: {s}");
+        }
+        if self.unsettled_a + self.unsettled_b > 0 {
+            outln!(
+                "  unsettled: {} found by {a} only and {} found by {b} only, not reported as allowed by one model only: the other model's run stopped before it could find or rule them out",
+                report::plural(self.unsettled_a as u64, "state"),
+                self.unsettled_b,
+            );
+        }
+        fn word(w: &'static str, settled: bool) -> &'static str {
+            if settled {
+                w
+            } else {
+                "open"
+            }
+        }
+        let (va, vb) = (
+            word(self.verdict_a, self.verdict_final_a),
+            word(self.verdict_b, self.verdict_final_b),
+        );
+        if self.verdict_change {
+            outln!("  verdict: {va} under {a}, {vb} under {b}");
+        } else if !(self.verdict_final_a && self.verdict_final_b) {
+            outln!("  verdict: {va} under {a}, {vb} under {b} (open: the run stopped before the states found settled it)");
+        }
+    }
+}
+
+/// The summary object of `--json`.
+#[derive(Debug, Serialize)]
+struct Summary<'a> {
+    tests: usize,
+    differ: u64,
+    verdict_changes: u64,
+    partial: u64,
+    errors: u64,
+    a: &'a str,
+    b: &'a str,
+}
+
+#[derive(Serialize)]
+struct SummaryLine<'a> {
+    summary: Summary<'a>,
 }
 
 pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) -> i32 {
@@ -49,72 +180,88 @@ pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) ->
         }
     };
     let (oa, ob) = (run.options(&ma), run.options(&mb));
-    let (mut differ, mut verdicts, mut bad) = (0u64, 0u64, 0u64);
+    // The diff's objects carry no run information (two models ran), its errors neither.
+    let info = serde_json::Map::new();
+    let (mut differ, mut verdicts, mut partial, mut bad) = (0u64, 0u64, 0u64, 0u64);
+    let mut status = EXIT_OK;
     for file in &files {
         let name = file.display().to_string();
         let source = match std::fs::read(file) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) => {
-                eprintln!("error: cannot read {name}: {e}");
+                let message = format!("cannot read {name}: {e}");
+                eprintln!("error: {message}");
+                if as_json {
+                    outln!(
+                        "{}",
+                        report::json_error(&name, &JsonError::File(message), &info)
+                    );
+                }
                 bad += 1;
                 continue;
             }
         };
-        let result = vkherd::load_litmus(&source)
-            .and_then(|p| Ok((vkherd::run(&p, &oa)?, vkherd::run(&p, &ob)?)));
+        // A panic (a bug) fails this test alone (isolate.rs).
+        let result = crate::isolate::run_test(|| {
+            let p = vkherd::load_litmus(&source)?;
+            Ok((vkherd::run(&p, &oa)?, vkherd::run(&p, &ob)?))
+        });
         let (ra, rb) = match result {
             Ok(r) => r,
-            Err(d) => {
-                eprint!("{}", d.render(&name, &source));
+            Err(e) => {
+                eprint!("{}", e.render(&name, &source));
+                if as_json {
+                    outln!("{}", report::json_error(&name, &e.json(&name), &info));
+                }
                 bad += 1;
                 continue;
             }
         };
-        let (only_a, only_b) = (only_in(&ra, &rb), only_in(&rb, &ra));
-        let verdict_changes = ra.verdict != rb.verdict;
-        if only_a.is_empty() && only_b.is_empty() && !verdict_changes {
+        for r in [&ra, &rb] {
+            // The exit code follows the runs' limits (3 or 4, as `--help` says); a
+            // bounded-empty run is the same under both models and not diff's subject.
+            match report_status(r) {
+                EXIT_BOUNDED_EMPTY => {}
+                s => status = combine_status(status, s),
+            }
+        }
+        let d = TestDiff::new(name, &ra, &rb);
+        if !d.differs() && !d.partial {
             continue;
         }
-        differ += 1;
-        verdicts += u64::from(verdict_changes);
+        differ += u64::from(d.differs());
+        verdicts += u64::from(d.verdict_change);
+        partial += u64::from(d.partial);
         if as_json {
-            outln!(
-                "{}",
-                json!({
-                    "file": name,
-                    "only_a": only_a,
-                    "only_b": only_b,
-                    "verdict_a": verdict_word(ra.verdict),
-                    "verdict_b": verdict_word(rb.verdict),
-                })
-            );
+            outln!("{}", serde_json::to_string(&d).expect("a diff serializes"));
         } else {
-            outln!("Test {name}");
-            for s in &only_a {
-                outln!("  only {}: {s}", ma.name);
-            }
-            for s in &only_b {
-                outln!("  only {}: {s}", mb.name);
-            }
-            if verdict_changes {
-                outln!(
-                    "  verdict: {} under {}, {} under {}",
-                    verdict_word(ra.verdict),
-                    ma.name,
-                    verdict_word(rb.verdict),
-                    mb.name
-                );
-            }
+            d.print_text((&ma.name, &mb.name), (&ra, &rb));
         }
     }
     if as_json {
+        let summary = SummaryLine {
+            summary: Summary {
+                tests: files.len(),
+                differ,
+                verdict_changes: verdicts,
+                partial,
+                errors: bad,
+                a: &ma.name,
+                b: &mb.name,
+            },
+        };
         outln!(
             "{}",
-            json!({"summary": {"tests": files.len(), "differ": differ, "verdict_changes": verdicts, "errors": bad, "a": ma.name, "b": mb.name}})
+            serde_json::to_string(&summary).expect("a summary serializes")
         );
     } else {
+        let errors = if bad > 0 {
+            format!(", {}", report::plural(bad, "error"))
+        } else {
+            String::new()
+        };
         outln!(
-            "{} tests: {differ} differ, {verdicts} verdict change(s) ({} against {})",
+            "{} tests: {differ} differ, {verdicts} verdict change(s), {partial} partial{errors} ({} against {})",
             files.len(),
             ma.name,
             mb.name
@@ -123,6 +270,6 @@ pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) ->
     if bad > 0 {
         EXIT_BAD_INPUT
     } else {
-        EXIT_OK
+        status
     }
 }

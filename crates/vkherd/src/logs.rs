@@ -1,13 +1,50 @@
-//! Reading logs of runs back: herd-style text (vkherd's or herd7's own) and vkherd's JSON
-//! lines, into one summary per test, for `vkherd compare`.
+//! Reading logs of runs back: herd-style text (vkherd's, herd7's or litmus7's) and
+//! vkherd's JSON lines, into one entry per test in log order, and matching the tests of
+//! two logs for `vkherd compare`.
+//!
+//! Tests are matched by file path where both logs name it (JSON logs, litmus7's
+//! `% Results for FILE %` lines), then by name and position: the k-th test named N in one
+//! log with the k-th test named N in the other. Two files may hold tests of the same name,
+//! so a name alone never identifies a test (docs/cli.md "vkherd compare").
 
-use std::collections::BTreeMap;
+use serde::Deserialize;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::fmt;
+
+/// What a log says about a test's verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LoggedVerdict {
+    Ok,
+    No,
+    /// A partial run left the verdict open (`??` in text, `verdict_final: false` in JSON).
+    Open,
+    /// The file failed (a JSON `error` object).
+    Error,
+    /// The log gives no verdict line for the test.
+    #[default]
+    Missing,
+}
+
+impl fmt::Display for LoggedVerdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LoggedVerdict::Ok => "Ok",
+            LoggedVerdict::No => "No",
+            LoggedVerdict::Open => crate::report::OPEN_VERDICT,
+            LoggedVerdict::Error => "error",
+            LoggedVerdict::Missing => "none",
+        })
+    }
+}
 
 /// What a log says about one test.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LoggedTest {
-    /// `Ok` or `No`; `error` for a file that failed (JSON logs only).
-    pub verdict: String,
+    /// The test's name (a failed file's path, for a JSON `error` object).
+    pub name: String,
+    /// The file the log names for the test, if any.
+    pub file: Option<String>,
+    pub verdict: LoggedVerdict,
     /// The states, as their values only (`1:r0=0; x=1;`), without `# racy` marks.
     pub states: Vec<String>,
     /// Seconds, from a `Time` line or the JSON `stats.seconds`.
@@ -16,8 +53,26 @@ pub struct LoggedTest {
     pub partial: bool,
 }
 
-/// A log: tests by name.
-pub type Log = BTreeMap<String, LoggedTest>;
+/// A log: its tests, in log order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Log {
+    pub tests: Vec<LoggedTest>,
+}
+
+impl Log {
+    /// The names that more than one test of the log carries, sorted.
+    pub fn duplicate_names(&self) -> Vec<String> {
+        let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+        for t in &self.tests {
+            *count.entry(&t.name).or_default() += 1;
+        }
+        count
+            .into_iter()
+            .filter(|(_, n)| *n > 1)
+            .map(|(name, _)| name.to_string())
+            .collect()
+    }
+}
 
 /// Reads a log, text or JSON lines (told apart by the first non-blank character).
 pub fn parse_log(text: &str) -> Result<Log, String> {
@@ -33,57 +88,81 @@ fn state_values(line: &str) -> String {
     line.split('#').next().unwrap_or("").trim().to_string()
 }
 
+/// litmus7's `% Results for FILE %` line: the file of the test that follows.
+fn results_for(line: &str) -> Option<&str> {
+    let rest = line.trim().strip_prefix("% Results for ")?;
+    Some(rest.strip_suffix('%').unwrap_or(rest).trim())
+}
+
 /// Reads herd-style reports. Lines outside a report (summaries, litmus7 chatter) are
 /// skipped, as herd7's own log tools do.
 pub fn parse_text_log(text: &str) -> Result<Log, String> {
-    let mut log = Log::new();
+    let mut log = Log::default();
     let mut lines = text.lines().enumerate().peekable();
-    let mut current: Option<String> = None;
+    // The test whose report is being read (an index into `log.tests`).
+    let mut current: Option<usize> = None;
+    // The file a litmus7 log named for the next test.
+    let mut next_file: Option<String> = None;
     while let Some((n, line)) = lines.next() {
+        if let Some(file) = results_for(line) {
+            next_file = Some(file.to_string());
+            continue;
+        }
         let mut words = line.split_whitespace();
         match words.next() {
             Some("Test") => {
                 let name = words
                     .next()
                     .ok_or_else(|| format!("line {}: `Test` without a name", n + 1))?;
-                current = Some(name.to_string());
-                log.insert(name.to_string(), LoggedTest::default());
+                current = Some(log.tests.len());
+                log.tests.push(LoggedTest {
+                    name: name.to_string(),
+                    file: next_file.take(),
+                    ..LoggedTest::default()
+                });
             }
             Some("States") => {
-                let name = current
-                    .clone()
+                let t = current
+                    .and_then(|c| log.tests.get_mut(c))
                     .ok_or_else(|| format!("line {}: `States` outside a test", n + 1))?;
                 let count: usize = words
                     .next()
                     .and_then(|w| w.parse().ok())
                     .ok_or_else(|| format!("line {}: `States` without a count", n + 1))?;
-                let mut states = Vec::with_capacity(count);
+                let mut states = Vec::with_capacity(count.min(1 << 20));
                 for _ in 0..count {
-                    let (_, l) = lines
-                        .next()
-                        .ok_or_else(|| format!("test {name}: fewer than {count} state lines"))?;
+                    let (_, l) = lines.next().ok_or_else(|| {
+                        format!("test {}: fewer than {count} state lines", t.name)
+                    })?;
                     // litmus7 logs put a count before `:>` or `*>`.
                     let l = l.split_once('>').map_or(l, |(_, rest)| rest);
                     states.push(state_values(l));
                 }
                 states.sort();
-                log.entry(name).or_default().states = states;
+                t.states = states;
             }
-            Some(v @ ("Ok" | "No")) if words.next().is_none() => {
-                if let Some(t) = current.as_ref().and_then(|c| log.get_mut(c)) {
-                    t.verdict = v.to_string();
+            Some(v @ ("Ok" | "No" | crate::report::OPEN_VERDICT)) if words.next().is_none() => {
+                if let Some(t) = current.and_then(|c| log.tests.get_mut(c)) {
+                    t.verdict = match v {
+                        "Ok" => LoggedVerdict::Ok,
+                        "No" => LoggedVerdict::No,
+                        _ => LoggedVerdict::Open,
+                    };
                 }
             }
             Some("Partial") => {
-                if let Some(t) = current.as_ref().and_then(|c| log.get_mut(c)) {
+                if let Some(t) = current.and_then(|c| log.tests.get_mut(c)) {
                     t.partial = true;
                 }
             }
             Some("Time") => {
                 let name = words.next().unwrap_or("");
                 let secs = words.next().and_then(|w| w.parse().ok());
-                if let Some(t) = log.get_mut(name) {
-                    t.seconds = secs;
+                // herd7 writes `Time` at the end of the test's own report.
+                if let Some(t) = current.and_then(|c| log.tests.get_mut(c)) {
+                    if t.name == name {
+                        t.seconds = secs;
+                    }
                 }
             }
             _ => {}
@@ -92,57 +171,119 @@ pub fn parse_text_log(text: &str) -> Result<Log, String> {
     Ok(log)
 }
 
+/// One line of vkherd's `--json` output, as far as `compare` reads it.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum JsonLine {
+    /// The `{"summary": ...}` line of some subcommands.
+    Summary {
+        #[allow(dead_code)] // present to tell the line apart
+        summary: serde::de::IgnoredAny,
+    },
+    /// A file that failed.
+    Error {
+        file: String,
+        #[allow(dead_code)] // present to tell the line apart
+        error: serde::de::IgnoredAny,
+    },
+    Report(Box<JsonReport>),
+}
+
+/// A test's JSON report (docs/cli.md "JSON output"): the fields `compare` reads.
+#[derive(Deserialize)]
+struct JsonReport {
+    file: Option<String>,
+    name: String,
+    verdict: JsonVerdict,
+    /// `null` with `--speedcheck fast`.
+    states: Option<Vec<JsonState>>,
+    #[serde(default)]
+    partial: bool,
+    /// Absent from logs of versions before it existed: their verdicts are read as final.
+    #[serde(default = "final_by_default")]
+    verdict_final: bool,
+    stats: Option<JsonStats>,
+}
+
+fn final_by_default() -> bool {
+    true
+}
+
+#[derive(Deserialize, Clone, Copy)]
+enum JsonVerdict {
+    Ok,
+    No,
+}
+
+#[derive(Deserialize)]
+struct JsonState {
+    /// Column name to value, in the report's column order.
+    values: serde_json::Map<String, serde_json::Value>,
+}
+
+#[derive(Deserialize)]
+struct JsonStats {
+    seconds: Option<f64>,
+}
+
+impl JsonState {
+    /// The state as a text log shows its values: `1:r0=0; x=1;`.
+    fn values_text(&self) -> String {
+        self.values
+            .iter()
+            .map(|(k, v)| format!("{k}={v};"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+impl From<JsonReport> for LoggedTest {
+    fn from(r: JsonReport) -> LoggedTest {
+        let mut states: Vec<String> = r
+            .states
+            .iter()
+            .flatten()
+            .map(JsonState::values_text)
+            .collect();
+        states.sort();
+        LoggedTest {
+            name: r.name,
+            file: r.file,
+            verdict: match (r.verdict_final, r.verdict) {
+                (false, _) => LoggedVerdict::Open,
+                (true, JsonVerdict::Ok) => LoggedVerdict::Ok,
+                (true, JsonVerdict::No) => LoggedVerdict::No,
+            },
+            states,
+            seconds: r.stats.and_then(|s| s.seconds),
+            partial: r.partial,
+        }
+    }
+}
+
 /// Reads vkherd's JSON lines (`--json`): reports, and error objects for failed files.
 pub fn parse_json_log(text: &str) -> Result<Log, String> {
-    let mut log = Log::new();
+    let mut log = Log::default();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let v: serde_json::Value = serde_json::from_str(line)
-            .map_err(|e| format!("line {}: not a JSON object: {e}", n + 1))?;
-        if v.get("summary").is_some() {
-            continue;
+        let parsed: JsonLine = serde_json::from_str(line).map_err(|e| {
+            format!(
+                "line {}: not a JSON report (expected an object with `name` and `verdict`, an `error` object or a `summary`): {e}",
+                n + 1
+            )
+        })?;
+        match parsed {
+            JsonLine::Summary { .. } => {}
+            JsonLine::Error { file, .. } => log.tests.push(LoggedTest {
+                name: file.clone(),
+                file: Some(file),
+                verdict: LoggedVerdict::Error,
+                ..LoggedTest::default()
+            }),
+            JsonLine::Report(r) => log.tests.push((*r).into()),
         }
-        if v.get("error").is_some() {
-            let file = v["file"].as_str().unwrap_or("?").to_string();
-            log.insert(
-                file,
-                LoggedTest {
-                    verdict: "error".into(),
-                    ..LoggedTest::default()
-                },
-            );
-            continue;
-        }
-        let name = v["name"]
-            .as_str()
-            .ok_or_else(|| format!("line {}: a report without `name`", n + 1))?;
-        let mut states: Vec<String> = v["states"]
-            .as_array()
-            .map(|states| {
-                states
-                    .iter()
-                    .map(|s| {
-                        let values = s["values"].as_object().into_iter().flatten();
-                        values
-                            .map(|(k, v)| format!("{k}={v};"))
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        states.sort();
-        log.insert(
-            name.to_string(),
-            LoggedTest {
-                verdict: v["verdict"].as_str().unwrap_or("?").to_string(),
-                states,
-                seconds: v["stats"]["seconds"].as_f64(),
-                partial: v["partial"].as_bool().unwrap_or(false),
-            },
-        );
     }
     Ok(log)
 }
@@ -150,9 +291,14 @@ pub fn parse_json_log(text: &str) -> Result<Log, String> {
 /// How one test differs between two logs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TestDiff {
+    /// The test's name, with its file (or its place among the tests of that name) when
+    /// the name is not unique: `MP (a/MP.litmus)`, `MP (2nd of 2)`.
+    pub label: String,
     pub name: String,
+    /// The files the two logs name for it.
+    pub files: (Option<String>, Option<String>),
     /// (old, new) when the verdict changed.
-    pub verdict: Option<(String, String)>,
+    pub verdict: Option<(LoggedVerdict, LoggedVerdict)>,
     pub gained: Vec<String>,
     pub lost: Vec<String>,
     /// new / old, when both logs have times.
@@ -172,19 +318,105 @@ impl TestDiff {
 /// Two logs side by side.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Comparison {
-    /// Every test in both logs, by name.
+    /// Every test in both logs, in the old log's order.
     pub common: Vec<TestDiff>,
+    /// Labels of the tests in one log only.
     pub only_old: Vec<String>,
     pub only_new: Vec<String>,
+    /// Names carried by more than one test, in each log.
+    pub duplicate_names: (Vec<String>, Vec<String>),
+}
+
+/// Pairs the tests of two logs: (old index, new index), in the old log's order.
+fn match_tests(old: &Log, new: &Log) -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
+    let mut new_taken = vec![false; new.tests.len()];
+    let mut old_taken = vec![false; old.tests.len()];
+    // 1. By file path, where both logs name one (the same file twice: in order).
+    let mut by_file: HashMap<&str, VecDeque<usize>> = HashMap::new();
+    for (j, t) in new.tests.iter().enumerate() {
+        if let Some(f) = &t.file {
+            by_file.entry(f).or_default().push_back(j);
+        }
+    }
+    for (i, t) in old.tests.iter().enumerate() {
+        let found = t
+            .file
+            .as_deref()
+            .and_then(|f| by_file.get_mut(f)?.pop_front());
+        if let Some(j) = found {
+            pairs.push((i, j));
+            (old_taken[i], new_taken[j]) = (true, true);
+        }
+    }
+    // 2. The others by name and position: the k-th left of a name with the k-th.
+    let mut by_name: HashMap<&str, VecDeque<usize>> = HashMap::new();
+    for (j, t) in new.tests.iter().enumerate() {
+        if !new_taken[j] {
+            by_name.entry(&t.name).or_default().push_back(j);
+        }
+    }
+    for (i, t) in old.tests.iter().enumerate() {
+        if old_taken[i] {
+            continue;
+        }
+        if let Some(j) = by_name
+            .get_mut(t.name.as_str())
+            .and_then(VecDeque::pop_front)
+        {
+            pairs.push((i, j));
+        }
+    }
+    pairs.sort_unstable();
+    pairs
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, ...
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, x) if x != 11 => "st",
+        (2, x) if x != 12 => "nd",
+        (3, x) if x != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// How each test of a log is named in `compare`'s output: its name, and when other tests
+/// of the log share it, its file or its place among them.
+fn labels(log: &Log, ambiguous: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let mut total: HashMap<&str, usize> = HashMap::new();
+    for t in &log.tests {
+        *total.entry(&t.name).or_default() += 1;
+    }
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    log.tests
+        .iter()
+        .map(|t| {
+            let k = seen.entry(&t.name).or_default();
+            *k += 1;
+            match &t.file {
+                _ if !ambiguous(&t.name) => t.name.clone(),
+                Some(f) if *f != t.name => format!("{} ({f})", t.name),
+                _ => format!("{} ({} of {})", t.name, ordinal(*k), total[t.name.as_str()]),
+            }
+        })
+        .collect()
 }
 
 pub fn compare(old: &Log, new: &Log) -> Comparison {
+    let duplicate_names = (old.duplicate_names(), new.duplicate_names());
+    let ambiguous = |name: &str| {
+        duplicate_names.0.iter().any(|d| d == name) || duplicate_names.1.iter().any(|d| d == name)
+    };
+    let (old_labels, new_labels) = (labels(old, &ambiguous), labels(new, &ambiguous));
+    let pairs = match_tests(old, new);
     let mut c = Comparison::default();
-    for (name, a) in old {
-        let Some(b) = new.get(name) else {
-            c.only_old.push(name.clone());
-            continue;
-        };
+    let (mut old_matched, mut new_matched) =
+        (vec![false; old.tests.len()], vec![false; new.tests.len()]);
+    for &(i, j) in &pairs {
+        (old_matched[i], new_matched[j]) = (true, true);
+        let (a, b) = (&old.tests[i], &new.tests[j]);
         let lost = a
             .states
             .iter()
@@ -198,8 +430,10 @@ pub fn compare(old: &Log, new: &Log) -> Comparison {
             .cloned()
             .collect();
         c.common.push(TestDiff {
-            name: name.clone(),
-            verdict: (a.verdict != b.verdict).then(|| (a.verdict.clone(), b.verdict.clone())),
+            label: old_labels[i].clone(),
+            name: a.name.clone(),
+            files: (a.file.clone(), b.file.clone()),
+            verdict: (a.verdict != b.verdict).then_some((a.verdict, b.verdict)),
             gained,
             lost,
             time_ratio: match (a.seconds, b.seconds) {
@@ -210,11 +444,15 @@ pub fn compare(old: &Log, new: &Log) -> Comparison {
             partial: a.partial || b.partial,
         });
     }
-    c.only_new = new
-        .keys()
-        .filter(|k| !old.contains_key(*k))
-        .cloned()
+    c.only_old = (0..old.tests.len())
+        .filter(|&i| !old_matched[i])
+        .map(|i| old_labels[i].clone())
         .collect();
+    c.only_new = (0..new.tests.len())
+        .filter(|&j| !new_matched[j])
+        .map(|j| new_labels[j].clone())
+        .collect();
+    c.duplicate_names = duplicate_names;
     c
 }
 
@@ -224,14 +462,18 @@ mod tests {
 
     const OLD: &str = "Test MP Allowed\nStates 2\n1:r0=0; # racy\n1:r0=1;\nOk\nWitnesses\nPositive: 1 Negative: 1\nCondition exists (1:r0=1)\nObservation MP Sometimes 1 1\nTime MP 0.50\n\nTest SB Allowed\nStates 1\n0:r0=0;\nNo\nWitnesses\nPositive: 0 Negative: 1\nCondition exists (0:r0=1)\nObservation SB Never 0 1\n\nSummary: 2 tests\n";
 
+    fn test<'a>(log: &'a Log, name: &str) -> &'a LoggedTest {
+        log.tests.iter().find(|t| t.name == name).unwrap()
+    }
+
     #[test]
     fn text_logs_are_read_test_by_test() {
         let log = parse_text_log(OLD).unwrap();
-        assert_eq!(log.len(), 2);
-        assert_eq!(log["MP"].verdict, "Ok");
-        assert_eq!(log["MP"].states, ["1:r0=0;", "1:r0=1;"]);
-        assert_eq!(log["MP"].seconds, Some(0.5));
-        assert_eq!(log["SB"].seconds, None);
+        assert_eq!(log.tests.len(), 2);
+        assert_eq!(test(&log, "MP").verdict, LoggedVerdict::Ok);
+        assert_eq!(test(&log, "MP").states, ["1:r0=0;", "1:r0=1;"]);
+        assert_eq!(test(&log, "MP").seconds, Some(0.5));
+        assert_eq!(test(&log, "SB").seconds, None);
     }
 
     #[test]
@@ -244,7 +486,7 @@ mod tests {
         assert_eq!(c.only_old, ["SB"]);
         assert_eq!(c.only_new, ["SB2"]);
         let mp = &c.common[0];
-        assert_eq!(mp.verdict, Some(("Ok".into(), "No".into())));
+        assert_eq!(mp.verdict, Some((LoggedVerdict::Ok, LoggedVerdict::No)));
         assert_eq!(mp.lost, ["1:r0=1;"]);
         assert_eq!(mp.gained, ["1:r0=2;"]);
         assert_eq!(mp.time_ratio, Some(2.0));
@@ -256,7 +498,42 @@ mod tests {
 {"file":"b.litmus","error":{"location":"b.litmus:1:1","message":"m"}}"#;
         let log = parse_log(json).unwrap();
         let text = parse_log(OLD).unwrap();
-        assert_eq!(log["MP"], text["MP"]);
-        assert_eq!(log["b.litmus"].verdict, "error");
+        let mp = LoggedTest {
+            file: None,
+            ..test(&log, "MP").clone()
+        };
+        assert_eq!(&mp, test(&text, "MP"));
+        assert_eq!(test(&log, "MP").file.as_deref(), Some("a"));
+        assert_eq!(test(&log, "b.litmus").verdict, LoggedVerdict::Error);
+    }
+
+    #[test]
+    fn an_open_verdict_is_read_as_open_from_text_and_json() {
+        let text = OLD.replace("1:r0=1;\nOk\n", "1:r0=1;\n??\n");
+        assert_eq!(
+            test(&parse_log(&text).unwrap(), "MP").verdict,
+            LoggedVerdict::Open
+        );
+        let json =
+            r#"{"name":"MP","verdict":"No","states":[],"partial":true,"verdict_final":false}"#;
+        let t = &parse_log(json).unwrap().tests[0];
+        assert_eq!((t.verdict, t.partial), (LoggedVerdict::Open, true));
+    }
+
+    #[test]
+    fn litmus7_results_lines_name_the_file_of_the_next_test() {
+        let text = format!("% Results for a/MP.litmus %\n{OLD}");
+        let log = parse_log(&text).unwrap();
+        assert_eq!(test(&log, "MP").file.as_deref(), Some("a/MP.litmus"));
+        assert_eq!(test(&log, "SB").file, None);
+    }
+
+    #[test]
+    fn ordinals() {
+        let words: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(ordinal).into();
+        assert_eq!(
+            words,
+            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]
+        );
     }
 }

@@ -16,12 +16,16 @@ mod diff_cmd;
 mod distinguish_cmd;
 mod diy_cmd;
 mod explain_cmd;
+mod herd7_options;
+mod isolate;
 mod khronos_cmd;
 mod litmus_cmd;
 mod merge_cmd;
+mod observe_cmd;
 mod progress;
 mod report_cmd;
 mod report_extras;
+mod show_arg;
 mod table_cmd;
 
 /// mimalloc: the enumeration allocates many small bit matrices from several rayon

@@ -8,6 +8,7 @@
 //! it. A shard of several tests runs every N-th test whole.
 
 use crate::{Options, Report, StopReason};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -35,6 +36,60 @@ pub struct ShardPlace {
     /// The test's position among the run's tests (from 0), and their number.
     pub test: usize,
     pub tests: usize,
+    /// Which run and which test source the report is of.
+    pub identity: ShardIdentity,
+}
+
+/// Digests that tell runs and test sources apart, so that `merge` never puts together the
+/// parts of different runs, or of two different tests that share a file name and a test
+/// name (run from different directories, or edited between the shards).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ShardIdentity {
+    /// [`digest`] of the run's list of files (paths as given, one per line, in order).
+    pub run: u64,
+    /// [`digest`] of the test's source text.
+    pub source: u64,
+}
+
+impl ShardIdentity {
+    /// The identity of a run of `files`, before any source is read.
+    pub fn of_run<S: AsRef<str>>(files: &[S]) -> ShardIdentity {
+        let list: Vec<&str> = files.iter().map(AsRef::as_ref).collect();
+        ShardIdentity {
+            run: digest(list.join("\n").as_bytes()),
+            source: 0,
+        }
+    }
+}
+
+/// FNV-1a, 64 bits: a digest that is the same on every machine and every build (std's
+/// hashers promise neither), for telling inputs apart, not for security.
+pub fn digest(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The digests as a shard's JSON carries them (16 hex digits each).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct IdentityJson {
+    run_digest: Option<String>,
+    source_digest: Option<String>,
+}
+
+impl IdentityJson {
+    fn of(identity: &ShardIdentity) -> IdentityJson {
+        IdentityJson {
+            run_digest: Some(format!("{:016x}", identity.run)),
+            source_digest: Some(format!("{:016x}", identity.source)),
+        }
+    }
+
+    /// Read from a shard object (absent digests, from versions before them, read as
+    /// `None`, and agree only with each other).
+    fn read(shard: &Value) -> Result<IdentityJson, String> {
+        IdentityJson::deserialize(shard).map_err(|e| format!("a shard object's digests: {e}"))
+    }
 }
 
 impl ShardPlace {
@@ -49,7 +104,7 @@ impl ShardPlace {
 /// stop reason).
 pub fn shard_json(report: &Report, opts: &Options, place: &ShardPlace) -> Value {
     let s = &report.stats;
-    json!({
+    let mut v = json!({
         "index": place.index,
         "count": place.count,
         "by": match place.by { ShardBy::Search => "search", ShardBy::Test => "test" },
@@ -57,15 +112,22 @@ pub fn shard_json(report: &Report, opts: &Options, place: &ShardPlace) -> Value 
         "tests": place.tests,
         "unroll": opts.unroll,
         "no_thin_air": opts.no_thin_air,
-        "program_notes": crate::unaccessed_locations(&report.program),
+        "program_notes": crate::program_notes(&report.program, opts),
         "value_mismatch": s.value_mismatch,
         "thin_air_candidates": s.thin_air,
+        "thread_without_paths": s.thread_without_paths,
+        "cut_by_state": s.cut_by_state,
         "stopped": match s.stopped {
             None => Value::Null,
             Some(StopReason::Timeout(t)) => json!({"reason": "timeout", "seconds": t.as_secs_f64()}),
             Some(StopReason::MaxCandidates(n)) => json!({"reason": "max_candidates", "limit": n}),
         },
-    })
+    });
+    let identity = serde_json::to_value(IdentityJson::of(&place.identity));
+    if let (Value::Object(m), Ok(Value::Object(digests))) = (&mut v, identity) {
+        m.extend(digests);
+    }
+    v
 }
 
 /// A shard's JSON report of one test: the report's JSON with the `shard` object added.
@@ -118,7 +180,7 @@ fn boolean(v: &Value, key: &str) -> Result<bool, String> {
 /// the run's order. Fails if a report is not a shard report, shards disagree, or a part
 /// is missing (a shard that failed or was not run).
 pub fn merge(objects: &[Value]) -> Result<Vec<Merged>, String> {
-    let mut first: Option<(u64, String, u64)> = None;
+    let mut first: Option<((u64, String, u64), Option<String>)> = None;
     let mut by_test: BTreeMap<u64, Vec<&Value>> = BTreeMap::new();
     for o in objects {
         let shard = o.get("shard").ok_or(
@@ -129,19 +191,26 @@ pub fn merge(objects: &[Value]) -> Result<Vec<Merged>, String> {
             string(shard, "by")?,
             uint(shard, "tests")?,
         );
+        let run = IdentityJson::read(shard)?.run_digest;
         match &first {
-            None => first = Some(key),
-            Some(k) if *k != key => {
+            None => first = Some((key, run)),
+            Some((k, _)) if *k != key => {
                 return Err(format!(
                     "shard reports of different runs: {}/{} by {} and {}/{} by {}",
                     k.2, k.0, k.1, key.2, key.0, key.1
                 ))
             }
+            Some((_, r)) if *r != run => {
+                return Err(
+                    "shard reports of different runs: their lists of files differ (run every shard with the same paths)"
+                        .into(),
+                )
+            }
             Some(_) => {}
         }
         by_test.entry(uint(shard, "test")?).or_default().push(o);
     }
-    let Some((count, by, tests)) = first else {
+    let Some(((count, by, tests), _)) = first else {
         return Err("no shard reports to merge".into());
     };
     let mut out = Vec::new();
@@ -188,12 +257,18 @@ pub fn merge(objects: &[Value]) -> Result<Vec<Merged>, String> {
 fn merge_test(parts: &[&Value]) -> Result<Merged, String> {
     let head = parts[0];
     let (file, name) = (string(head, "file")?, string(head, "name")?);
+    let source = IdentityJson::read(field(head, "shard")?)?.source_digest;
     for p in parts {
         if string(p, "file")? != file || string(p, "name")? != name {
             return Err(format!(
                 "shards of one test name different tests: {file} ({name}) and {} ({})",
                 string(p, "file")?,
                 string(p, "name")?
+            ));
+        }
+        if IdentityJson::read(field(p, "shard")?)?.source_digest != source {
+            return Err(format!(
+                "shards of one test ran different sources of {file} ({name}): the file differs between them"
             ));
         }
     }
@@ -241,6 +316,10 @@ fn merge_test(parts: &[&Value]) -> Result<Merged, String> {
         stats.deadlocked_paths += uint(st, "deadlocked_paths")?;
         // Every shard lays out the same paths.
         stats.dropped_paths = uint(st, "dropped_paths")?;
+        stats.thread_without_paths = field(shard, "thread_without_paths")?
+            .as_u64()
+            .map(|t| t as usize);
+        stats.cut_by_state |= boolean(shard, "cut_by_state")?;
         stats.value_mismatch += uint(shard, "value_mismatch")?;
         stats.thin_air += uint(shard, "thin_air_candidates")?;
         seconds += field(st, "seconds")?.as_f64().unwrap_or(0.0);
@@ -306,6 +385,8 @@ fn program_shell(head: &Value, columns: Vec<String>) -> Result<Program, String> 
     Ok(Program {
         dialect: vkherd_model::Dialect::default(),
         reg_names: Default::default(),
+        // The shard's notes carry them (`program_notes`).
+        warnings: Vec::new(),
         name: string(head, "name")?,
         description: string(head, "description")?,
         threads: Vec::new(),

@@ -70,14 +70,41 @@ fn push_state_line(
     }
 }
 
-/// `Always`, `Never` or `Sometimes`, from the counts.
-fn observation(positive: u64, negative: u64) -> &'static str {
-    if positive == 0 {
-        "Never"
-    } else if negative == 0 {
-        "Always"
+/// `Always`, `Never` or `Sometimes`, from the counts. A partial run (`complete` false)
+/// settles only `Sometimes` (counts only grow); its `Always` or `Never` could still turn into
+/// `Sometimes`, so it is `?`.
+fn observation(positive: u64, negative: u64, complete: bool) -> &'static str {
+    match (positive, negative) {
+        (0, _) if complete => "Never",
+        (_, 0) if complete => "Always",
+        (0, _) | (_, 0) => "?",
+        _ => "Sometimes",
+    }
+}
+
+/// The verdict line of the text report: `Ok` or `No` when the verdict is final, `??` (the
+/// word herd7's log tools use for a result they cannot tell) when a partial run left it
+/// open, so that no log reader takes the verdict of the states found so far for a final one
+/// (docs/cli.md "Text output").
+pub const OPEN_VERDICT: &str = "??";
+
+/// `Ok` or `No`.
+pub fn verdict_word(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Ok => "Ok",
+        Verdict::No => "No",
+    }
+}
+
+/// What the `Partial` line says about the verdict.
+fn partial_verdict_text(report: &Report) -> String {
+    if report.verdict_final() {
+        "the verdict above is final (settled by the states found); only the states and counts are incomplete".to_string()
     } else {
-        "Sometimes"
+        format!(
+            "the verdict is open ({OPEN_VERDICT} above): the executions found so far give {}, and one not yet examined could change it; the states and counts above are incomplete",
+            verdict_word(report.verdict)
+        )
     }
 }
 
@@ -124,10 +151,12 @@ pub fn write_herd_text(w: &mut dyn Write, report: &Report, marks: bool) -> std::
         w.write_all(line.as_bytes())?;
     }
     let mut out = String::new();
-    out.push_str(match report.verdict {
-        Verdict::Ok => "Ok\n",
-        Verdict::No => "No\n",
+    out.push_str(if report.verdict_final() {
+        verdict_word(report.verdict)
+    } else {
+        OPEN_VERDICT
     });
+    out.push('\n');
     // Counts that are not exact are shown as `?`.
     let (pos, neg) = if report.counts_absent {
         ("?".to_string(), "?".to_string())
@@ -142,29 +171,26 @@ pub fn write_herd_text(w: &mut dyn Write, report: &Report, marks: bool) -> std::
     // With --speedcheck only the executions that matter are kept, so Always/Sometimes/
     // Never is not known; with --states-only it follows from which states satisfy the
     // condition.
+    let complete = report.stats.stopped.is_none();
     let word = if report.speedcheck != crate::Speedcheck::Off {
         "?"
     } else if report.counts_absent {
         let sat = o.states.values().filter(|i| i.satisfies).count();
-        observation(sat as u64, (o.states.len() - sat) as u64)
+        observation(sat as u64, (o.states.len() - sat) as u64, complete)
     } else {
-        observation(o.positive, o.negative)
+        observation(o.positive, o.negative, complete)
     };
     out.push_str(&format!("Observation {name} {word} {pos} {neg}\n"));
     if let Some(reason) = report.stats.stopped {
-        let what = if report.verdict_final() {
-            "the verdict above is final (settled by the states found); only the states and counts are incomplete"
-        } else {
-            "the states and counts above are incomplete"
-        };
         out.push_str(&format!(
-            "Partial {name}: {}; {what}\n",
-            crate::stop_text(reason, report.stats.candidates)
+            "Partial {name}: {}; {}\n",
+            crate::stop_text(reason, report.stats.candidates),
+            partial_verdict_text(report)
         ));
     }
     if report.bounded_empty {
         out.push_str(&format!(
-            "Bounded {name}: no execution completes within the unroll bound; raise it, e.g. --unroll {}\n",
+            "Bounded {name}: no execution completes within the unroll bound; raise it, e.g. --unroll {}, or check that every loop can exit\n",
             crate::raised_unroll(report.unroll)
         ));
     }
@@ -176,26 +202,22 @@ pub fn time_line(report: &Report) -> String {
     format!("Time {} {:.2}\n", report.program.name, report.seconds)
 }
 
+/// The run information of `program`'s report: that of the model that judges it
+/// ([`crate::judge`]: without `--model`, an OPENCL test's is opencl with its variants).
+pub fn run_info_for(program: &crate::LoweredProgram, opts: &Options) -> Map<String, Value> {
+    match crate::judge::judge(program.dialect, opts) {
+        Ok(judge) => run_info(&judge.opts),
+        Err(_) => run_info(opts),
+    }
+}
+
 /// What every JSON object of a run carries, so that an archived result says how it was
 /// made: vkherd's version, the model, its variants, the unroll bound and the limits.
 pub fn run_info(opts: &Options) -> Map<String, Value> {
-    let (model, variants): (String, Vec<String>) = match &opts.cat {
-        // A cat model: its name (bundled name or file) and the variants it was compiled with.
-        Some(cat) => (cat.name.clone(), cat.active.iter().cloned().collect()),
-        None => {
-            // In the order a cat model lists them (sorted).
-            let on = [(opts.model.mmra, "mmra"), (!opts.model.chains, "no-chains")];
-            let variants = on.iter().filter(|(on, _)| *on).map(|(_, v)| v.to_string());
-            // The default runs vulkan.cat; `hand:` names the hand-written engine.
-            let name = opts.model.variant.name();
-            let name = if opts.hand_written {
-                format!("hand:{name}")
-            } else {
-                name.to_string()
-            };
-            (name, variants.collect())
-        }
-    };
+    let (model, variants) = (
+        crate::judge::model_name(opts),
+        crate::judge::variants_on(opts),
+    );
     let mut m = Map::new();
     m.insert("vkherd".into(), json!(crate::VERSION));
     m.insert("model".into(), json!(model));
@@ -269,7 +291,7 @@ pub fn write_json(
         "name": report.program.name,
         "description": report.program.description,
         "kind": quant,
-        "verdict": match report.verdict { Verdict::Ok => "Ok", Verdict::No => "No" },
+        "verdict": verdict_word(report.verdict),
         "condition": condition_text(report),
     });
     let count = |n: u64| {

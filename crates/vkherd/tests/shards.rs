@@ -8,7 +8,7 @@ mod common;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use vkherd::merge::{merge, shard_report_json, ShardBy, ShardPlace};
+use vkherd::merge::{merge, shard_report_json, ShardBy, ShardIdentity, ShardPlace};
 use vkherd::{report, Options, Shard};
 
 fn corpus(rel: &str) -> PathBuf {
@@ -68,6 +68,7 @@ fn single_and_merged(
             by: ShardBy::Search,
             test: 0,
             tests: 1,
+            identity: ShardIdentity::default(),
         };
         shards.push(shard_json_value(&rep, &file, &o, &place));
     }
@@ -171,6 +172,7 @@ fn merged_shards_equal_the_single_run_on_random_tests() {
                         by: ShardBy::Search,
                         test: 0,
                         tests: 1,
+                        identity: ShardIdentity::default(),
                     };
                     shard_json_value(&rep, "t", &o, &place)
                 })
