@@ -72,19 +72,24 @@ fn pairs() -> Vec<(&'static str, &'static str, Over)> {
     )
     .expect("the chain family")
     .tests;
-    let mut out = vec![
+    // IRIW with relaxed accesses and its two fences' orders varied: only the variant
+    // with both fences seq_cst tells C11's S from RC11's psc (tests/distinguish.rs).
+    let iriw_fences = family::family(
+        "[rlx] Rfe [rlx] FencedRR [rlx] Fre [rlx] Rfe [rlx] FencedRR [rlx] Fre",
+        Dialect::OpenCl,
+        &[family::Axis::Semantics],
+        &alphabet(Dialect::OpenCl, &["rlx", "relacq", "sc"], &["dev"], &["dev"]),
+        10_000,
+    )
+    .expect("the IRIW fence family")
+    .tests;
+    vec![
         ("vulkan", "vulkan-2024", Over::Space(vulkan())),
         ("vulkan", "vulkan", Over::Space(vulkan())),
         ("vulkan", "vulkan+no-chains", Over::Cycle(chain)),
         ("opencl", "opencl", Over::Space(opencl())),
-    ];
-    if Model::from_spec("opencl+rc11-sc").is_ok() {
-        let iriw =
-            vkherd::generate::diy("Rfe FencedRR.sc Fre Rfe FencedRR.sc Fre", Dialect::OpenCl)
-                .expect("IRIW with sc fences");
-        out.push(("opencl", "opencl+rc11-sc", Over::Cycle(vec![iriw])));
-    }
-    out
+        ("opencl", "opencl+rc11-sc", Over::Cycle(iriw_fences)),
+    ]
 }
 
 fn run(over: &Over, a: &Model, b: &Model, limits: &Limits) -> search::Outcome {

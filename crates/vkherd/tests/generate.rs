@@ -32,12 +32,11 @@ fn condition(cycle: &str) -> String {
     exists_line(&t)
 }
 
-#[test]
-fn every_edge_kind_gives_a_test_with_the_cycles_outcome() {
-    // (cycle, condition by hand: Rf reads read their write, Fr reads the write before
-    // the Fr target in coherence order, a location written twice ends with its last
-    // write; writes numbered 1, 2 in coherence order).
-    let cases = [
+/// A cycle for each edge kind, with its condition worked out by hand: Rf reads read their
+/// write, Fr reads the write before the Fr target in coherence order, a location written
+/// twice ends with its last write; writes numbered 1, 2 in coherence order.
+fn edge_cases() -> Vec<(&'static str, &'static str)> {
+    vec![
         // Rfe, Fre, PodWW, PodRR
         ("PodWW Rfe PodRR Fre", "exists (P1:r0 == 1 /\\ P1:r1 == 0)"),
         // PodWR
@@ -109,9 +108,38 @@ fn every_edge_kind_gives_a_test_with_the_cycles_outcome() {
         // Cbar: the barrier edge is not a communication edge
         ("CbarsWR Fre", "exists (P1:r0 == 0)"),
         ("PodWW CbardWR PodRR Fre", "exists (P1:r1 == 0)"),
-    ];
-    for (cycle, want) in cases {
+    ]
+}
+
+#[test]
+fn every_edge_kind_gives_a_test_with_the_cycles_outcome() {
+    for (cycle, want) in edge_cases() {
         assert_eq!(condition(cycle), want, "{cycle}");
+    }
+}
+
+/// The condition of a test as the parser reads it back (`1:r0=1 /\ x=2`, whatever the
+/// dialect's syntax).
+fn parsed_condition(text: &str) -> String {
+    let p = load_litmus(text).unwrap_or_else(|d| panic!("does not parse: {}\n{text}", d.message));
+    p.condition.expect("a condition").text
+}
+
+#[test]
+fn every_edge_kind_gives_an_opencl_test_with_the_cycles_outcome() {
+    // The same cycles in the OpenCL dialect: an OPENCL test that parses, whose
+    // condition reads back as the Vulkan test's (checked by hand above).
+    for (cycle, _) in edge_cases() {
+        let vulkan = emit::text(&gen(cycle));
+        let t = diy(cycle, Dialect::OpenCl).unwrap_or_else(|e| panic!("{}", e.render(cycle)));
+        let ocl = emit::text(&t);
+        assert!(ocl.starts_with("OPENCL "), "{ocl}");
+        assert!(!ocl.contains("st.atom") && !ocl.contains("ld.atom"), "{ocl}");
+        assert_eq!(
+            parsed_condition(&ocl),
+            parsed_condition(&vulkan),
+            "{cycle}:\n{ocl}"
+        );
     }
 }
 
@@ -407,6 +435,18 @@ fn bad_cycles_name_the_offending_token() {
     assert_eq!(e.kind, ErrorKind::UnknownAnnotation);
     let e = diy("PodWW [sc] Rfe PodRR Fre", Dialect::Vulkan).unwrap_err();
     assert_eq!(e.kind, ErrorKind::UnknownAnnotation);
+    // Two words for one field name the field and both words.
+    for (cycle, d, said) in [
+        ("PodWW [wg.dv] Rfe PodRR Fre", Dialect::Vulkan, "two scopes, `wg` and `dv`"),
+        (
+            "PodWW Rfe [acq_rel.sc] Rmw Fre",
+            Dialect::OpenCl,
+            "two semantics, `acq_rel` and `sc`",
+        ),
+    ] {
+        let rendered = diy(cycle, d).unwrap_err().render(cycle);
+        assert!(rendered.contains(said), "{rendered}");
+    }
 }
 
 /// A test with its invocations listed in `order` and its locations renamed by `loc`.

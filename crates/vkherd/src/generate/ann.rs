@@ -281,7 +281,8 @@ pub struct AccessSpec {
     pub avvis_word: Option<bool>,
 }
 
-/// Sets a field once: a second, different value is an error naming both.
+/// Sets a field once: a second, different value is an error naming both (`what`: the
+/// field in the plural, "two scopes").
 fn set<T: PartialEq + Copy>(
     slot: &mut Option<T>,
     value: T,
@@ -290,7 +291,7 @@ fn set<T: PartialEq + Copy>(
 ) -> Result<(), String> {
     match *slot {
         Some(old) if old != value => Err(format!(
-            "two {what}s, `{}` and `{}`: expected one",
+            "two {what}, `{}` and `{}`: expected one",
             show(old),
             show(value)
         )),
@@ -314,19 +315,19 @@ impl AccessSpec {
     fn add(&mut self, text: &str, dialect: Dialect) -> Result<(), AnnError> {
         let d = dialect;
         let said = match word(text, dialect) {
-            Some(Word::Mode(m)) => set(&mut self.mode, m, "access kind", mode_word),
+            Some(Word::Mode(m)) => set(&mut self.mode, m, "access kinds", mode_word),
             Some(Word::AvVis(av)) => {
-                set(&mut self.mode, Mode::AvVis, "access kind", mode_word).and_then(|()| {
-                    set(&mut self.avvis_word, av, "availability word", |a| {
+                set(&mut self.mode, Mode::AvVis, "access kinds", mode_word).and_then(|()| {
+                    set(&mut self.avvis_word, av, "availability words", |a| {
                         if a { "av" } else { "vis" }.to_string()
                     })
                 })
             }
             Some(Word::Order(o)) => set(&mut self.order, o, "semantics", |o| o.word().into()),
-            Some(Word::Scope(sc)) => set(&mut self.scope, sc, "scope", |s| s.word(d).into()),
-            Some(Word::SemAv) => set(&mut self.semav, true, "semav", |_| "semav".into()),
-            Some(Word::SemVis) => set(&mut self.semvis, true, "semvis", |_| "semvis".into()),
-            Some(Word::Storage(k)) => set(&mut self.storage, k, "storage class", |k| {
+            Some(Word::Scope(sc)) => set(&mut self.scope, sc, "scopes", |s| s.word(d).into()),
+            Some(Word::SemAv) => set(&mut self.semav, true, "semav words", |_| "semav".into()),
+            Some(Word::SemVis) => set(&mut self.semvis, true, "semvis words", |_| "semvis".into()),
+            Some(Word::Storage(k)) => set(&mut self.storage, k, "storage classes", |k| {
                 storage_word(k, d).to_string()
             }),
             Some(Word::SemSc(k)) => {
@@ -355,28 +356,28 @@ impl AccessSpec {
         let d = dialect;
         let mut s = self.clone();
         if let Some(m) = other.mode {
-            set(&mut s.mode, m, "access kind", mode_word)?;
+            set(&mut s.mode, m, "access kinds", mode_word)?;
         }
         if let Some(o) = other.order {
             set(&mut s.order, o, "semantics", |o| o.word().into())?;
         }
         if let Some(sc) = other.scope {
-            set(&mut s.scope, sc, "scope", |x| x.word(d).into())?;
+            set(&mut s.scope, sc, "scopes", |x| x.word(d).into())?;
         }
         if let Some(v) = other.semav {
-            set(&mut s.semav, v, "semav", |_| "semav".into())?;
+            set(&mut s.semav, v, "semav words", |_| "semav".into())?;
         }
         if let Some(v) = other.semvis {
-            set(&mut s.semvis, v, "semvis", |_| "semvis".into())?;
+            set(&mut s.semvis, v, "semvis words", |_| "semvis".into())?;
         }
         if let Some(v) = other.semsc {
             s.semsc = Some(s.semsc.unwrap_or(0) | v);
         }
         if let Some(k) = other.storage {
-            set(&mut s.storage, k, "storage class", |k| storage_word(k, d))?;
+            set(&mut s.storage, k, "storage classes", |k| storage_word(k, d))?;
         }
         if let Some(a) = other.avvis_word {
-            set(&mut s.avvis_word, a, "availability word", |a| {
+            set(&mut s.avvis_word, a, "availability words", |a| {
                 if a { "av" } else { "vis" }.into()
             })?;
         }
@@ -557,16 +558,16 @@ impl FenceSpec {
         for &text in words {
             let said = match word(text, dialect) {
                 Some(Word::Membar) => {
-                    set(&mut s.kind, FenceKind::Membar, "fence kind", fence_word(d))
+                    set(&mut s.kind, FenceKind::Membar, "fence kinds", fence_word(d))
                 }
-                Some(Word::Cbar) => set(&mut s.kind, FenceKind::Cbar, "fence kind", fence_word(d)),
+                Some(Word::Cbar) => set(&mut s.kind, FenceKind::Cbar, "fence kinds", fence_word(d)),
                 Some(Word::Order(o)) => {
                     set(&mut s.order, Some(o), "semantics", |o| order_word(o).into())
                 }
                 Some(Word::NoSem) => set(&mut s.order, None, "semantics", |o| order_word(o).into()),
-                Some(Word::Scope(sc)) => set(&mut s.scope, sc, "scope", |x| x.word(d).into()),
-                Some(Word::SemAv) => set(&mut s.semav, true, "semav", |_| "semav".into()),
-                Some(Word::SemVis) => set(&mut s.semvis, true, "semvis", |_| "semvis".into()),
+                Some(Word::Scope(sc)) => set(&mut s.scope, sc, "scopes", |x| x.word(d).into()),
+                Some(Word::SemAv) => set(&mut s.semav, true, "semav words", |_| "semav".into()),
+                Some(Word::SemVis) => set(&mut s.semvis, true, "semvis words", |_| "semvis".into()),
                 Some(Word::SemSc(k)) => {
                     s.semsc = Some(s.semsc.unwrap_or(0) | (1 << k));
                     Ok(())
