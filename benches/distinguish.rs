@@ -78,7 +78,12 @@ fn pairs() -> Vec<(&'static str, &'static str, Over)> {
         "[rlx] Rfe [rlx] FencedRR [rlx] Fre [rlx] Rfe [rlx] FencedRR [rlx] Fre",
         Dialect::OpenCl,
         &[family::Axis::Semantics],
-        &alphabet(Dialect::OpenCl, &["rlx", "relacq", "sc"], &["dev"], &["dev"]),
+        &alphabet(
+            Dialect::OpenCl,
+            &["rlx", "relacq", "sc"],
+            &["dev"],
+            &["dev"],
+        ),
         10_000,
     )
     .expect("the IRIW fence family")

@@ -134,7 +134,10 @@ fn every_edge_kind_gives_an_opencl_test_with_the_cycles_outcome() {
         let t = diy(cycle, Dialect::OpenCl).unwrap_or_else(|e| panic!("{}", e.render(cycle)));
         let ocl = emit::text(&t);
         assert!(ocl.starts_with("OPENCL "), "{ocl}");
-        assert!(!ocl.contains("st.atom") && !ocl.contains("ld.atom"), "{ocl}");
+        assert!(
+            !ocl.contains("st.atom") && !ocl.contains("ld.atom"),
+            "{ocl}"
+        );
         assert_eq!(
             parsed_condition(&ocl),
             parsed_condition(&vulkan),
@@ -437,7 +440,11 @@ fn bad_cycles_name_the_offending_token() {
     assert_eq!(e.kind, ErrorKind::UnknownAnnotation);
     // Two words for one field name the field and both words.
     for (cycle, d, said) in [
-        ("PodWW [wg.dv] Rfe PodRR Fre", Dialect::Vulkan, "two scopes, `wg` and `dv`"),
+        (
+            "PodWW [wg.dv] Rfe PodRR Fre",
+            Dialect::Vulkan,
+            "two scopes, `wg` and `dv`",
+        ),
         (
             "PodWW Rfe [acq_rel.sc] Rmw Fre",
             Dialect::OpenCl,
