@@ -362,6 +362,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Generate the test a cycle of relaxations stands for (diy7's edges with Vulkan or
+    /// OpenCL annotations), or with --all the family of its annotated variants
+    /// (docs/generate.md).
+    Diy(crate::diy_cmd::DiyArgs),
+    /// Find the smallest programs (by events, then invocations) of a bounded space on
+    /// which two models allow different final states, each with the state and why the
+    /// other model forbids it (docs/generate.md).
+    Distinguish(crate::distinguish_cmd::DistinguishArgs),
+    /// Run the tests of a family written by `vkherd diy --all -o DIR` and print its table
+    /// of verdicts (allowed, racy, forbidden per variant).
+    Table(crate::table_cmd::TableArgs),
     /// Run tests on a Vulkan device: per final state, how often it was observed and
     /// whether the model allows it; a forbidden state observed exits with 6 (docs/observe.md).
     Observe(crate::observe_cmd::ObserveArgs),
@@ -731,6 +742,9 @@ pub fn main() -> i32 {
             }
         }
         Some(Command::Merge { files, json }) => crate::merge_cmd::run(files, *json),
+        Some(Command::Diy(args)) => crate::diy_cmd::run(args),
+        Some(Command::Distinguish(args)) => crate::distinguish_cmd::run(args),
+        Some(Command::Table(args)) => crate::table_cmd::run(args),
         Some(Command::Observe(args)) => crate::observe_cmd::run(args),
         None => {
             cli.common.init_threads();

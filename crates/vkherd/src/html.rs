@@ -26,6 +26,22 @@ pub struct Page {
     /// A note on the witness graphs and explanations for the whole page (Graphviz
     /// missing, graphs turned off), shown at the top.
     pub extras_note: Option<String>,
+    /// The tables of the `diy --all` families among the inputs (docs/generate.md).
+    pub families: Vec<FamilyTable>,
+}
+
+/// A family of annotated variants (a directory with a `diy --all` index): its table of
+/// verdicts, taken from the runs of its tests on the page.
+pub struct FamilyTable {
+    /// The directory, as shown.
+    pub dir: String,
+    pub cycle: String,
+    /// The axes varied.
+    pub vary: String,
+    /// The table (a `<table>` fragment, [`crate::generate::matrix::html`]).
+    pub table: String,
+    /// Counts of each verdict.
+    pub summary: String,
 }
 
 /// One file of the run.
@@ -285,6 +301,7 @@ pub fn html(page: &Page) -> String {
     out.push_str("</header>\n<main>\n");
     let ids = anchors(&page.entries);
     push_summary(&mut out, page, &ids);
+    push_families(&mut out, page);
     for (entry, id) in page.entries.iter().zip(&ids) {
         push_entry(&mut out, entry, id);
     }
@@ -293,6 +310,26 @@ pub fn html(page: &Page) -> String {
         "</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
     );
     out
+}
+
+fn push_families(out: &mut String, page: &Page) {
+    if page.families.is_empty() {
+        return;
+    }
+    out.push_str("<section id=\"families\">\n<h2>Families</h2>\n");
+    let _ = writeln!(out, "<p>{}</p>", escape(crate::generate::matrix::LEGEND));
+    for f in &page.families {
+        let _ = writeln!(
+            out,
+            "<h3><code>{}</code>: <code>{}</code>, varying {}</h3>\n{}<p>{}</p>",
+            escape(&f.dir),
+            escape(&f.cycle),
+            escape(&f.vary),
+            f.table,
+            escape(&f.summary)
+        );
+    }
+    out.push_str("</section>\n");
 }
 
 fn push_run_info(out: &mut String, page: &Page) {

@@ -13,6 +13,7 @@ pub mod dot;
 pub mod execution;
 pub mod explain;
 pub mod families;
+pub mod generate;
 pub mod graphs;
 pub mod graphviz;
 pub mod html;

@@ -14,6 +14,8 @@ mod cli;
 mod compare_cmd;
 mod diff_cmd;
 mod dir_walk;
+mod distinguish_cmd;
+mod diy_cmd;
 mod explain_cmd;
 mod herd7_options;
 mod isolate;
@@ -25,6 +27,7 @@ mod progress;
 mod report_cmd;
 mod report_extras;
 mod show_arg;
+mod table_cmd;
 
 /// mimalloc: the enumeration allocates many small bit matrices from several rayon
 /// threads at once, where glibc malloc's arena locking cost ~40% of the time.

@@ -263,6 +263,7 @@ pub fn run(args: &ObserveArgs) -> i32 {
             info,
             entries,
             seconds: None,
+            families: Vec::new(),
             extras_note: Some(format!(
                 "Observed on {}.",
                 observed::device_text(&device.info)

@@ -64,7 +64,9 @@ pub fn run(paths: &[PathBuf], output: &Path, opts: &Options, show: Show) -> i32 
     } else {
         Some("Witness graphs and explanations were turned off (--no-graphs).".to_string())
     };
+    let families = crate::table_cmd::families(paths, &entries);
     let page = Page {
+        families,
         inputs: paths.iter().map(|p| p.display().to_string()).collect(),
         info: report::run_info(opts),
         entries,

@@ -23,6 +23,12 @@ fn generated(family: &str, n: &str) -> String {
     assert_eq!(out.status.code(), Some(0));
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("unroll-limits");
     std::fs::create_dir_all(&dir).expect("a test directory");
+    // One file per call: the tests run in parallel, and one writing a shared file while
+    // another reads it gave "unexpected end of input".
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = dir.join(call.to_string());
+    std::fs::create_dir_all(&dir).expect("a test directory");
     let path = dir.join(format!("{family}-{n}.litmus"));
     std::fs::write(&path, out.stdout).expect("write the test");
     path.to_str().unwrap().to_string()

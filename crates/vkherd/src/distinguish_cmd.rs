@@ -1,0 +1,433 @@
+//! `vkherd distinguish A B`: the smallest programs of a bounded space on which two models
+//! allow different final states, each with the state and why the other model forbids
+//! it (docs/generate.md "distinguish").
+
+use crate::cli::{ThreadArgs, EXIT_BAD_INPUT, EXIT_OK};
+use crate::diy_cmd::AlphabetArgs;
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Duration;
+use vkherd::explain::{explain, explanation_text, Target};
+use vkherd::generate::alphabet::Alphabet;
+use vkherd::generate::family::Axis;
+use vkherd::generate::search::{self, Limits, Model, Outcome, SizeStats};
+use vkherd::generate::space::{level_words, Bounds, EventKind, Space};
+use vkherd::generate::{emit, family};
+use vkherd::Options;
+use vkherd_model::Dialect;
+
+#[derive(Args, Debug)]
+pub struct DistinguishArgs {
+    /// The first model (NAME|FILE; `+VARIANT` suffixes add variants, e.g. `vulkan+no-chains`).
+    model_a: String,
+    /// The second model.
+    model_b: String,
+    /// The dialect of the programs [default: opencl when both models are OpenCL ones,
+    /// else vulkan].
+    #[arg(long, value_name = "DIALECT", value_parser = ["vulkan", "opencl"])]
+    dialect: Option<String>,
+    /// Invocations per program at most.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    invocations: usize,
+    /// Events per invocation at most.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    events: usize,
+    /// Events per program at most [default: invocations x events].
+    #[arg(long, value_name = "N")]
+    size: Option<usize>,
+    /// Locations per program at most.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    locations: usize,
+    /// Instead of the bounded space, compare the models on the annotated variants of this
+    /// cycle (as `vkherd diy --all`; docs/generate.md).
+    #[arg(long, value_name = "CYCLE")]
+    cycle: Option<String>,
+    /// With --cycle: what to vary where the cycle says nothing.
+    #[arg(
+        long,
+        value_name = "AXIS,...",
+        value_delimiter = ',',
+        default_value = "placement,scope,semantics"
+    )]
+    vary: Vec<String>,
+    /// With --cycle: refuse a family of more variants.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    max_variants: usize,
+    /// Kinds of events: r, w, rmw, fence.
+    #[arg(
+        long,
+        value_name = "KIND,...",
+        value_delimiter = ',',
+        default_value = "r,w"
+    )]
+    kinds: Vec<String>,
+    #[command(flatten)]
+    alphabet: AlphabetArgs,
+    /// Also count a state both models allow when only one allows it race-free.
+    #[arg(long)]
+    races: bool,
+    /// Stop after examining N programs (minimality then holds for the sizes completed).
+    #[arg(long, value_name = "N")]
+    max_programs: Option<u64>,
+    /// Stop after SECS seconds (0 = no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 600.0)]
+    timeout: f64,
+    /// Write each test found into DIR, with its explanation in a comment.
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    output: Option<PathBuf>,
+    /// Print at most N of the tests found with their explanations (all are counted and
+    /// written with -o).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    show: usize,
+    #[command(flatten)]
+    threads: ThreadArgs,
+}
+
+/// The alphabet `distinguish` draws from by default: small enough that the default
+/// bounds finish in well under a minute on two cores (docs/benchmarks.md).
+pub fn default_alphabet(d: Dialect) -> Alphabet {
+    let mut a = Alphabet::family_default(d);
+    let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let (scopes, levels) = match d {
+        Dialect::Vulkan => (words(&["wg", "dv"]), words(&["wg", "qf"])),
+        Dialect::OpenCl => (words(&["wg", "dev"]), words(&["wg", "dev"])),
+    };
+    a = a
+        .with(&[], &scopes, &levels)
+        .expect("the default alphabet is valid");
+    a.storage = vec![0];
+    a
+}
+
+fn is_opencl(spec: &str) -> bool {
+    spec.split('+')
+        .next()
+        .is_some_and(|n| n == "opencl" || n == "cat:opencl")
+}
+
+pub fn run(args: &DistinguishArgs) -> i32 {
+    args.threads.init_threads();
+    let (a, b) = match (
+        Model::from_spec(&args.model_a),
+        Model::from_spec(&args.model_b),
+    ) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("{}", e.trim_end());
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let d = match args.dialect.as_deref() {
+        Some("opencl") => Dialect::OpenCl,
+        Some(_) => Dialect::Vulkan,
+        None if is_opencl(&args.model_a) && is_opencl(&args.model_b) => Dialect::OpenCl,
+        None => Dialect::Vulkan,
+    };
+    let limits = Limits {
+        max_programs: args.max_programs,
+        timeout: (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout.min(1e9))),
+        races: args.races,
+        first_only: false,
+    };
+    if let Some(cycle) = &args.cycle {
+        return run_cycle(cycle, d, &a, &b, &limits, args);
+    }
+    let alphabet = match args.alphabet.apply(default_alphabet(d)) {
+        Ok(a) => a,
+        Err(e) => {
+            eprint!("{}", e.render(""));
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let mut kinds = Vec::new();
+    for k in &args.kinds {
+        match EventKind::ALL.iter().find(|e| e.word() == k) {
+            Some(e) => kinds.push(*e),
+            None => {
+                eprintln!(
+                    "error: unknown event kind `{k}` in --kinds; expected r, w, rmw or fence"
+                );
+                return EXIT_BAD_INPUT;
+            }
+        }
+    }
+    kinds.sort();
+    kinds.dedup();
+    if args.invocations == 0 || args.events == 0 || args.locations == 0 {
+        eprintln!("error: --invocations, --events and --locations must be at least 1");
+        return EXIT_BAD_INPUT;
+    }
+    if args.invocations > 8 {
+        eprintln!(
+            "error: --invocations {} is past the search's limit of 8",
+            args.invocations
+        );
+        return EXIT_BAD_INPUT;
+    }
+    let bounds = Bounds {
+        threads: args.invocations,
+        events: args.events,
+        size: args.size.unwrap_or(args.invocations * args.events),
+        locations: args.locations,
+    };
+    let space = Space::new(bounds, alphabet, &kinds);
+    describe_space(&a, &b, &space);
+    print_header();
+    let outcome = search::search(&space, &a, &b, &limits, print_size);
+    report(&outcome, &a, &b, args, false)
+}
+
+fn print_header() {
+    outln!(
+        "{:>6} {:>11} {:>12} {:>10} {:>14} {:>9}",
+        "events",
+        "invocations",
+        "enumerated",
+        "examined",
+        "distinguishing",
+        "seconds"
+    );
+}
+
+fn print_size(s: &SizeStats) {
+    outln!(
+        "{:>6} {:>11} {:>12} {:>10} {:>14} {:>9.2}{}",
+        s.events,
+        s.threads,
+        s.enumerated,
+        s.examined,
+        s.distinguishing,
+        s.seconds,
+        if s.complete { "" } else { " (partial)" }
+    );
+}
+
+/// `--cycle`: the models on the variants of one cycle.
+fn run_cycle(
+    cycle: &str,
+    d: Dialect,
+    a: &Model,
+    b: &Model,
+    limits: &Limits,
+    args: &DistinguishArgs,
+) -> i32 {
+    let fam = Axis::parse_list(&args.vary).and_then(|vary| {
+        let alphabet = args.alphabet.apply(Alphabet::family_default(d))?;
+        family::family(cycle, d, &vary, &alphabet, args.max_variants)
+    });
+    let fam = match fam {
+        Ok(f) => f,
+        Err(e) => {
+            eprint!("{}", e.render(cycle));
+            return EXIT_BAD_INPUT;
+        }
+    };
+    outln!(
+        "Distinguishing {} and {} on the variants of {cycle} (vary {}): {} variants, {} tests up to renaming",
+        a.name,
+        b.name,
+        args.vary.join(","),
+        fam.variants.len(),
+        fam.tests.len()
+    );
+    print_header();
+    let outcome = search::compare_all(&fam.tests, a, b, limits, print_size);
+    report(&outcome, a, b, args, true)
+}
+
+fn describe_space(a: &Model, b: &Model, space: &Space) {
+    let al = &space.alphabet;
+    let d = al.dialect;
+    let bo = space.bounds;
+    outln!(
+        "Distinguishing {} and {} on {} programs: up to {} invocations, {} events each, {} events in all, {} locations",
+        a.name,
+        b.name,
+        if d == Dialect::OpenCl { "OpenCL" } else { "Vulkan" },
+        bo.threads,
+        bo.events,
+        bo.size.min(bo.threads * bo.events),
+        bo.locations
+    );
+    outln!(
+        "Alphabet: events {}; semantics {}; scopes {}; placements {} ({} event choices)",
+        space
+            .kinds
+            .iter()
+            .map(|k| k.word())
+            .collect::<Vec<_>>()
+            .join(","),
+        al.sems
+            .iter()
+            .map(|s| s.word())
+            .collect::<Vec<_>>()
+            .join(","),
+        al.scopes
+            .iter()
+            .map(|s| s.word(d))
+            .collect::<Vec<_>>()
+            .join(","),
+        level_words(&al.levels, d),
+        space.choices.len()
+    );
+}
+
+fn report(outcome: &Outcome, a: &Model, b: &Model, args: &DistinguishArgs, cycle: bool) -> i32 {
+    let examined = outcome.examined();
+    let rate = examined as f64 / outcome.seconds.max(1e-9);
+    outln!(
+        "Examined {examined} programs in {:.2} s ({rate:.0} programs/s){}",
+        outcome.seconds,
+        outcome.first_seconds.map_or(String::new(), |t| format!(
+            "; first distinguishing program after {t:.2} s"
+        ))
+    );
+    let errors: u64 = outcome.sizes.iter().map(|s| s.errors).sum();
+    if let Some((text, message)) = &outcome.first_error {
+        eprintln!(
+            "warning: {errors} program(s) could not be run by a model and count as neither agreeing nor distinguishing; the first: {message}\n{text}"
+        );
+    }
+    if let Some(why) = &outcome.stopped {
+        outln!("Search {why}: minimality holds only for the complete sizes above.");
+    }
+    if outcome.found.is_empty() {
+        if outcome.stopped.is_none() && errors == 0 {
+            outln!(
+                "No program of the space distinguishes {} and {}: they agree on all {examined} programs examined.",
+                a.name, b.name
+            );
+        }
+        return EXIT_OK;
+    }
+    let last = outcome.sizes.last().expect("a size was searched");
+    if cycle {
+        outln!(
+            "{} of the cycle's tests distinguish the models:",
+            outcome.found.len()
+        );
+    } else {
+        outln!(
+            "Every program of the space with fewer events, or as many and fewer invocations, was examined (counts above) and agreed: the {} program(s) below, with {} events and {} invocations, are minimal within these bounds.",
+            outcome.found.len(),
+            last.events,
+            last.threads
+        );
+    }
+    let mut files = Vec::new();
+    for (k, f) in outcome.found.iter().enumerate() {
+        let name = if cycle {
+            f.test.name.clone()
+        } else {
+            search::test_name(&a.name, &b.name, k + 1)
+        };
+        let (allow, forbid) = if f.allowed_by == 0 { (a, b) } else { (b, a) };
+        let mut test = f.test.clone();
+        test.name = name.clone();
+        let state = state_text(&test);
+        test.description = format!(
+            "distinguish: {state} is allowed by {}, forbidden by {} ({} state(s) only {} allows, {} only {} allows)",
+            allow.name, forbid.name, f.only_a, a.name, f.only_b, b.name
+        );
+        if f.race_marks > 0 && f.only_a + f.only_b == 0 {
+            test.description = format!(
+                "distinguish: {state} is allowed race-free by {}, only racily by {}",
+                allow.name, forbid.name
+            );
+        }
+        let text = emit::text(&test);
+        let why = explanation(&text, forbid);
+        if k < args.show {
+            outln!();
+            outln!(
+                "== {}. {name}: {state} allowed by {}, forbidden by {}",
+                k + 1,
+                allow.name,
+                forbid.name
+            );
+            outln!("{}", text.trim_end());
+            outln!("Why {} forbids it:", forbid.name);
+            for line in why.lines() {
+                outln!("  {line}");
+            }
+        }
+        files.push((
+            format!("{}.litmus", vkherd::generate::index::file_stem(&name)),
+            with_comment(
+                &text,
+                &format!(
+                    "Allowed by {}, forbidden by {}.\n{why}",
+                    allow.name, forbid.name
+                ),
+            ),
+        ));
+    }
+    if outcome.found.len() > args.show {
+        outln!();
+        outln!(
+            "({} more not shown: --show N, or -o DIR to write them all)",
+            outcome.found.len() - args.show
+        );
+    }
+    if let Some(dir) = &args.output {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("error: cannot create {}: {e}", dir.display());
+            return EXIT_BAD_INPUT;
+        }
+        for (file, text) in &files {
+            let path = dir.join(file);
+            if let Err(e) = std::fs::write(&path, text) {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return EXIT_BAD_INPUT;
+            }
+        }
+        outln!("Wrote {} tests into {}", files.len(), dir.display());
+    }
+    EXIT_OK
+}
+
+/// `1:r0=1; 1:r1=0;`, the state a found test asks about (herd's spelling).
+fn state_text(test: &vkherd::generate::test::Test) -> String {
+    use vkherd::generate::test::{loc_name, Obs};
+    test.exists
+        .iter()
+        .map(|&(o, v)| match o {
+            Obs::Reg { thread, reg } => format!("{thread}:r{reg}={v};"),
+            Obs::Loc(l) => format!("{}={v};", loc_name(l)),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Why `model` forbids the state `text`'s condition asks about, in words.
+fn explanation(text: &str, model: &Model) -> String {
+    let program = match vkherd::load_litmus(text) {
+        Ok(p) => p,
+        Err(d) => return format!("(no explanation: {})", d.message),
+    };
+    let opts = Options {
+        states_only: false,
+        ..model.options.clone()
+    };
+    match explain(&program, Some(text), &opts, &Target::Condition, &[]) {
+        Ok(ex) => explanation_text(&ex),
+        Err(e) => format!("(no explanation: {e})"),
+    }
+}
+
+/// The test with a comment after its description.
+fn with_comment(text: &str, comment: &str) -> String {
+    let comment = comment.replace("*)", "* )").replace("(*", "( *");
+    let mut lines = text.lines();
+    let mut out = String::new();
+    for l in lines.by_ref().take(2) {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out.push_str(&format!("(* {} *)\n", comment.trim_end()));
+    for l in lines {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,303 @@
+//! The generators on the command line: `vkherd diy` (one test, families, errors),
+//! `vkherd table`, the families in `vkherd report`, and `vkherd distinguish`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn vkherd(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vkherd"))
+        .args(args)
+        .output()
+        .expect("run vkherd")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn diy_prints_a_test_vkherd_runs() {
+    let o = vkherd(&["diy", "PodWW", "Rfe", "PodRR", "Fre"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("VULKAN MP\n"), "{text}");
+    let dir = tmp("diy-one");
+    let o = vkherd(&[
+        "diy",
+        "--dialect",
+        "opencl",
+        "PodWW [rel] Rfe [acq] PodRR Fre",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let file = dir.join("MP+rlx-rel+acq-rlx.litmus");
+    let run = vkherd(&[file.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    // Release/acquire at device scope in one device: message passing holds.
+    assert!(stdout(&run).contains("\nNo\n"), "{}", stdout(&run));
+}
+
+#[test]
+fn bad_cycles_exit_2_naming_the_token() {
+    let cases = [
+        (
+            vec!["diy", "PodWW Rfe PodXY Fre"],
+            "`PodXY`",
+            "unknown edge",
+        ),
+        (vec!["diy", "PodWW Rfe PodRR"], "`PodRR`", "does not close"),
+        (
+            vec!["diy", "PodWW [acq] Rfe PodRR Fre"],
+            "`[acq]`",
+            "on a write",
+        ),
+        (
+            vec!["diy", "PodWW Rfe DpAddrdR Fre"],
+            "`DpAddrdR`",
+            "address dependency",
+        ),
+        (
+            vec!["diy", "--all", "--vary", "colour", "PodWW Rfe PodRR Fre"],
+            "colour",
+            "--vary",
+        ),
+        (
+            vec!["diy", "--all", "PodWW Rfe PodRR Fre"],
+            "--vary",
+            "--all",
+        ),
+        (
+            vec!["distinguish", "vulkan", "vulkan", "--kinds", "q"],
+            "`q`",
+            "--kinds",
+        ),
+        (
+            vec!["distinguish", "vulkan", "nosuchmodel"],
+            "nosuchmodel",
+            "model",
+        ),
+    ];
+    for (args, token, what) in cases {
+        let o = vkherd(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(token) && err.contains(what), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // The caret sits under the offending token.
+    let err = stderr(&vkherd(&["diy", "PodWW Rfe PodXY Fre"]));
+    let lines: Vec<&str> = err.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("PodWW Rfe PodXY Fre"))
+        .unwrap();
+    assert_eq!(lines[at + 1].find('^'), lines[at].find("PodXY"), "{err}");
+}
+
+#[test]
+fn a_family_is_written_with_its_index_and_tabled() {
+    let dir = tmp("diy-family");
+    let d = dir.to_str().unwrap();
+    let o = vkherd(&[
+        "diy",
+        "--all",
+        "PodWR Fre PodWR Fre",
+        "--vary",
+        "semantics",
+        "--semantics",
+        "rlx,relacq",
+        "-o",
+        d,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // 2 x 2 annotations per invocation, 16 variants; the two orders of two different
+    // invocations are one test: 4 * 5 / 2 = 10 tests.
+    assert!(stdout(&o).contains("16 variants"), "{}", stdout(&o));
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    assert_eq!(files.len(), 11);
+    assert!(dir.join("index.json").is_file() && dir.join("SB.litmus").is_file());
+    let o = vkherd(&["table", d, "-j", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let table = stdout(&o);
+    // Release/acquire does not forbid SB: every variant is allowed, race-free.
+    assert!(
+        table.contains("16 variants: 16 allowed, 0 allowed (racy), 0 forbidden"),
+        "{table}"
+    );
+    assert!(
+        table.contains("P1:Rx") && table.contains("P0:Wx"),
+        "{table}"
+    );
+    let page = dir.with_extension("html");
+    let o = vkherd(&[
+        "report",
+        d,
+        "-o",
+        page.to_str().unwrap(),
+        "--no-graphs",
+        "--no-times",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<section id=\"families\">"));
+    assert_eq!(html.matches("<td class=\"vA\"").count(), 16, "{html}");
+    // No index, no table.
+    let o = vkherd(&[
+        "table",
+        dir.join("..").join("nonexistent-family").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("index.json"));
+}
+
+#[test]
+fn run_prints_which_scopes_make_mp_forbidden() {
+    let o = vkherd(&[
+        "diy",
+        "--all",
+        "[av.dv] PodWW Rfe PodRR [vis.dv] Fre",
+        "--vary",
+        "scope",
+        "--semantics",
+        "relacq",
+        "[placeholder]",
+    ]);
+    // A stray argument is part of the cycle: an unknown annotation, exit 2.
+    assert_eq!(o.status.code(), Some(2));
+    let o = vkherd(&[
+        "diy",
+        "--all",
+        "[av.dv] PodWW [rel] Rfe [acq] PodRR [vis.dv] Fre",
+        "--vary",
+        "scope",
+        "--run",
+        "-j",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let table = stdout(&o);
+    // Invocations in two workgroups: a workgroup or subgroup scope on either side
+    // leaves the stale read allowed (racily); qf and dv on both forbid it.
+    let row = |scope: &str| {
+        table
+            .lines()
+            .find(|l| {
+                l.starts_with(&format!("rel.{scope} ")) || (scope == "dv" && l.starts_with("rel "))
+            })
+            .unwrap_or_else(|| panic!("no row rel.{scope}: {table}"))
+            .split_whitespace()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(row("sg"), "R R R R", "{table}");
+    assert_eq!(row("wg"), "R R R R", "{table}");
+    assert_eq!(row("qf"), "R R F F", "{table}");
+    assert_eq!(row("dv"), "R R F F", "{table}");
+}
+
+/// The output without its times (which vary from run to run).
+fn without_times(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            if l.starts_with("Examined") {
+                "Examined".to_string()
+            } else if l.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+                l.rsplit_once(' ').map_or(l, |(a, _)| a).to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn distinguish_finds_the_pair_and_writes_tests_that_run() {
+    let dir = tmp("distinguish");
+    let args = |j: &'static str| {
+        vec![
+            "distinguish",
+            "vulkan",
+            "vulkan-2024",
+            "--semantics",
+            "relacq,semavvis",
+            "--scopes",
+            "wg,dv",
+            "--placements",
+            "qf",
+            "--show",
+            "1",
+            "-j",
+            j,
+        ]
+    };
+    let mut a = args("1");
+    a.extend(["-o", dir.to_str().unwrap()]);
+    let o = vkherd(&a);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("are minimal within these bounds"), "{text}");
+    assert!(
+        text.contains("allowed by vulkan, forbidden by vulkan-2024"),
+        "{text}"
+    );
+    assert!(text.contains("Why vulkan-2024 forbids it:"), "{text}");
+    assert!(text.contains("check `consistent` fails"), "{text}");
+    // Each test written runs, and vulkan-2024 says No to its condition.
+    let written: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert!(!written.is_empty());
+    for f in &written {
+        let o = vkherd(&["--model", "vulkan-2024", f.to_str().unwrap()]);
+        assert!(
+            stdout(&o).contains("\nNo\n"),
+            "{}: {}",
+            f.display(),
+            stdout(&o)
+        );
+        let o = vkherd(&["--model", "vulkan", f.to_str().unwrap()]);
+        assert!(
+            stdout(&o).contains("\nOk\n"),
+            "{}: {}",
+            f.display(),
+            stdout(&o)
+        );
+    }
+    // The same output whatever the thread count.
+    let two = stdout(&vkherd(&args("2")));
+    let one = stdout(&vkherd(&args("1")));
+    assert_eq!(without_times(&one), without_times(&two));
+    // A model against itself: nothing, and says so.
+    let o = vkherd(&[
+        "distinguish",
+        "vulkan",
+        "vulkan",
+        "--semantics",
+        "rlx,relacq",
+        "--scopes",
+        "dv",
+        "--placements",
+        "qf",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("No program of the space distinguishes vulkan and vulkan"),
+        "{}",
+        stdout(&o)
+    );
+}
