@@ -9,6 +9,7 @@ mod coherence;
 mod columns;
 pub mod combine;
 pub mod estimate;
+pub mod liveness;
 mod model;
 mod naive;
 pub mod outcomes;
@@ -235,6 +236,13 @@ pub trait Visitor: Sync {
     fn wanted(&self) -> Vec<&'static str> {
         Vec::new()
     }
+    /// May read event `read` take its value from `source`? A visitor may say no only
+    /// where its `visit` rejects every candidate with that rf pair (it checks again), so
+    /// that the pruned search, which then never offers the pair, finds what the plain
+    /// enumeration finds (liveness: the lap rule's rf conditions).
+    fn rf_allowed(&self, _read: usize, _source: values::Source) -> bool {
+        true
+    }
 }
 
 /// Why enumeration failed.
@@ -412,6 +420,29 @@ fn combination<V: Visitor>(
         Meeting::Deadlock => return Ok(None),
         Meeting::Instances(v) => v,
     };
+    search_layout(
+        program,
+        opts,
+        visitor,
+        (budget, witnesses),
+        (combination, split),
+        combo,
+        (&lay, scbarinsts),
+    )
+    .map(Some)
+}
+
+/// Enumerates the rf × asmo candidates of one laid-out path combination, for each of its
+/// barrier meetings (`scbarinst` choices).
+pub(crate) fn search_layout<V: Visitor>(
+    program: &Program,
+    opts: &EnumOptions,
+    visitor: &V,
+    (budget, witnesses): (&Budget, &search::WitnessTally),
+    (combination, split): (u64, bool),
+    combo: &[&Path],
+    (lay, scbarinsts): (&combine::Layout, Vec<Rel>),
+) -> Result<(V::Acc, EnumStats), EnumError> {
     let solver = ValueSolver::new(program, combo.to_vec(), &lay).with_deadline(budget);
     let wanted = visitor.wanted();
     let mut acc = V::Acc::default();
@@ -445,7 +476,7 @@ fn combination<V: Visitor>(
             break;
         }
     }
-    Ok(Some((acc, stats)))
+    Ok((acc, stats))
 }
 
 impl EnumStats {
@@ -645,7 +676,7 @@ pub(crate) struct Budget {
 }
 
 impl Budget {
-    fn new(limit: Option<u64>, timeout: Option<std::time::Duration>) -> Self {
+    pub(crate) fn new(limit: Option<u64>, timeout: Option<std::time::Duration>) -> Self {
         Budget {
             limit,
             deadline: timeout.map(|t| (Instant::now() + t, t)),
@@ -704,7 +735,11 @@ impl Budget {
     }
 }
 
-fn barrier_error(program: &Program, lay: &combine::Layout, e: combine::BarrierError) -> EnumError {
+pub(crate) fn barrier_error(
+    program: &Program,
+    lay: &combine::Layout,
+    e: combine::BarrierError,
+) -> EnumError {
     let ev = &lay.events[e.event];
     let span = match &program.threads[ev.thread].code[ev.instr] {
         Instruction::Access(a) => a.span,

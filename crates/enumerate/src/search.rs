@@ -179,7 +179,13 @@ type Acc<V> = (<V as Visitor>::Acc, EnumStats);
 
 pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumError> {
     let s = ctx.s;
-    let all = rf_options(ctx.program, s);
+    let mut all = rf_options(ctx.program, s);
+    // Sources the visitor rejects anyway (`Visitor::rf_allowed`) are never offered.
+    for (e, options) in all.iter_mut().enumerate() {
+        if let Some(o) = options {
+            o.retain(|&src| ctx.visitor.rf_allowed(e, src));
+        }
+    }
     let rmw = s.r.inter(&s.w);
     // The pairs asmo orders (the dialect decides: candidates::asmo_pairs).
     let allowed = asmo_pairs(ctx.program, s);

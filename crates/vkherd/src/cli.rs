@@ -117,6 +117,33 @@ pub struct RunArgs {
     /// data-race flag are not reported, and known states are not enumerated again.
     #[arg(long)]
     states_only: bool,
+    #[command(flatten)]
+    pub liveness: LivenessArgs,
+}
+
+/// `--liveness` and `--progress` (docs/liveness.md).
+#[derive(Args, Debug, Clone, Default)]
+pub struct LivenessArgs {
+    /// Also answer whether some invocation can loop or wait forever under the progress
+    /// model (`Liveness: violation|ok|unknown` after the report; docs/liveness.md).
+    #[arg(long)]
+    liveness: bool,
+    /// The progress model for --liveness (implies it): fair (default), hsa, obe, hsa_obe,
+    /// lobe or unfair, or per level: qf=MODEL,wg=MODEL,sg=MODEL,inv=MODEL[,default=MODEL].
+    #[arg(long, value_name = "MODEL|LEVEL=MODEL,...", value_parser = parse_progress)]
+    progress: Option<vkherd::liveness::Progress>,
+}
+
+impl LivenessArgs {
+    /// The progress model to check liveness under, if asked.
+    pub fn progress(&self) -> Option<vkherd::liveness::Progress> {
+        self.progress
+            .or(self.liveness.then(vkherd::liveness::Progress::default))
+    }
+}
+
+fn parse_progress(s: &str) -> Result<vkherd::liveness::Progress, vkherd::liveness::ProgressError> {
+    vkherd::liveness::Progress::parse(s)
 }
 
 /// Limits on one run, shared by the main form, `khronos` and `bench`.
@@ -267,6 +294,10 @@ enum Command {
         /// Stop after SECS seconds, with no explanation (0 = no limit).
         #[arg(long, value_name = "SECS", default_value_t = 600.0)]
         timeout: f64,
+        /// Explain the liveness verdict instead of a state: the witness, or why the
+        /// progress model rules out the witnesses of weaker ones.
+        #[command(flatten)]
+        liveness: LivenessArgs,
     },
     /// List the bundled models, one line each.
     Models,
@@ -382,6 +413,7 @@ impl RunArgs {
             },
             states_only: self.states_only,
             shard: None,
+            liveness: self.liveness.progress(),
         }
     }
 }
@@ -574,6 +606,7 @@ pub fn main() -> i32 {
             no_thin_air,
             max_candidates,
             timeout,
+            liveness,
         }) => {
             common.init_threads();
             let model = match common.model() {
@@ -597,8 +630,12 @@ pub fn main() -> i32 {
                 no_thin_air: *no_thin_air,
                 max_candidates: limits.max_candidates().or(Some(u64::MAX)),
                 timeout: limits.timeout(),
+                liveness: liveness.progress(),
                 ..Options::default()
             };
+            if opts.liveness.is_some() {
+                return crate::explain_cmd::run_liveness(file, &opts, common.json);
+            }
             crate::explain_cmd::run(
                 file,
                 state.as_deref(),

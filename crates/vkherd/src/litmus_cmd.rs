@@ -34,6 +34,8 @@ struct Tally {
     partial: u64,
     bounded_empty: u64,
     errors: u64,
+    /// With `--liveness`: tests with a liveness violation, and with an unknown answer.
+    liveness: Option<(u64, u64)>,
 }
 
 pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
@@ -156,7 +158,7 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
             };
             let progress = crate::progress::Progress::start(&label, budget);
             opts.progress = progress.as_ref().map(|p| p.counter());
-            vkherd::run(&program, &opts)
+            vkherd::run_with_source(&program, Some(&source), &opts)
         });
         let rep = match result {
             Ok(rep) => rep,
@@ -174,6 +176,15 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
         tally.racy += u64::from(rep.outcomes.flag_data_race);
         tally.partial += u64::from(rep.stats.stopped.is_some());
         tally.bounded_empty += u64::from(rep.bounded_empty);
+        if let Some(l) = &rep.liveness {
+            use vkherd_enumerate::liveness::Verdict as L;
+            let (v, u) = tally.liveness.get_or_insert((0, 0));
+            match l.result.verdict {
+                L::Violation => *v += 1,
+                L::Unknown => *u += 1,
+                L::Ok => {}
+            }
+        }
         // Errors writing stdout (a closed pipe) are ignored, as everywhere in the CLI.
         let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
         let graphs = &output.graphs;
@@ -321,8 +332,13 @@ fn progress_label(k: usize, n: usize, name: &str) -> String {
 /// `Summary: 12 tests in 13 files: 9 Ok, 3 No, 4 racy, 0 partial, 0 bounded-empty,
 /// 1 error, 0.53 s`.
 fn summary_line(t: &Tally, files: usize, seconds: f64) -> String {
+    // With --liveness: `2 violations, 1 unknown` before the time.
+    let liveness = match t.liveness {
+        Some((v, u)) => format!("{}, {u} unknown, ", plural(v, "violation")),
+        None => String::new(),
+    };
     format!(
-        "Summary: {} in {}: {} Ok, {} No, {} racy, {} partial, {} bounded-empty, {}, {seconds:.2} s",
+        "Summary: {} in {}: {} Ok, {} No, {} racy, {} partial, {} bounded-empty, {}, {liveness}{seconds:.2} s",
         plural(t.tests, "test"),
         plural(files as u64, "file"),
         t.ok,
