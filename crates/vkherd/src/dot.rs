@@ -121,7 +121,12 @@ pub fn to_dot_highlighting(
                     .filter(|t| t.qf == qf && t.wg == wg && (opencl || t.sg == sg))
                 {
                     let _ = writeln!(out, "        subgraph cluster_p{} {{", t.thread);
-                    let _ = writeln!(out, "          label={}; style=solid;", quote(&t.name));
+                    // A liveness witness says how the thread ends (`P0: paused after ...`).
+                    let name = match ex.endings.get(&t.thread) {
+                        Some(ending) => format!("{}: {ending}", t.name),
+                        None => t.name.clone(),
+                    };
+                    let _ = writeln!(out, "          label={}; style=solid;", quote(&name));
                     for e in ex.events.iter().filter(|e| e.thread == t.thread) {
                         let loc = e.location.as_deref().unwrap_or("");
                         let value = match (e.read, e.written) {
@@ -131,7 +136,38 @@ pub fn to_dot_highlighting(
                             (None, None) => e.kind.clone(),
                         };
                         let label = format!("{}: {}\n{}", e.name, e.label, value.trim());
-                        let _ = writeln!(out, "          e{} [label={}];", e.id, quote(&label));
+                        match ex.marks.get(&e.id) {
+                            // Liveness: the spin iteration and the laps, filled.
+                            Some(mark) => {
+                                let label = format!("{label}\n[{mark}]");
+                                let fill = if mark == "lap A" {
+                                    "lightyellow"
+                                } else {
+                                    "lightpink"
+                                };
+                                let _ = writeln!(
+                                    out,
+                                    "          e{} [label={}, style=filled, fillcolor={fill}];",
+                                    e.id,
+                                    quote(&label)
+                                );
+                            }
+                            None => {
+                                let _ =
+                                    writeln!(out, "          e{} [label={}];", e.id, quote(&label));
+                            }
+                        }
+                    }
+                    // A thread without events is drawn only through a node: its ending.
+                    if !ex.events.iter().any(|e| e.thread == t.thread)
+                        && ex.endings.contains_key(&t.thread)
+                    {
+                        let _ = writeln!(
+                            out,
+                            "          p{}_end [label={}, shape=plaintext];",
+                            t.thread,
+                            quote("(no event)")
+                        );
                     }
                     let _ = writeln!(out, "        }}");
                 }

@@ -283,6 +283,19 @@ fn draw_witnesses(
             vkherd::graphs::write_graph(dir, &format!("{test}-state{}", k + 1), &dot, svg)?;
         }
     }
+    // The liveness witness (or the execution reaching the cut), after the states'.
+    let live = rep.liveness.as_ref().and_then(|l| {
+        vkherd::liveness::witness_execution(&l.result, program, Some(source), &model)
+    });
+    if let Some(ex) = live {
+        let dot = vkherd::dot::to_dot(&ex, &show);
+        if graphs.dot {
+            let _ = write!(out, "{dot}");
+        }
+        if let Some(dir) = &graphs.graph {
+            vkherd::graphs::write_graph(dir, &format!("{test}-liveness"), &dot, svg)?;
+        }
+    }
     Ok(())
 }
 

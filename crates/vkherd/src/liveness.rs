@@ -474,3 +474,75 @@ pub fn explain(
     }
     Ok(out)
 }
+
+/// The witness of `l` (or the execution reaching its cut) as an execution to draw: the
+/// spin iterations and laps A and B marked, and how each thread that does not terminate
+/// ends. `None` without a witness.
+pub fn witness_execution(
+    l: &Liveness,
+    program: &Program,
+    source: Option<&str>,
+    model: &vkherd_cat::Model,
+) -> Option<crate::execution::Execution> {
+    let w = l.witness.as_ref()?;
+    let mut ex = crate::execution::Execution::new(program, source, model, &w.execution, &[], &[]);
+    ex.state = match l.verdict {
+        Verdict::Unknown => format!(
+            "liveness: unknown (progress {}): an execution reaching the cut",
+            l.progress
+        ),
+        _ => format!("liveness: {} (progress {})", l.verdict.name(), l.progress),
+    };
+    let names = Names::new(program, source);
+    let lines = thread_lines(l, program, &names);
+    let mut k = 0;
+    for (t, p) in w.paths.iter().enumerate() {
+        let len = p.path.steps.len();
+        let ranges: Vec<(usize, usize, &str)> = match p.ending {
+            Ending::Spinning { start, .. } => vec![(start, len, "spin")],
+            Ending::Repeating { a, b, .. } => vec![(a, b, "lap A"), (b, len, "lap B")],
+            Ending::Cut { start, .. } => vec![(start, len, "cut")],
+            _ => Vec::new(),
+        };
+        for (from, to, mark) in ranges {
+            for e in w.step_events[t][from..to].iter().flatten() {
+                ex.marks.insert(*e, mark.to_string());
+            }
+        }
+        match p.ending {
+            Ending::Terminated => {}
+            Ending::Cut { .. } => {
+                ex.endings.insert(
+                    t,
+                    format!(
+                        "cut by --unroll at {}",
+                        names.label(
+                            t,
+                            match p.ending {
+                                Ending::Cut { jump, .. } => jump_target(program, t, jump),
+                                _ => 0,
+                            }
+                        )
+                    ),
+                );
+            }
+            _ if l.verdict == Verdict::Violation => {
+                if let Some(line) = lines.get(k) {
+                    let text = line.strip_prefix(&format!("P{t} ")).unwrap_or(line);
+                    ex.endings.insert(t, text.to_string());
+                }
+                k += 1;
+            }
+            Ending::Paused => {
+                ex.endings.insert(
+                    t,
+                    paused_place(p, &names, t)
+                        .replace("before", "paused before")
+                        .replace("after ", "paused after "),
+                );
+            }
+            _ => {}
+        }
+    }
+    Some(ex)
+}

@@ -170,6 +170,44 @@ pub fn check(
     Ok(result)
 }
 
+/// Every tuple of ending facts (one per invocation) that some stuck execution has,
+/// whatever the progress model: each combination with a spinning, repeating or blocked
+/// invocation searched whole. For tests that check [`check`] against a brute force over
+/// progress assignments; exponential, for small tests only.
+pub fn stuck_states(
+    program: &Program,
+    opts: &EnumOptions,
+) -> Result<std::collections::BTreeSet<Vec<InvState>>, EnumError> {
+    let budget = Budget::new(opts.max_candidates, opts.timeout);
+    let per_thread = all_endings(program, opts)?;
+    let combos = AtomicU64::new(0);
+    let run = Runner {
+        program,
+        opts,
+        budget: &budget,
+        tally: search::WitnessTally::default(),
+        combinations: &combos,
+    };
+    let options: Vec<Vec<&LPath>> = per_thread
+        .iter()
+        .map(|te| te.ends.iter().chain(&te.paused).collect())
+        .collect();
+    let mut out = std::collections::BTreeSet::new();
+    for combo in odometer(&options) {
+        let states: Vec<InvState> = combo.iter().map(|p| state_of(p)).collect();
+        let stuck = states.iter().any(|s| {
+            matches!(
+                s.kind,
+                EndingKind::Spinning | EndingKind::Repeating | EndingKind::Blocked
+            )
+        });
+        if stuck && !out.contains(&states) && run.search(&combo, Mode::Witness)?.is_some() {
+            out.insert(states);
+        }
+    }
+    Ok(out)
+}
+
 /// The ending facts the progress check reads.
 fn state_of(p: &LPath) -> InvState {
     InvState {

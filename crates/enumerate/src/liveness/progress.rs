@@ -281,7 +281,7 @@ impl EndingKind {
 }
 
 /// What the progress check reads off one invocation's ending.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct InvState {
     pub kind: EndingKind,
     /// It took a step: an instruction, a jump or a barrier arrival.
