@@ -74,6 +74,14 @@
 //!
 //! The cuts are disabled when the visitor needs inconsistent candidates.
 //!
+//! - Liveness (`liveness/`) runs this same search on the path combinations of stuck
+//!   executions (paths ending in a spin iteration, laps, a blocked cbar, or a pause). The
+//!   cuts above stay sound there: a stuck execution must satisfy the model's axioms like
+//!   any candidate, so every consistent one is still visited, and the liveness conditions
+//!   (final reads, the lap rule) are checked on each complete candidate, exactly. The one
+//!   addition, [`Visitor::rf_allowed`], drops rf sources the visitor rejects at every leaf
+//!   that has them, so it only removes candidates the visitor would not count.
+//!
 //! Sharding (`--shard K/N`): every branch descends through [`Ctx::unit_child`], which
 //! hashes the choice into the node's work unit and drops branches that are another
 //! shard's units; leaves and pruned subtrees above the units are counted by one shard

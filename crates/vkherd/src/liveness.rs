@@ -165,11 +165,14 @@ pub fn thread_lines(l: &Liveness, program: &Program, names: &Names<'_>) -> Vec<S
                     iterations(p, jump, b, p.path.steps.len()),
                 );
                 let reads = reads_text(w, names, t, b, p.path.steps.len(), ReadRole::LapB);
-                let laps = format!(
-                    "laps A and B of {} and {}",
-                    crate::report::plural(na, "iteration"),
-                    crate::report::plural(nb, "iteration")
-                );
+                let laps = if na == nb {
+                    format!(
+                        "laps A and B of {} each",
+                        crate::report::plural(na, "iteration")
+                    )
+                } else {
+                    format!("laps A and B of {na} and {nb} iterations")
+                };
                 if reads.is_empty() {
                     format!("P{t} repeating at {at}: {laps}")
                 } else {
@@ -317,7 +320,7 @@ fn absent(
                 matches!(p.ending, Ending::Blocked { cbar: c } if program.threads[*u].same_workgroup(me) && barrier_of(program, *u, c) == Some(b))
             })
             .count();
-        return format!("{arrived} of a quorum of {q} arrive");
+        return format!("{arrived} arrived of a quorum of {q}");
     }
     let missing: Vec<String> = (0..program.threads.len())
         .filter(|&u| u != t && program.threads[u].same_workgroup(me) && has(u))

@@ -120,7 +120,17 @@ pub fn check(
             )
         }) && tree.accepts(progress, &inv)
     };
-    let witness = run.first(&options, &accept, Mode::Witness)?;
+    // Without a path that can get stuck there is no witness to look for.
+    let stuck_somewhere = per_thread.iter().any(|te| {
+        te.ends
+            .iter()
+            .any(|p| p.ending.kind() != EndingKind::Terminated)
+    });
+    let witness = if stuck_somewhere {
+        run.first(&options, &accept, Mode::Witness)?
+    } else {
+        None
+    };
     let mut result = Liveness {
         verdict: Verdict::Violation,
         progress: *progress,

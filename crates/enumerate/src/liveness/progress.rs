@@ -365,7 +365,25 @@ impl Tree {
                 .position(|c| c.threads.contains(&thread))?;
             let model = progress.at(level);
             let facts = member_facts(node, k, inv);
-            if !model.guarantees(facts.lower_schedulable, facts.started, facts.started_above) {
+            let guaranteed =
+                model.guarantees(facts.lower_schedulable, facts.started, facts.started_above);
+            // The member minimal progress picks (rule 3) when no guaranteed member is a
+            // schedulable one that can progress: the first schedulable member that can.
+            let picked = || {
+                let covered = node.children.iter().enumerate().any(|(j, m)| {
+                    let f = member_facts(node, j, inv);
+                    model.guarantees(f.lower_schedulable, f.started, f.started_above)
+                        && schedulable(m, inv)
+                        && ok(m, progress, inv)
+                });
+                !covered
+                    && node
+                        .children
+                        .iter()
+                        .position(|m| schedulable(m, inv) && ok(m, progress, inv))
+                        == Some(k)
+            };
+            if !guaranteed && !picked() {
                 let member = &node.children[k];
                 let lower = node.children[..k]
                     .iter()
@@ -472,7 +490,7 @@ impl Unscheduled {
         let subject = if self.alone {
             String::new()
         } else {
-            format!("{} {} ", self.level.member_word(), self.member_id)
+            format!("{} {}: ", self.level.member_word(), self.member_id)
         };
         let lower = || {
             let names: Vec<String> = self
@@ -487,9 +505,16 @@ impl Unscheduled {
             ProgressModel::Lobe => "not started, nor any of higher id".to_string(),
             ProgressModel::Hsa => lower(),
             ProgressModel::HsaObe => format!("not started and {}", lower()),
-            ProgressModel::Unfair => "no member is guaranteed".to_string(),
-            ProgressModel::Fair => "guaranteed".to_string(),
+            ProgressModel::Unfair | ProgressModel::Fair => String::new(),
         };
+        if reason.is_empty() {
+            let whom = if self.alone {
+                "it".to_string()
+            } else {
+                subject.trim_end_matches(": ").to_string()
+            };
+            return format!("{} does not schedule {whom}", self.model);
+        }
         format!("{subject}{reason}; {} does not schedule it", self.model)
     }
 }
