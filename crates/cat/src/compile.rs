@@ -422,6 +422,23 @@ impl<'a> Compiler<'a> {
             let make: fn(N) -> Op = if f == "domain" { Op::Domain } else { Op::Range };
             return Ok(Val::Node(self.graph.unary(make, r)));
         }
+        if f == "total-order" && self.lookup(f).is_none() {
+            if args.len() != 3 {
+                return Err(Diagnostic::new(
+                    span,
+                    format!(
+                        "`{f}` takes three relations (P, C, F), not {} arguments",
+                        args.len()
+                    ),
+                ));
+            }
+            let mut rels = Vec::new();
+            for a in args {
+                let v = self.expr(a)?;
+                rels.push(self.as_kind(v, Kind::Rel, a.span, "`total-order`")?);
+            }
+            return Ok(Val::Node(self.graph.total_order(rels[0], rels[1], rels[2])));
+        }
         let Some(Entry::Func {
             params,
             body,
@@ -436,7 +453,7 @@ impl<'a> Compiler<'a> {
             };
             return Err(Diagnostic::new(
                 span,
-                format!("`{f}` {what}: expected a function defined with `let {f}(...) = ...`, `domain` or `range`"),
+                format!("`{f}` {what}: expected a function defined with `let {f}(...) = ...`, `domain`, `range` or `total-order`"),
             ));
         };
         if params.len() != args.len() {

@@ -18,6 +18,7 @@
 use crate::ast::CheckKind;
 use crate::base::{static_value, Kind, Stage, Value, BASES};
 use crate::ir::{Op, N};
+use crate::total_order::total_order;
 use crate::Model;
 // foldhash: the hash-consing and analysis maps are keyed by small node ids and ops;
 // SipHash was a fifth of compiling vulkan.cat.
@@ -401,6 +402,9 @@ fn exec_raw<'a>(op: &Op, kind: Kind, n: usize, get: &impl Fn(N) -> &'a Value) ->
         Op::Stor(a) => Value::Rel(Rel::stor(get(*a).set())),
         Op::Domain(a) => Value::Set(get(*a).rel().domain()),
         Op::Range(a) => Value::Set(get(*a).rel().range()),
+        Op::TotalOrder(p, c, f) => {
+            Value::Rel(total_order(get(*p).rel(), get(*c).rel(), get(*f).rel()))
+        }
         Op::Base(_) | Op::RecVar { .. } | Op::Fix { .. } => {
             unreachable!("read by the evaluator, not computed")
         }
@@ -1331,6 +1335,7 @@ fn remap(op: &Op, res: Vec<N>) -> Op {
         Op::Stor(_) => Op::Stor(res[0]),
         Op::Domain(_) => Op::Domain(res[0]),
         Op::Range(_) => Op::Range(res[0]),
+        Op::TotalOrder(..) => Op::TotalOrder(res[0], res[1], res[2]),
         other => other.clone(),
     }
 }

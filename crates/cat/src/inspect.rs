@@ -241,6 +241,11 @@ impl<'m> Inspection<'m> {
             Op::Stor(a) => Value::Rel(Rel::stor(get(*a).set())),
             Op::Domain(a) => Value::Set(get(*a).rel().domain()),
             Op::Range(a) => Value::Set(get(*a).rel().range()),
+            Op::TotalOrder(p, c, f) => Value::Rel(crate::total_order::total_order(
+                get(*p).rel(),
+                get(*c).rel(),
+                get(*f).rel(),
+            )),
             Op::RecVar { .. } => unreachable!("set by its fixpoint"),
             Op::Fix { group, index, .. } => self.fixpoint(*group, *index),
         };
@@ -589,6 +594,8 @@ impl<'m> Inspection<'m> {
                     .unwrap_or_default()
             }
             Op::Plus(x) | Op::Star(x) | Op::Opt(x) if self.has(*x, a, b) => vec![*x],
+            // An edge of the required order P; the others are the reason pairs.
+            Op::TotalOrder(p, _, _) if self.has(*p, a, b) => vec![*p],
             _ => Vec::new(),
         }
     }

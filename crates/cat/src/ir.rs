@@ -40,6 +40,8 @@ pub enum Op {
     Stor(N),
     Domain(N),
     Range(N),
+    /// The builtin `total-order(P, C, F)` (crate::total_order).
+    TotalOrder(N, N, N),
     /// Variable `index` of recursive group `group` (only inside the group's bodies).
     RecVar {
         group: u32,
@@ -89,6 +91,11 @@ impl Op {
                 f(*a);
                 f(*b)
             }
+            Op::TotalOrder(p, c, r) => {
+                f(*p);
+                f(*c);
+                f(*r)
+            }
             Op::Compl(a)
             | Op::Inv(a)
             | Op::Plus(a)
@@ -107,6 +114,7 @@ impl Op {
             Op::Union(v) | Op::Inter(v) | Op::Seq(v) => v.clone(),
             Op::Fix { inputs, .. } => inputs.clone(),
             Op::Diff(a, b) | Op::Cross(a, b) => vec![*a, *b],
+            Op::TotalOrder(p, c, f) => vec![*p, *c, *f],
             Op::Compl(a)
             | Op::Inv(a)
             | Op::Plus(a)
@@ -334,6 +342,11 @@ impl Graph {
             (Op::Plus(_), Op::Plus(_)) => a,
             _ => self.intern(make(a), k),
         }
+    }
+
+    /// `total-order(p, c, f)`, a relation.
+    pub fn total_order(&mut self, p: N, c: N, f: N) -> N {
+        self.intern(Op::TotalOrder(p, c, f), Kind::Rel)
     }
 
     /// The identity on `s`'s set, if `n` is `[s]`.

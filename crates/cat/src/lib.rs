@@ -11,12 +11,14 @@
 pub mod ast;
 pub mod base;
 mod compile;
+pub mod dialect;
 pub mod eval;
 pub mod inspect;
 pub mod ir;
 mod lex;
 pub mod mono;
 pub mod parse;
+mod total_order;
 
 use ast::CheckKind;
 use std::collections::BTreeSet;

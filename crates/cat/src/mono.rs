@@ -83,6 +83,12 @@ fn walk(g: &Graph, n: N, grows: &dyn Fn(&Op) -> bool, memo: &mut HashMap<N, Pola
             Op::RecVar { .. } => Polarity::Const,
             Op::Compl(a) => walk(g, *a, grows, memo).flip(),
             Op::Diff(a, b) => walk(g, *a, grows, memo).join(walk(g, *b, grows, memo).flip()),
+            // Monotone in P and F while C is fixed (crate::total_order); C's pairs may
+            // both add and remove qualifying orders.
+            Op::TotalOrder(p, c, f) => match walk(g, *c, grows, memo) {
+                Polarity::Const => walk(g, *p, grows, memo).join(walk(g, *f, grows, memo)),
+                _ => Polarity::Unknown,
+            },
             Op::Fix { group, .. } => {
                 let bodies = g.groups[*group as usize].bodies.clone();
                 bodies

@@ -201,14 +201,18 @@ fn sw_is_factored_around_rf_and_shared_subterms_are_one_node() {
     assert_eq!(m2.named("a"), m2.named("b"));
 }
 
+/// Each check of `m` by name, and whether it may cut the search.
+fn cuts(m: &Model) -> Vec<(&str, bool)> {
+    m.checks
+        .iter()
+        .map(|c| (c.name.as_str(), c.may_cut))
+        .collect()
+}
+
 #[test]
 fn checks_under_a_complement_or_difference_of_rf_do_not_cut() {
     let m = Model::bundled("vulkan", &[]).unwrap();
-    let cut: Vec<(&str, bool)> = m
-        .checks
-        .iter()
-        .map(|c| (c.name.as_str(), c.may_cut))
-        .collect();
+    let cut = cuts(&m);
     assert_eq!(
         cut,
         [
@@ -221,11 +225,7 @@ fn checks_under_a_complement_or_difference_of_rf_do_not_cut() {
         "acyclic po | rf as grows\nempty po \\ rf as shrinks\nirreflexive ~rf as complement\n~empty po \\ rf as nonempty-of-shrinking\n~empty rf as nonempty-of-growing\nempty (po \\ rf^-1) \\ rf as twice",
     )
     .unwrap();
-    let cut: Vec<(&str, bool)> = m
-        .checks
-        .iter()
-        .map(|c| (c.name.as_str(), c.may_cut))
-        .collect();
+    let cut = cuts(&m);
     assert_eq!(
         cut,
         [
@@ -237,6 +237,32 @@ fn checks_under_a_complement_or_difference_of_rf_do_not_cut() {
             ("twice", false)
         ]
     );
+}
+
+/// The builtin `total-order(P, C, F)` takes three relations, unless the model defines a
+/// function of that name; its check cuts when P and F grow with rf and C does not depend
+/// on it (fewer orders qualify), and not when C does (a new pair of C may make one).
+#[test]
+fn total_order_is_a_builtin_of_three_relations_monotone_in_p_and_f() {
+    assert!(err("let y = total-order(po, po)").contains("`total-order` takes three relations"));
+    assert!(err("let y = total-order(po, R, po)").contains("this is a set"));
+    let m = compile(
+        "acyclic total-order(po | rf, po, rf^-1) as grows\nacyclic total-order(po, rf, po) as c-grows\nacyclic total-order(po, po, po \\ rf) as f-shrinks",
+    )
+    .unwrap();
+    let cut = cuts(&m);
+    assert_eq!(
+        cut,
+        [("grows", true), ("c-grows", false), ("f-shrinks", false)]
+    );
+    // A model's own function of that name is called instead.
+    let own =
+        compile("let total-order(a, b) = a | b\nacyclic total-order(po, po) as mine").unwrap();
+    assert_eq!(own.checks.len(), 1);
+    // The OpenCL model's SC check is one that cuts.
+    let opencl = Model::bundled("opencl", &[]).unwrap();
+    let sc = opencl.checks.iter().find(|c| c.name == "sc").unwrap();
+    assert!(sc.may_cut);
 }
 
 #[test]

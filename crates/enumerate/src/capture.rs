@@ -48,8 +48,12 @@ pub enum CaptureError {
     TooMany {
         limit: u64,
     },
-    /// The run stopped at `max_candidates` or the time limit: the list is not complete.
-    Stopped(crate::StopReason),
+    /// The run stopped at `max_candidates` or the time limit, after `candidates`
+    /// candidates: the list is not complete.
+    Stopped {
+        reason: crate::StopReason,
+        candidates: u64,
+    },
 }
 
 /// One consistent execution for each final state (filter applied, `no_thin_air`
@@ -60,8 +64,11 @@ pub fn witnesses(
 ) -> Result<(BTreeMap<Vec<i64>, Captured>, EnumStats), CaptureError> {
     let v = WitnessCollector { program };
     let (acc, stats) = crate::enumerate(program, opts, &v).map_err(CaptureError::Enum)?;
-    if let Some(r) = stats.stopped {
-        return Err(CaptureError::Stopped(r));
+    if let Some(reason) = stats.stopped {
+        return Err(CaptureError::Stopped {
+            reason,
+            candidates: stats.candidates,
+        });
     }
     Ok((acc, stats))
 }
@@ -89,8 +96,11 @@ pub fn candidates_reaching(
     if v.overflow.load(Ordering::Relaxed) {
         return Err(CaptureError::TooMany { limit });
     }
-    if let Some(r) = stats.stopped {
-        return Err(CaptureError::Stopped(r));
+    if let Some(reason) = stats.stopped {
+        return Err(CaptureError::Stopped {
+            reason,
+            candidates: stats.candidates,
+        });
     }
     acc.sort_by(|a, b| a.key.cmp(&b.key));
     Ok((acc, stats))

@@ -290,7 +290,16 @@ mod count_tests {
         let program =
             vkherd_model::lower_litmus(&vkherd_litmus::parse_litmus(src).unwrap()).unwrap();
         let per: Vec<_> = (0..program.threads.len())
-            .map(|t| thread_paths(&program.threads[t], t, 2, 1000).unwrap().paths)
+            .map(|t| {
+                thread_paths(
+                    &program.threads[t],
+                    t,
+                    2,
+                    crate::paths::PathLimits::default(),
+                )
+                .unwrap()
+                .paths
+            })
             .collect();
         let mut seen = 0;
         for p0 in &per[0] {

@@ -18,7 +18,7 @@ mod search;
 pub mod values;
 
 use combine::{check_instances, layout, meetings, Meeting};
-use paths::{thread_paths, Path, ThreadPaths};
+use paths::{thread_paths, Path, PathLimitError, PathLimits, ThreadPaths};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -44,8 +44,11 @@ pub struct EnumOptions {
     pub unroll: u32,
     /// Stop after this many candidates (rf × asmo choices) have been examined.
     pub max_candidates: Option<u64>,
-    /// Most paths per thread.
-    pub max_paths: usize,
+    /// Most paths per thread, and most steps over them.
+    pub path_limits: PathLimits,
+    /// Most events in one path combination: events are the rows and columns of the
+    /// relations, and the search keeps a few relations per level of its stack.
+    pub max_events: usize,
     /// Leave out thin-air executions.
     pub no_thin_air: bool,
     /// Stop after this long.
@@ -93,6 +96,10 @@ impl Shard {
         hash % self.count == self.index
     }
 }
+
+/// Most events in one path combination: the most instructions a test may have
+/// (`vkherd_litmus::limits::MAX_INSTRUCTIONS`), now counted after unrolling.
+pub const MAX_EVENTS: usize = vkherd_litmus::limits::MAX_INSTRUCTIONS;
 
 /// Branches a sharded search spans before its subtrees become work units: enough for
 /// shards to balance.
@@ -156,7 +163,8 @@ impl Default for EnumOptions {
             cat: None,
             unroll: 2,
             max_candidates: None,
-            max_paths: 100_000,
+            path_limits: PathLimits::default(),
+            max_events: MAX_EVENTS,
             no_thin_air: false,
             timeout: None,
             max_path_combinations: 10_000_000,
@@ -191,6 +199,10 @@ pub struct EnumStats {
     /// The first thread all of whose paths were dropped by the unroll bound: no execution
     /// completes within the bound.
     pub thread_without_paths: Option<usize>,
+    /// Some subtree was skipped by the visitor for its final-state columns
+    /// ([`Visitor::skip`]: `--speedcheck`, `--states-only`), so the consistent executions
+    /// the visitor saw need not be all there are.
+    pub cut_by_state: bool,
 }
 
 /// One candidate execution, with its values and the model's verdict and relations.
@@ -250,6 +262,70 @@ pub trait Visitor: Sync {
 pub struct EnumError {
     pub span: Span,
     pub message: String,
+    /// What the error is about, for the errors that have a kind of their own.
+    pub kind: EnumErrorKind,
+}
+
+/// The kinds of enumeration errors (the limits of docs/errors.md "On the enumeration").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnumErrorKind {
+    /// Not given a kind of its own yet: the message says it all.
+    Other,
+    /// A limit on one thread's paths at the unroll bound.
+    Paths(paths::PathLimitError),
+    /// More than `limit` path combinations (the product of the threads' paths).
+    TooManyPathCombinations { combinations: u64, limit: u64 },
+    /// Some path combination has `events` events, more than `limit`.
+    TooManyEvents { events: usize, limit: usize },
+}
+
+impl EnumErrorKind {
+    /// The thread the error concerns, if it concerns one thread.
+    pub fn thread(&self) -> Option<usize> {
+        match *self {
+            EnumErrorKind::Paths(
+                PathLimitError::TooMany { thread, .. } | PathLimitError::TooLong { thread, .. },
+            ) => Some(thread),
+            EnumErrorKind::Other
+            | EnumErrorKind::TooManyPathCombinations { .. }
+            | EnumErrorKind::TooManyEvents { .. } => None,
+        }
+    }
+}
+
+impl EnumError {
+    /// An error of no particular kind.
+    pub(crate) fn other(span: Span, message: String) -> EnumError {
+        EnumError {
+            span,
+            message,
+            kind: EnumErrorKind::Other,
+        }
+    }
+
+    /// An error of the test as a whole, of `kind`, worded for a run at `unroll`.
+    pub(crate) fn of_kind(kind: EnumErrorKind, unroll: u32) -> EnumError {
+        let message = match kind {
+            EnumErrorKind::Paths(PathLimitError::TooMany { thread, limit }) => format!(
+                "thread P{thread} has more than {limit} paths at --unroll {unroll}: lower --unroll or simplify the loops"
+            ),
+            EnumErrorKind::Paths(PathLimitError::TooLong { thread, limit }) => format!(
+                "the paths of thread P{thread} execute more than {limit} instructions in all at --unroll {unroll}: lower --unroll or simplify the loops"
+            ),
+            EnumErrorKind::TooManyPathCombinations { combinations, limit } => format!(
+                "{combinations} path combinations at --unroll {unroll} (more than {limit}): lower --unroll or simplify the loops"
+            ),
+            EnumErrorKind::TooManyEvents { events, limit } => format!(
+                "a path combination has {events} events at --unroll {unroll} (more than {limit}): lower --unroll or simplify the loops"
+            ),
+            EnumErrorKind::Other => String::new(),
+        };
+        EnumError {
+            span: Span::default(),
+            message,
+            kind,
+        }
+    }
 }
 
 /// Enumerates every candidate of `program` and folds them with `visitor`.
@@ -263,20 +339,17 @@ pub fn enumerate<V: Visitor>(
     let budget = Budget::new(opts.max_candidates, opts.timeout);
     let witnesses = search::WitnessTally::default();
     let per_thread = all_thread_paths(program, opts)?;
+    let panic_on_purpose = test_panic_requested(program);
     stats.dropped_paths = per_thread.iter().map(|tp| tp.dropped).sum();
     stats.thread_without_paths = per_thread.iter().position(|tp| tp.paths.is_empty());
     let acc = V::Acc::default();
     let combos = PathCombinations::new(&per_thread);
     if combos.total() > opts.max_path_combinations {
-        return Err(EnumError {
-            span: Span::default(),
-            message: format!(
-                "{} path combinations at --unroll {} (more than {}): lower --unroll or simplify the loops",
-                combos.total(),
-                opts.unroll,
-                opts.max_path_combinations
-            ),
-        });
+        let kind = EnumErrorKind::TooManyPathCombinations {
+            combinations: combos.total(),
+            limit: opts.max_path_combinations,
+        };
+        return Err(EnumError::of_kind(kind, opts.unroll));
     }
     // Sharding by whole path combinations when there are enough of them.
     let whole = opts
@@ -302,6 +375,12 @@ pub fn enumerate<V: Visitor>(
             |(acc, mut st, err), (index, combo)| {
                 if err.is_some() || !budget.alive() || visitor.done() {
                     return (acc, st, err);
+                }
+                if panic_on_purpose {
+                    panic!(
+                        "VKHERD_TEST_PANIC: a panic on purpose in `{}`",
+                        program.name
+                    );
                 }
                 if whole.is_some_and(|sh| !sh.owns(mix(0, index as u64))) {
                     return (acc, st, err);
@@ -351,6 +430,15 @@ pub fn enumerate<V: Visitor>(
     Ok((visitor.merge(acc, part), stats))
 }
 
+/// Debug builds only: is a panic asked for in this test's enumeration (its name is the
+/// value of `VKHERD_TEST_PANIC`)? It is raised in a worker thread, as a bug would be, so
+/// that the tests can check that a panic loses no other test's report
+/// (crates/vkherd/tests/failing_tests.rs).
+fn test_panic_requested(program: &Program) -> bool {
+    cfg!(debug_assertions)
+        && std::env::var_os("VKHERD_TEST_PANIC").is_some_and(|n| n == program.name.as_str())
+}
+
 /// The number of candidates plain enumeration (`naive`) would examine, or `None` if it
 /// exceeds `cap` (or the paths exceed the limits). For tests that compare against it.
 pub fn naive_size(program: &Program, opts: &EnumOptions, cap: u64) -> Option<u64> {
@@ -358,7 +446,7 @@ pub fn naive_size(program: &Program, opts: &EnumOptions, cap: u64) -> Option<u64
         .threads
         .iter()
         .enumerate()
-        .map(|(t, thread)| thread_paths(thread, t, opts.unroll, opts.max_paths).ok())
+        .map(|(t, thread)| thread_paths(thread, t, opts.unroll, opts.path_limits).ok())
         .collect::<Option<Vec<ThreadPaths>>>()?;
     let mut total = 0u64;
     for combo in PathCombinations::new(&per_thread) {
@@ -388,22 +476,29 @@ pub fn naive_size(program: &Program, opts: &EnumOptions, cap: u64) -> Option<u64
     Some(total)
 }
 
-/// The paths of every thread, within the limits.
+/// The paths of every thread, within the limits: those of [`PathLimits`] per thread, and
+/// `max_events` in the largest path combination (the longest path of every thread).
 pub(crate) fn all_thread_paths(
     program: &Program,
     opts: &EnumOptions,
 ) -> Result<Vec<ThreadPaths>, EnumError> {
-    (program.threads.iter().enumerate())
+    let per_thread = (program.threads.iter().enumerate())
         .map(|(t, thread)| {
-            thread_paths(thread, t, opts.unroll, opts.max_paths).map_err(|e| EnumError {
-                span: Span::default(),
-                message: format!(
-                    "thread P{} has more than {} paths at --unroll {}: lower --unroll or simplify the loops",
-                    e.thread, e.limit, opts.unroll
-                ),
-            })
+            thread_paths(thread, t, opts.unroll, opts.path_limits)
+                .map_err(|e| EnumError::of_kind(EnumErrorKind::Paths(e), opts.unroll))
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    let events: usize = (program.threads.iter().zip(&per_thread))
+        .map(|(thread, tp)| tp.paths.iter().map(|p| p.events(thread)).max().unwrap_or(0))
+        .sum();
+    if events > opts.max_events {
+        let kind = EnumErrorKind::TooManyEvents {
+            events,
+            limit: opts.max_events,
+        };
+        return Err(EnumError::of_kind(kind, opts.unroll));
+    }
+    Ok(per_thread)
 }
 
 /// Enumerates one path combination: `None` if it deadlocks at a barrier.
@@ -486,6 +581,7 @@ impl EnumStats {
         self.value_mismatch += o.value_mismatch;
         self.thin_air += o.thin_air;
         self.pruned = self.pruned.saturating_add(o.pruned);
+        self.cut_by_state |= o.cut_by_state;
     }
 }
 
@@ -647,13 +743,13 @@ impl<V: Visitor> Ctx<'_, V> {
 
     /// The error for a candidate whose thin-air values are too many to try.
     pub fn thin_air_error() -> EnumError {
-        EnumError {
-            span: Span::default(),
-            message: format!(
+        EnumError::other(
+            Span::default(),
+            format!(
                 "too many thin-air value assignments to try (more than {}): the test has long cycles of values through rf",
                 values::MAX_THIN_AIR_ASSIGNMENTS
             ),
-        }
+        )
     }
 }
 
@@ -745,10 +841,7 @@ pub(crate) fn barrier_error(
         Instruction::Access(a) => a.span,
         _ => Span::default(),
     };
-    EnumError {
-        span,
-        message: e.message,
-    }
+    EnumError::other(span, e.message)
 }
 
 /// Every combination of one path per thread, in a fixed order (an odometer, so that the

@@ -18,10 +18,10 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
         .map(|&e| options[e].as_ref().map_or(0, |o| o.len() as u64))
         .collect();
     let Some(total_rf) = radices.iter().try_fold(1u64, |acc, &r| acc.checked_mul(r)) else {
-        return Err(EnumError {
-            span: Span::default(),
-            message: "too many reads-from candidates to enumerate (more than 2^64)".into(),
-        });
+        return Err(EnumError::other(
+            Span::default(),
+            "too many reads-from candidates to enumerate (more than 2^64)".into(),
+        ));
     };
     let asmos: Vec<crate::Asmo> = AsmoOrders::new(ctx.program, s)
         .take_while(|_| ctx.budget.alive())

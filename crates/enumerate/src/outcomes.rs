@@ -155,20 +155,31 @@ pub(crate) fn final_values(program: &Program, s: &Statics, c: &CandidateView<'_>
         .collect()
 }
 
-/// Calls `f` on every element of the cartesian product of `choices`.
+/// Calls `f` on every element of the cartesian product of `choices`, the last column
+/// varying fastest. An odometer, not a recursion: a test may observe thousands of
+/// columns (`locations` lists registers of every thread).
 fn for_each_product(choices: &[Vec<i64>], f: &mut dyn FnMut(&[i64])) {
-    fn go(choices: &[Vec<i64>], cur: &mut Vec<i64>, f: &mut dyn FnMut(&[i64])) {
-        if cur.len() == choices.len() {
-            f(cur);
+    if choices.iter().any(Vec::is_empty) {
+        return;
+    }
+    let mut digits = vec![0usize; choices.len()];
+    let mut cur: Vec<i64> = choices.iter().map(|c| c[0]).collect();
+    loop {
+        f(&cur);
+        // Advance the last column that has a next value; reset the ones after it.
+        let Some(k) = (0..choices.len())
+            .rev()
+            .find(|&k| digits[k] + 1 < choices[k].len())
+        else {
             return;
-        }
-        for &v in &choices[cur.len()] {
-            cur.push(v);
-            go(choices, cur, f);
-            cur.pop();
+        };
+        digits[k] += 1;
+        cur[k] = choices[k][digits[k]];
+        for later in k + 1..choices.len() {
+            digits[later] = 0;
+            cur[later] = choices[later][0];
         }
     }
-    go(choices, &mut Vec::with_capacity(choices.len()), f)
 }
 
 impl Visitor for OutcomeCollector<'_> {
@@ -312,4 +323,33 @@ pub fn collect_outcomes(
 ) -> Result<(Outcomes, crate::EnumStats), crate::EnumError> {
     let collector = OutcomeCollector::new(program, opts.speedcheck, opts.states_only);
     crate::enumerate(program, opts, &collector)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::for_each_product;
+
+    fn product(choices: &[Vec<i64>]) -> Vec<Vec<i64>> {
+        let mut out = Vec::new();
+        for_each_product(choices, &mut |s| out.push(s.to_vec()));
+        out
+    }
+
+    #[test]
+    fn products_list_every_state_last_column_fastest() {
+        assert_eq!(
+            product(&[vec![1, 2], vec![7], vec![3, 4]]),
+            [[1, 7, 3], [1, 7, 4], [2, 7, 3], [2, 7, 4]]
+        );
+        assert_eq!(product(&[]), [Vec::<i64>::new()]);
+        assert!(product(&[vec![1], vec![]]).is_empty());
+    }
+
+    #[test]
+    fn products_of_many_columns_need_no_stack() {
+        // One column per observed register of a large `locations` list: a recursion per
+        // column overflowed a worker thread's stack.
+        let choices = vec![vec![0i64]; 1_000_000];
+        assert_eq!(product(&choices).len(), 1);
+    }
 }

@@ -133,6 +133,44 @@ impl NodeCheck {
     }
 }
 
+/// A stage-1 node on the explicit stack of `Search::contended`: choice `k` is being
+/// made below `p`, whose check gave `check`; branches `0..next` are done.
+struct OpenChoice {
+    k: usize,
+    p: Partial,
+    unit: Unit,
+    check: NodeCheck,
+    next: usize,
+}
+
+/// A stage-3 node on the explicit stack of `Search::subtree`: the read at `depth` is
+/// being given each of its options in turn.
+struct OpenRead {
+    depth: usize,
+    unit: Unit,
+    /// What the node's check computed, for its children.
+    check: NodeCheck,
+    /// Whether the node's witness passes, if known (its first child shares it).
+    witness: Option<bool>,
+    /// The option visited first: the one this read had in the previous leaf.
+    first: usize,
+    /// How many children have been visited.
+    next: usize,
+    /// The option now assigned in the shared partial execution, undone before the next.
+    assigned: Option<usize>,
+}
+
+impl OpenRead {
+    /// The option of the `n`-th child visited: `first`, then the others in order.
+    fn nth_child(&self, n: usize) -> usize {
+        match n {
+            0 => self.first,
+            n if n <= self.first => n - 1,
+            n => n,
+        }
+    }
+}
+
 /// One choice of stage 1.
 enum Choice {
     /// The rf source of a read, among its options.
@@ -172,6 +210,8 @@ struct Search<'c, 'a, V> {
     /// 2^128 - 1).
     suffix: Vec<u128>,
     overflow: AtomicBool,
+    /// Some subtree was cut by the visitor for its final-state columns.
+    cut_by_state: AtomicBool,
 }
 
 /// Witnesses tried, passed and skipped in a run ([`Search::witness`]), which decide
@@ -284,6 +324,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
         options,
         suffix,
         overflow: AtomicBool::new(false),
+        cut_by_state: AtomicBool::new(false),
     };
     let root = Partial {
         rf_src: vec![None; s.n],
@@ -292,10 +333,11 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
         asmo: Rel::empty(s.n),
         last: vec![0; search.reads.len()],
     };
-    let result = search.contended(0, root, ctx.unit_root(), NodeCheck::default());
+    let mut result = search.contended(0, root, ctx.unit_root(), NodeCheck::default());
     if search.overflow.load(Ordering::Relaxed) {
         return Err(Ctx::<V>::thin_air_error());
     }
+    result.1.cut_by_state |= search.cut_by_state.load(Ordering::Relaxed);
     Ok(result)
 }
 
@@ -307,89 +349,172 @@ impl<V: Visitor> Search<'_, '_, V> {
 
     /// Stage 1: explores the subtree below choice `k`, the earlier ones made as in `p`;
     /// `parent` is what the model check of `p` computed, if it ran.
+    ///
+    /// Depth first with an explicit stack ([`OpenChoice`]): a spin loop unrolled 200
+    /// times makes tens of thousands of choices, far more levels than a thread's native
+    /// stack holds. The first [`PARALLEL_DEPTH`] choices are split across rayon tasks,
+    /// each of which walks its subtree with a stack of its own.
     fn contended(&self, k: usize, p: Partial, unit: Unit, parent: NodeCheck) -> Acc<V> {
-        if !self.ctx.alive() {
-            return Default::default();
-        }
-        if k == self.choices.len() {
-            return self.other_asmo(p, unit);
-        }
-        // The branches of choice k, each a partial execution already checked viable
-        // (`None` for a branch that was cut).
-        let branch = |i: usize| -> Option<(Partial, NodeCheck)> {
-            let mut q = p.clone();
-            match &self.choices[k] {
-                Choice::Rf(e, opts) => {
-                    let src = opts[i];
-                    assign(&mut q, *e, src);
-                    if let Source::Write(w) = src {
-                        // An RMW follows the write it reads in asmo (see the header).
-                        if self.vulkan_core && self.rmw.contains(*e) && self.allowed.contains(w, *e)
-                        {
-                            add_asmo(&mut q.asmo, w, *e);
-                        }
-                    }
-                    if !self.asmo_valid(&q.asmo) {
-                        return None;
-                    }
-                    let values = self.ctx.solver.agrees_from(&q.rf_src, parent.values())?;
-                    let ok = self.core_acyclic(&q.rf, &q.rfinit, &q.asmo);
-                    let model = self.model_viable(&q, ok, parent.model())?;
-                    let check = NodeCheck {
-                        model,
-                        values: values.map(Arc::new),
-                    };
-                    (!self.ctx.skip_by_state(&q.rf_src, &q.asmo)).then_some((q, check))
-                }
-                Choice::Orient(a, b) => {
-                    let (x, y) = if i == 0 { (*a, *b) } else { (*b, *a) };
-                    if p.asmo.contains(x, y) {
-                        // Already implied: nothing changes, the parent's check stands.
-                        return Some((q, parent.clone()));
-                    }
-                    if p.asmo.contains(y, x) {
-                        return None;
-                    }
-                    add_asmo(&mut q.asmo, x, y);
-                    let ok =
-                        self.asmo_valid(&q.asmo) && self.core_acyclic(&q.rf, &q.rfinit, &q.asmo);
-                    let model = self.model_viable(&q, ok, parent.model())?;
-                    // rf unchanged: the values known are the parent's.
-                    let check = NodeCheck {
-                        model,
-                        values: parent.values.clone(),
-                    };
-                    (!self.ctx.skip_by_state(&q.rf_src, &q.asmo)).then_some((q, check))
-                }
+        let mut out = Acc::<V>::default();
+        let mut stack: Vec<OpenChoice> = Vec::new();
+        self.open_choice((k, p, unit, parent), &mut stack, &mut out);
+        while let Some(top) = stack.last_mut() {
+            let width = self.width(top.k);
+            if top.next == width {
+                stack.pop();
+                continue;
             }
-        };
-        let width = match &self.choices[k] {
+            let i = top.next;
+            top.next += 1;
+            // Sharding: a branch outside this run's work units is left to another shard.
+            let Some(unit) = self.ctx.unit_child(top.unit, i as u64, width as u64) else {
+                continue;
+            };
+            let k = top.k;
+            match self.branch(k, &top.p, &top.check, i) {
+                Some((q, check)) => self.open_choice((k + 1, q, unit, check), &mut stack, &mut out),
+                None => self.ctx.prune(&mut out.1, unit, self.choice_suffix[k + 1]),
+            }
+        }
+        out
+    }
+
+    /// Enters the node of choice `k` with `p`: its subtree is explored at once if it is
+    /// stage 1's end (stages 2 and 3) or one of the first [`PARALLEL_DEPTH`] choices (its
+    /// branches in parallel), else pushed on `stack` for [`Self::contended`] to walk.
+    ///
+    /// An orientation the closure of `p.asmo` already implies has one branch that changes
+    /// nothing and one that is cut: the cut one is counted and the node is passed through
+    /// at once, without a level of the stack (most of a spin loop's choices are such).
+    /// The counts are those of exploring both branches in turn; only their order differs,
+    /// and the accumulators merge commutatively.
+    fn open_choice(
+        &self,
+        (mut k, p, mut unit, parent): (usize, Partial, Unit, NodeCheck),
+        stack: &mut Vec<OpenChoice>,
+        out: &mut Acc<V>,
+    ) {
+        loop {
+            if !self.ctx.alive() {
+                return;
+            }
+            if k == self.choices.len() {
+                let below = self.other_asmo(p, unit);
+                *out = self.merge(std::mem::take(out), below);
+                return;
+            }
+            let Some(implied) = self.implied_branch(k, &p.asmo) else {
+                break;
+            };
+            if let Some(cut) = self.ctx.unit_child(unit, 1 - implied as u64, 2) {
+                self.ctx.prune(&mut out.1, cut, self.choice_suffix[k + 1]);
+            }
+            match self.ctx.unit_child(unit, implied as u64, 2) {
+                Some(u) => (unit, k) = (u, k + 1),
+                None => return,
+            }
+        }
+        if k >= PARALLEL_DEPTH {
+            stack.push(OpenChoice {
+                k,
+                p,
+                unit,
+                check: parent,
+                next: 0,
+            });
+            return;
+        }
+        let width = self.width(k);
+        let below = (0..width)
+            .into_par_iter()
+            .map(|i| -> Acc<V> {
+                let Some(unit) = self.ctx.unit_child(unit, i as u64, width as u64) else {
+                    return Default::default();
+                };
+                match self.branch(k, &p, &parent, i) {
+                    Some((q, check)) => self.contended(k + 1, q, unit, check),
+                    None => {
+                        let mut st = EnumStats::default();
+                        self.ctx.prune(&mut st, unit, self.choice_suffix[k + 1]);
+                        (V::Acc::default(), st)
+                    }
+                }
+            })
+            .reduce(Default::default, |a, b| self.merge(a, b));
+        *out = self.merge(std::mem::take(out), below);
+    }
+
+    /// The number of branches of choice `k`.
+    fn width(&self, k: usize) -> usize {
+        match &self.choices[k] {
             Choice::Rf(_, opts) => opts.len(),
             Choice::Orient(..) => 2,
-        };
-        let visit = |i: usize| -> Acc<V> {
-            // Sharding: a branch outside this run's work units is left to another shard.
-            let Some(unit) = self.ctx.unit_child(unit, i as u64, width as u64) else {
-                return Default::default();
-            };
-            match branch(i) {
-                Some((q, eval)) => self.contended(k + 1, q, unit, eval),
-                None => {
-                    let mut st = EnumStats::default();
-                    self.ctx.prune(&mut st, unit, self.choice_suffix[k + 1]);
-                    (V::Acc::default(), st)
+        }
+    }
+
+    /// If choice `k` orients a pair that `asmo` (transitively closed) already orders: the
+    /// branch that agrees (0 as written, 1 reversed). [`Self::branch`] gives that branch
+    /// the parent's execution and check unchanged and cuts the other.
+    fn implied_branch(&self, k: usize, asmo: &Rel) -> Option<usize> {
+        match self.choices[k] {
+            Choice::Orient(a, b) if asmo.contains(a, b) => Some(0),
+            Choice::Orient(a, b) if asmo.contains(b, a) => Some(1),
+            _ => None,
+        }
+    }
+
+    /// Branch `i` of choice `k` below `p` (whose check gave `parent`): the partial
+    /// execution with the choice made, already checked viable, and what its check
+    /// computed; `None` if the branch is cut.
+    fn branch(
+        &self,
+        k: usize,
+        p: &Partial,
+        parent: &NodeCheck,
+        i: usize,
+    ) -> Option<(Partial, NodeCheck)> {
+        let mut q = p.clone();
+        match &self.choices[k] {
+            Choice::Rf(e, opts) => {
+                let src = opts[i];
+                assign(&mut q, *e, src);
+                if let Source::Write(w) = src {
+                    // An RMW follows the write it reads in asmo (see the header).
+                    if self.vulkan_core && self.rmw.contains(*e) && self.allowed.contains(w, *e) {
+                        add_asmo(&mut q.asmo, w, *e);
+                    }
                 }
+                if !self.asmo_valid(&q.asmo) {
+                    return None;
+                }
+                let values = self.ctx.solver.agrees_from(&q.rf_src, parent.values())?;
+                let ok = self.core_acyclic(&q.rf, &q.rfinit, &q.asmo);
+                let model = self.model_viable(&q, ok, parent.model())?;
+                let check = NodeCheck {
+                    model,
+                    values: values.map(Arc::new),
+                };
+                (!self.skip_by_state(&q.rf_src, &q.asmo)).then_some((q, check))
             }
-        };
-        if k < PARALLEL_DEPTH {
-            (0..width)
-                .into_par_iter()
-                .map(visit)
-                .reduce(Default::default, |a, b| self.merge(a, b))
-        } else {
-            (0..width)
-                .map(visit)
-                .fold(Default::default(), |a, b| self.merge(a, b))
+            Choice::Orient(a, b) => {
+                let (x, y) = if i == 0 { (*a, *b) } else { (*b, *a) };
+                if p.asmo.contains(x, y) {
+                    // Already implied: nothing changes, the parent's check stands.
+                    return Some((q, parent.clone()));
+                }
+                if p.asmo.contains(y, x) {
+                    return None;
+                }
+                add_asmo(&mut q.asmo, x, y);
+                let ok = self.asmo_valid(&q.asmo) && self.core_acyclic(&q.rf, &q.rfinit, &q.asmo);
+                let model = self.model_viable(&q, ok, parent.model())?;
+                // rf unchanged: the values known are the parent's.
+                let check = NodeCheck {
+                    model,
+                    values: parent.values.clone(),
+                };
+                (!self.skip_by_state(&q.rf_src, &q.asmo)).then_some((q, check))
+            }
         }
     }
 
@@ -554,6 +679,12 @@ impl<V: Visitor> Search<'_, '_, V> {
 
     /// Stage 3: explores the subtree where reads `0..depth` are assigned as in `p`
     /// (restored on return). `parent`: what the parent node's model check computed.
+    ///
+    /// Depth first with an explicit stack ([`OpenRead`]; one level per read, and a loop
+    /// unrolled many times has many reads), assigning and unassigning the reads in `p`
+    /// in place. The first [`PARALLEL_DEPTH`] reads are split across rayon tasks, each
+    /// of which walks its subtree with a stack of its own. One accumulator serves a
+    /// whole sequential subtree (merging one per node cost 6% of MP chain 8).
     fn subtree(
         &self,
         asmo: &Asmo,
@@ -564,76 +695,116 @@ impl<V: Visitor> Search<'_, '_, V> {
         witness: Option<bool>,
     ) -> Acc<V> {
         let mut out = Acc::<V>::default();
-        self.node(asmo, depth, p, (unit, parent, witness), &mut out);
+        let mut stack: Vec<OpenRead> = Vec::new();
+        let root = (unit, parent, witness);
+        if let Some(node) = self.open_read(asmo, depth, p, root, &mut out) {
+            stack.push(node);
+        }
+        while let Some(top) = stack.last_mut() {
+            let e = self.reads[top.depth];
+            let sources = &self.options[top.depth];
+            if let Some(j) = top.assigned.take() {
+                unassign(p, e, sources[j]);
+            }
+            if top.next == sources.len() {
+                stack.pop();
+                continue;
+            }
+            let j = top.nth_child(top.next);
+            top.next += 1;
+            let Some(unit) = self
+                .ctx
+                .unit_child(top.unit, j as u64, sources.len() as u64)
+            else {
+                continue;
+            };
+            p.last[top.depth] = j;
+            assign(p, e, sources[j]);
+            top.assigned = Some(j);
+            // The first child shares the node's witness ([`Self::witness`]).
+            let witness = if j == top.first { top.witness } else { None };
+            let child = (unit, Some(&top.check), witness);
+            if let Some(node) = self.open_read(asmo, top.depth + 1, p, child, &mut out) {
+                stack.push(node);
+            }
+        }
         out
     }
 
-    /// [`Self::subtree`], adding to `out` (one accumulator for a whole sequential
-    /// subtree: merging one per node cost 6% of MP chain 8).
-    fn node(
+    /// Enters the node at `depth` with `p`: a leaf is visited, a node cut is counted, a
+    /// node among the first [`PARALLEL_DEPTH`] is explored at once (its children in
+    /// parallel); any other node that passes its checks is returned, for
+    /// [`Self::subtree`] to walk its children.
+    fn open_read(
         &self,
         asmo: &Asmo,
         depth: usize,
         p: &mut Partial,
         (unit, parent, witness): (Unit, Option<&NodeCheck>, Option<bool>),
         out: &mut Acc<V>,
-    ) {
+    ) -> Option<OpenRead> {
         let (acc, st) = out;
         if depth == self.reads.len() {
             if self.ctx.unit_counts(unit) {
                 self.leaf(asmo, p, acc, st, parent);
             }
-            return;
+            return None;
         }
         if !self.ctx.alive() {
-            return;
+            return None;
         }
         // The root's check covers asmo and stage 1's rf; deeper checks cover each new rf
         // pair.
-        let (eval, witness) = match self.viable(asmo, p, depth, parent, witness) {
-            Some(eval) if !self.ctx.skip_by_state(&p.rf_src, &asmo.0) => eval,
+        let (check, witness) = match self.viable(asmo, p, depth, parent, witness) {
+            Some(eval) if !self.skip_by_state(&p.rf_src, &asmo.0) => eval,
             _ => {
                 self.ctx.prune(st, unit, self.suffix[depth]);
-                return;
+                return None;
             }
         };
-        let e = self.reads[depth];
-        let sources = &self.options[depth];
-        let child = |j: usize| self.ctx.unit_child(unit, j as u64, sources.len() as u64);
         // The option chosen last at this depth goes first, and so on down: each leaf
         // then differs from the one before in one read only (the deepest whose option
         // changed), and the first child's first leaf is this node's witness, which it
         // shares ([`Self::witness`]). The model's memo recomputes little between
         // candidates that close; the order changes nothing else.
-        let first = p.last[depth];
-        let child_witness = |j: usize| if j == first { witness } else { None };
-        let order = std::iter::once(first).chain((0..sources.len()).filter(|&j| j != first));
-        if depth < PARALLEL_DEPTH {
-            let below = (order.collect::<Vec<_>>().into_par_iter())
-                .filter_map(|j| {
-                    let unit = child(j)?;
-                    let mut q = p.clone();
-                    q.last[depth] = j;
-                    assign(&mut q, e, sources[j]);
-                    Some(self.subtree(asmo, depth + 1, &mut q, unit, Some(&eval), child_witness(j)))
-                })
-                .reduce(Default::default, |a, b| self.merge(a, b));
-            *out = self.merge(std::mem::take(out), below);
-            return;
+        let node = OpenRead {
+            depth,
+            unit,
+            check,
+            witness,
+            first: p.last[depth],
+            next: 0,
+            assigned: None,
+        };
+        if depth >= PARALLEL_DEPTH {
+            return Some(node);
         }
-        for j in order {
-            let Some(unit) = child(j) else { continue };
-            p.last[depth] = j;
-            assign(p, e, sources[j]);
-            self.node(
-                asmo,
-                depth + 1,
-                p,
-                (unit, Some(&eval), child_witness(j)),
-                out,
-            );
-            unassign(p, e, sources[j]);
+        let e = self.reads[depth];
+        let sources = &self.options[depth];
+        let below = ((0..sources.len()).map(|n| node.nth_child(n)))
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .filter_map(|j| {
+                let unit = self.ctx.unit_child(unit, j as u64, sources.len() as u64)?;
+                let mut q = p.clone();
+                q.last[depth] = j;
+                assign(&mut q, e, sources[j]);
+                let witness = if j == node.first { node.witness } else { None };
+                Some(self.subtree(asmo, depth + 1, &mut q, unit, Some(&node.check), witness))
+            })
+            .reduce(Default::default, |a, b| self.merge(a, b));
+        *out = self.merge(std::mem::take(out), below);
+        None
+    }
+
+    /// A cut by the final-state columns ([`Ctx::skip_by_state`]), remembered: the
+    /// consistent executions counted are then not all there are.
+    fn skip_by_state(&self, rf: &[Option<Source>], asmo: &Rel) -> bool {
+        let skip = self.ctx.skip_by_state(rf, asmo);
+        if skip {
+            self.cut_by_state.store(true, Ordering::Relaxed);
         }
+        skip
     }
 
     fn leaf(

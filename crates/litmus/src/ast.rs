@@ -365,7 +365,9 @@ pub struct FenceFlags {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClParam {
     pub name: String,
+    /// The address space written, or global if none is (`space_given: false`).
     pub space: AddrSpace,
+    pub space_given: bool,
     /// Declared with an `atomic_*` type.
     pub atomic: bool,
     pub volatile: bool,
@@ -387,12 +389,16 @@ pub struct ClThread {
     pub span: Span,
 }
 
-/// What a compare-exchange compares with: a value, or `&rK` (which also receives the value
-/// read when the exchange fails, as in C).
+/// What a compare-exchange compares with: a value, `&rK` (which also receives the value
+/// read when the exchange fails, as in C), or a shared location.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClExpected {
     Value(Box<Spanned<ClExpr>>),
     Pointer(u32),
+    /// C11's form: a pointer to a shared location (`one` for a parameter `global int*
+    /// one`). The exchange compares with `*one`, read non-atomically before it, and a
+    /// failed one writes the value read to `*one`, non-atomically (herd7's reading).
+    Location(Spanned<String>),
 }
 
 /// A memory operation. Orders and scopes are resolved: OpenCL C's defaults (seq_cst,
@@ -512,4 +518,9 @@ pub struct OpenClTest {
     pub locations: Vec<Spanned<StateItem>>,
     pub filter: Option<Cond>,
     pub condition: Option<FinalCond>,
+    /// herd's memory map after the scope tree, `x: global, y: local`: the address space
+    /// of each location named (it overrides the parameters' qualifiers).
+    pub memory_map: Vec<Spanned<(String, AddrSpace)>>,
+    /// What the file does that OpenCL C would reject, read as herd7 reads it.
+    pub warnings: Vec<crate::error::Warning>,
 }

@@ -157,6 +157,35 @@ impl fmt::Display for Diagnostic {
 
 impl std::error::Error for Diagnostic {}
 
+/// Something in an input file that its language would reject, or that reads differently
+/// from what the language says, and that vkherd reads anyway: where, and the reading
+/// chosen (docs/opencl.md). Warnings go to stderr and to a report's JSON `notes`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    pub span: Span,
+    /// What the input does and how vkherd reads it.
+    pub message: String,
+}
+
+impl Warning {
+    pub fn new(span: Span, message: impl Into<String>) -> Self {
+        Warning {
+            span,
+            message: message.into(),
+        }
+    }
+
+    /// The warning as a report note: `Warning: LINE:COLUMN: message`.
+    pub fn note(&self) -> String {
+        format!(
+            "Warning: {}:{}: {}",
+            self.span.line.max(1),
+            self.span.column.max(1),
+            self.message
+        )
+    }
+}
+
 /// Computes the span of `sub` (a subslice of `source`) in `source`.
 pub fn span_of(source: &str, sub: &str) -> Span {
     let offset = (sub.as_ptr() as usize).saturating_sub(source.as_ptr() as usize);

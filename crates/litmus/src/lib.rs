@@ -15,7 +15,7 @@ pub mod mmra;
 pub mod validate;
 
 pub use ast::*;
-pub use error::{span_at, span_of, Diagnostic};
+pub use error::{span_at, span_of, Diagnostic, Warning};
 pub use mmra::{MmraTag, MmraTags};
 mod khronos_parser;
 mod litmus_parser;

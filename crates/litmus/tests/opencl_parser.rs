@@ -701,6 +701,16 @@ fn dialects_are_told_apart_by_the_header() {
     assert!(!is_opencl("OPENCLX t"));
 }
 
+/// Each (got, want) pair agrees; the message lists every one that does not.
+fn assert_cases(cases: &[(String, &str)]) {
+    let wrong: Vec<String> = cases
+        .iter()
+        .filter(|(got, want)| got != want)
+        .map(|(got, want)| format!("got  {got}\nwant {want}"))
+        .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// Malformed inputs: the exact message and position.
 #[test]
 fn errors_name_the_offending_text_and_what_was_expected() {
@@ -717,7 +727,7 @@ fn errors_name_the_offending_text_and_what_was_expected() {
         (err("OPENCL t {}\nP0@wg 0, qf 1 () {}"), "2:10: unexpected `qf` in the header of `P0`: expected `sg`, `wg` or `dev`"),
         (err("OPENCL t {}\nP0@wg 0, wg 1 () {}"), "2:10: `wg` given twice in the header of `P0`: expected each of `sg`, `wg`, `dev` at most once"),
         (err("OPENCL t {}\nP0@wg x () {}"), "2:7: unexpected `x` in the header of `P0`: expected the wg id (an integer)"),
-        (err("OPENCL t {}\nP0 (global float* x) {}"), "2:12: unknown type `float` in the parameter list: expected `global` or `local`, then `int`, `atomic_int` (or uint, long, ulong) and `*`"),
+        (err("OPENCL t {}\nP0 (global float* x) {}"), "2:12: unknown type `float` in the parameter list: expected `global` or `local`, then `int`, `atomic_int` (or uint, long, ulong, atomic_flag, ...) and `*`"),
         (err("OPENCL t {}\nP0 (global int x) {}"), "2:16: unexpected `x` after the parameter type: expected `*` (parameters are pointers)"),
         (err("OPENCL t {}\nP0 (int* x, int* x) {}"), "2:13: parameter `x` declared twice in `P0` (first at 2:5): expected distinct names"),
         (err("OPENCL t {}\nP0 (int* x; int* y) {}"), "2:11: unexpected `;` in the parameter list: expected `,` and the next parameter, or `)`"),
@@ -730,8 +740,8 @@ fn errors_name_the_offending_text_and_what_was_expected() {
         (t("atomic_store_explicit(x, 1, memory_order_acq_rel);"), "4:29: `memory_order_acq_rel` is not an order for a store: expected memory_order_relaxed, memory_order_release or memory_order_seq_cst"),
         (t("atomic_store_explicit(x, 1, memory_order_rlx);"), "4:29: unknown memory order `memory_order_rlx`: expected memory_order_relaxed, memory_order_acquire, memory_order_release, memory_order_acq_rel or memory_order_seq_cst"),
         (t("atomic_store_explicit(x, 1, memory_order_relaxed, memory_scope_gpu);"), "4:51: unknown memory scope `memory_scope_gpu`: expected memory_scope_work_item, memory_scope_sub_group, memory_scope_work_group, memory_scope_device or memory_scope_all_svm_devices"),
-        (t("atomic_compare_exchange_strong_explicit(x, &r0, 1, memory_order_acq_rel, memory_order_release);"), "4:74: `memory_order_release` is not a failure order: expected memory_order_relaxed, memory_order_acquire or memory_order_seq_cst"),
-        (t("atomic_compare_exchange_strong(x, &y, 1);"), "4:36: unexpected `y` after `&`: expected a declared variable"),
+        (t("atomic_compare_exchange_strong(x, &y, 1);"), "4:35: `&y` is the address of the pointer `y`: expected `y` (a parameter is already a pointer) or `&y[K]`"),
+        (t("atomic_compare_exchange_strong(x, &tmp, 1);"), "4:36: unexpected `tmp` after `&`: expected a declared variable"),
         (t("atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_release);"), "4:66: `atomic_work_item_fence` takes 3 arguments, found 2: expected `atomic_work_item_fence(FLAGS, ORDER, SCOPE)`"),
         (t("barrier(CLK_GLOBAL_FENCE);"), "4:9: unknown fence flag `CLK_GLOBAL_FENCE`: expected CLK_GLOBAL_MEM_FENCE, CLK_LOCAL_MEM_FENCE, both joined by `|`, or 0"),
         (t("barrier(CLK_IMAGE_MEM_FENCE);"), "4:9: `CLK_IMAGE_MEM_FENCE` is not supported (images are outside the model): expected CLK_GLOBAL_MEM_FENCE or CLK_LOCAL_MEM_FENCE"),
@@ -739,7 +749,7 @@ fn errors_name_the_offending_text_and_what_was_expected() {
         (t("barrier(CLK_LOCAL_MEM_FENCE, memory_scope_device);"), "4:30: `barrier` takes 1 argument, found 2: expected `barrier(FLAGS)`"),
         (t("sub_group_barrier(CLK_LOCAL_MEM_FENCE);"), "4:1: `sub_group_barrier` is not supported: expected `barrier` or `work_group_barrier`"),
         (t("L1: *y = 1;"), "4:5: unexpected `*` after the label `L1:`: expected `barrier(...)` or `work_group_barrier(...)` (only barriers take labels)"),
-        (t("int r0 = x;"), "4:10: `x` is a pointer: expected `*x` (a plain access) or an atomic function such as `atomic_load(x)`"),
+        (t("int r0 = x;"), "4:10: `x` is a pointer: expected `*x` or `x[K]` (a plain access) or an atomic function such as `atomic_load(x)`"),
         (t("int r0 = foo;"), "4:10: unknown name `foo`: expected a declared variable, `*x`, an atomic function or an integer"),
         (t("int x = 1;"), "4:5: `x` cannot name a local variable here: expected a new name (it is a keyword, a function or a parameter)"),
         (t("int 5 = 1;"), "4:5: unexpected `5` after `int`: expected a variable name"),
@@ -755,12 +765,7 @@ fn errors_name_the_offending_text_and_what_was_expected() {
         (err("OPENCL t {}\nP0 () { /* open"), "2:9: unterminated comment `/*`: expected a matching `*/`"),
         (err("OPENCL t {}\nP0 () {} exists (r0 = 1)"), "2:18: register `r0` without a thread: expected `Pn:r0` or `n:r0`"),
     ];
-    let wrong: Vec<String> = cases
-        .iter()
-        .filter(|(got, want)| got != want)
-        .map(|(got, want)| format!("got  {got}\nwant {want}"))
-        .collect();
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_cases(&cases);
 }
 
 #[test]
@@ -790,5 +795,239 @@ fn too_many_threads() {
     assert_eq!(
         err(&src),
         "66:1: too many threads: expected at most 64 (`P0` to `P63`)"
+    );
+}
+
+/// The warnings of a test, as `line:column: message`.
+fn warnings(src: &str) -> Vec<String> {
+    parse(src)
+        .warnings
+        .iter()
+        .map(|w| format!("{}:{}: {}", w.span.line, w.span.column, w.message))
+        .collect()
+}
+
+#[test]
+fn release_and_acq_rel_failure_orders_are_accepted_with_a_warning() {
+    let src = one_thread(
+        "int r0 = 0;\natomic_compare_exchange_strong_explicit(x, &r0, 1, memory_order_acq_rel, memory_order_release);\natomic_compare_exchange_weak_explicit(x, &r0, 1, memory_order_seq_cst, memory_order_acq_rel, memory_scope_device);",
+    );
+    let t = parse(&src);
+    let failures: Vec<MemOrder> = t.threads[0].body[1..]
+        .iter()
+        .map(|s| match mem(&s.value) {
+            ClMemOp::Cas { failure, .. } => *failure,
+            m => panic!("{m:?}"),
+        })
+        .collect();
+    // The AST keeps the order as written; the lowering reads it (lower_opencl.rs).
+    assert_eq!(failures, [MemOrder::Release, MemOrder::AcqRel]);
+    assert_eq!(
+        warnings(&src),
+        [
+            "5:74: `memory_order_release` as a failure order: OpenCL C requires relaxed, acquire or seq_cst; read as `memory_order_relaxed` (a failed exchange is a load, which cannot release), as herd7 does",
+            "6:72: `memory_order_acq_rel` as a failure order: OpenCL C requires relaxed, acquire or seq_cst; read as `memory_order_acquire` (a failed exchange is a load, which cannot release), as herd7 does",
+        ]
+    );
+}
+
+#[test]
+fn a_pointer_as_the_expected_value_is_a_location() {
+    let src = "OPENCL t { int y[2] = {1, 1}; }\nP0 (global atomic_int* x, global int* one, global int* y) {\n  int r0 = atomic_compare_exchange_strong_explicit(x, one, 2, memory_order_relaxed, memory_order_relaxed);\n  int r1 = atomic_compare_exchange_strong(x, &y[1], 2);\n  int r2 = atomic_compare_exchange_strong(x, (y + 1), 2);\n  int r3 = atomic_compare_exchange_strong(x, y[1], 2);\n}\n";
+    let t = parse(src);
+    let expected: Vec<String> = t.threads[0]
+        .body
+        .iter()
+        .map(|s| match mem(&s.value) {
+            ClMemOp::Cas {
+                expected: ClExpected::Location(l),
+                ..
+            } => format!("location {}", l.value),
+            ClMemOp::Cas {
+                expected: ClExpected::Value(v),
+                ..
+            } => format!("value {}", show(&v.value)),
+            m => panic!("{m:?}"),
+        })
+        .collect();
+    // `y[1]` is a value (a plain load of the cell), as before.
+    assert_eq!(
+        expected,
+        [
+            "location one",
+            "location y[1]",
+            "location y[1]",
+            "value PlainLoad"
+        ]
+    );
+    // `one` is not atomic: OpenCL C accepts it, no warning.
+    assert!(t.warnings.is_empty(), "{:?}", t.warnings);
+    let atomic = one_thread("int r0 = atomic_compare_exchange_strong(x, x, 2);");
+    assert_eq!(
+        warnings(&atomic),
+        ["4:44: `x` as the expected value points to `x`, which P0 declares atomic: OpenCL C requires a pointer to a non-atomic type; read as herd7 does, a non-atomic read of `x` before the exchange and, if the exchange fails, a non-atomic write of the value read to `x`"]
+    );
+}
+
+#[test]
+fn atomic_functions_on_non_atomic_locations_warn_once_per_location() {
+    let src = one_thread(
+        "atomic_store(y, 1);\nint r0 = atomic_load(y);\nint r1 = atomic_load(x);\n*y = 2;",
+    );
+    assert_eq!(
+        warnings(&src),
+        ["4:14: `atomic_store` on `y`, which P0 declares with a non-atomic type: OpenCL C requires an atomic type; read as an atomic access (the operation makes an access atomic, as in herd7)"]
+    );
+}
+
+#[test]
+fn arrays_in_the_init_block_are_cells() {
+    let t = parse("OPENCL t { atomic_int y[3] = {1, 2}; int z[2]; w[] = {4, 5,}; x; global atomic_int v; [u] = 3; }\nP0 () {}\nexists (y[2] = 0 /\\ w[1] = 5)");
+    let init: Vec<String> = t
+        .init
+        .iter()
+        .map(|d| match d {
+            InitDecl::Location { name, value, .. } => format!("{name}={value}"),
+            d => panic!("{d:?}"),
+        })
+        .collect();
+    assert_eq!(
+        init,
+        [
+            "y[0]=1", "y[1]=2", "y[2]=0", "z[0]=0", "z[1]=0", "w[0]=4", "w[1]=5", "x=0", "v=0",
+            "u=3"
+        ]
+    );
+    assert_eq!(
+        t.condition.expect("a condition").text,
+        "(y[2]=0 /\\ w[1]=5)"
+    );
+}
+
+#[test]
+fn array_accesses_name_cells() {
+    let src = "OPENCL t { int y[2] = {0, 0}; }\nP0 (global int* y, global atomic_int* x) {\n  y[1] = 1;\n  *(y + 1) = 2;\n  int r0 = y[0] + *y;\n  atomic_store(x + 0, 1);\n}\n";
+    let t = parse(src);
+    let b = &t.threads[0].body;
+    assert!(matches!(&b[0].value, ClStmt::PlainStore { loc, .. } if loc == "y[1]"));
+    assert!(matches!(&b[1].value, ClStmt::PlainStore { loc, .. } if loc == "y[1]"));
+    match &b[2].value {
+        ClStmt::Assign { value, .. } => match &value.value {
+            ClExpr::Arith(_, a, b) => {
+                assert_eq!(
+                    a.value,
+                    ClExpr::Mem(ClMemOp::PlainLoad { loc: "y[0]".into() })
+                );
+                assert_eq!(
+                    b.value,
+                    ClExpr::Mem(ClMemOp::PlainLoad { loc: "y[0]".into() })
+                );
+            }
+            e => panic!("{e:?}"),
+        },
+        s => panic!("{s:?}"),
+    }
+    assert!(matches!(mem(&b[3].value), ClMemOp::Store { loc, .. } if loc == "x"));
+    // The span of a statement starting with a cell covers it.
+    let s = b[0].span;
+    assert_eq!(&src[s.offset..s.offset + s.len], "y[1] = 1;");
+}
+
+#[test]
+fn array_errors_name_the_construct() {
+    let arr = |body: &str| {
+        err(&format!(
+            "OPENCL t {{ int y[2] = {{0, 0}}; }}\nP0 (global int* y, global int* x) {{\n  int r0 = 0;\n{body}\n}}\n"
+        ))
+    };
+    let cases: Vec<(String, &str)> = vec![
+        (arr("int r1 = y[2];"), "4:10: index 2 is outside the array `y` of 2 cells: expected 0 to 1"),
+        (arr("int r1 = *(y - 1);"), "4:11: index -1 is outside the array `y` of 2 cells: expected 0 to 1"),
+        (arr("int r1 = x[1];"), "4:10: `x` is not an array (the init block declares no `x[N]`): expected `x` or `*x`, or an array `int x[N] = {...}` in the init block"),
+        (arr("int r1 = atomic_load(y + r0);"), "4:26: `r0` as an index of `y`: an address that depends on a register (an address dependency) is not supported: expected a constant index, `y[1]` or `y + 1`"),
+        (arr("int r1 = y[r0];"), "4:12: `r0` as an index of `y`: an address that depends on a register (an address dependency) is not supported: expected a constant index, `y[1]` or `y + 1`"),
+        (arr("*(y + r0) = 1;"), "4:7: `r0` as an index of `y`: an address that depends on a register (an address dependency) is not supported: expected a constant index, `y[1]` or `y + 1`"),
+        (arr("int r1 = y[*x];"), "4:12: `*` as an index of `y`: an index that is not a constant is not supported: expected a constant index, `y[1]` or `y + 1`"),
+        (arr("int r1 = atomic_load(&y);"), "4:22: `&y` is the address of the pointer `y`: expected `y` (a parameter is already a pointer) or `&y[K]`"),
+        (arr("int r1 = y;"), "4:10: `y` is a pointer: expected `*y` or `y[K]` (a plain access) or an atomic function such as `atomic_load(y)`"),
+        (err("OPENCL t { int y[2] = {0, 0, 0}; }\nP0 () {}"), "1:30: too many values for `y[2]`: expected at most 2"),
+        (err("OPENCL t { int y[0]; }\nP0 () {}"), "1:18: array `y` of 0 cells: expected 1 to 1024"),
+        (err("OPENCL t { int y[]; }\nP0 () {}"), "1:16: array `y[]` without values: expected its length `y[N]` or its values `{V, ...}`"),
+        (err("OPENCL t { int y[2] = {0 0}; }\nP0 () {}"), "1:26: unexpected `0` in the values of `y`: expected `,` or `}`"),
+        (err("OPENCL t { int y[2]; y = 1; }\nP0 () {}"), "1:22: second init value for `y` (the first is at 1:16): expected one value per location or register"),
+        (err("OPENCL t { int y[2]; }\nP0 () {}\nexists (y = 1)"), "3:11: unexpected `=` after the array `y`: expected `[`: `y` is an array, expected a cell `y[0]` to `y[1]`"),
+        (err("OPENCL t { int y[2]; }\nP0 () {}\nexists (y[2] = 1)"), "3:11: index 2 is outside the array `y` of 2 cells: expected a cell `y[0]` to `y[1]`"),
+    ];
+    assert_cases(&cases);
+}
+
+#[test]
+fn pointers_nest_parentheses_without_recursion() {
+    let deep = format!(
+        "int r0 = atomic_load({}x{});",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    assert!(matches!(mem(&body(&deep)[0]), ClMemOp::Load { loc, .. } if loc == "x"));
+    let src = "OPENCL t { int y[3]; }\nP0 (global int* y) {\n  int r0 = *(((y + 1)) + 1);\n}\n";
+    assert!(
+        matches!(mem(&parse(src).threads[0].body[0].value), ClMemOp::PlainLoad { loc } if loc == "y[2]")
+    );
+}
+
+#[test]
+fn the_memory_map_follows_the_scope_tree() {
+    let t = parse("OPENCL t {}\nP0 (int* x, int* y) {}\nscopeTree (device (work_group P0))\nx: local; y :global\nexists (x = 0)");
+    let map: Vec<(String, AddrSpace)> = t.memory_map.iter().map(|e| e.value.clone()).collect();
+    assert_eq!(
+        map,
+        [
+            ("x".to_string(), AddrSpace::Local),
+            ("y".to_string(), AddrSpace::Global)
+        ]
+    );
+    assert_eq!(t.condition.expect("a condition").text, "(x=0)");
+    assert_eq!(
+        err("OPENCL t {}\nP0 (int* x) {}\nx: shared\nexists (x = 0)"),
+        "3:4: unknown memory region `shared` for `x` in the memory map: expected `global` or `local`"
+    );
+    assert_eq!(
+        err("OPENCL t {}\nP0 (int* x) {}\nx: local, x: global"),
+        "3:11: `x` is twice in the memory map (first at 3:1): expected one region per location"
+    );
+}
+
+#[test]
+fn more_location_types() {
+    let t = parse("OPENCL t { global atomic_uint x = 0; char c = 0; }\nP0 (global atomic_flag* l, global char* c, local ushort* s, global atomic_size_t* z, global bool* b) {\n  size_t n = *c;\n  bool f = *b;\n  short s2 = *s;\n}\n");
+    let p = &t.threads[0].params;
+    let atomic: Vec<bool> = p.iter().map(|p| p.atomic).collect();
+    assert_eq!(atomic, [true, false, false, true, false]);
+    assert_eq!(t.threads[0].var_names.len(), 3);
+}
+
+#[test]
+fn parameters_record_whether_they_write_an_address_space() {
+    let t = parse("OPENCL t {}\nP0 (int* x, global int* y, __local int* z) {}\n");
+    let given: Vec<(AddrSpace, bool)> = t.threads[0]
+        .params
+        .iter()
+        .map(|p| (p.space, p.space_given))
+        .collect();
+    assert_eq!(
+        given,
+        [
+            (AddrSpace::Global, false),
+            (AddrSpace::Global, true),
+            (AddrSpace::Local, true)
+        ]
+    );
+}
+
+#[test]
+fn remote_scopes_are_refused_by_name() {
+    assert_eq!(
+        err(&one_thread("atomic_store_explicit(x, 1, memory_order_release, memory_scope_work_group_remote);")),
+        "4:51: `memory_scope_work_group_remote`: remote-scope promotion is not modelled (seed 004 has no remote scopes): expected memory_scope_work_item, memory_scope_sub_group, memory_scope_work_group, memory_scope_device or memory_scope_all_svm_devices"
     );
 }

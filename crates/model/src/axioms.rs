@@ -68,8 +68,11 @@ pub struct StaticTerms {
     pub r_na: EventSet,
     /// Chains are supported (`chains = EV->EV`), so `chains & r` is `r`.
     pub full_chains: bool,
-    /// `po & sref`, kept in locord by the MMRA variant (None without it).
-    pub mmra_po_sref: Option<Rel>,
+    /// The program-order pairs the plain model's locord has between two accesses of one
+    /// location in a thread, kept by the MMRA variant (None without it): `po & sref`
+    /// (the single-thread term) and `(stor[R-PRIV]) . po . (stor[R+W-PRIV])` (the RaR/WaR
+    /// term, which needs no sref: an access through an alias).
+    pub mmra_po_coherence: Option<Rel>,
 }
 
 impl StaticTerms {
@@ -106,6 +109,10 @@ impl StaticTerms {
         } else {
             s.po_opt.inter(&s.avvisinc)
         };
+        let mmra_po_coherence = s.mmra.then(|| {
+            s.po.inter(&s.sref)
+                .union(&s.po.restrict(&r_np, &rw.minus(&s.priv_)))
+        });
         let conflicting = Rel::cross(&s.w, &s.w)
             .union(&Rel::cross(&s.w, &s.r))
             .union(&Rel::cross(&s.r, &s.w))
@@ -135,7 +142,7 @@ impl StaticTerms {
             r_np,
             w_np,
             full_chains: s.chains == Rel::full(s.n),
-            mmra_po_sref: s.mmra.then(|| s.po.inter(&s.sref)),
+            mmra_po_coherence,
         }
     }
 
@@ -488,10 +495,11 @@ fn locord(s: &Statics, t: &StaticTerms, hb: &Rel, c: &Chains<'_>) -> Rel {
     let mut all = hb.inter(&s.sthd);
     all.inter_with(&s.sref);
     // The MMRA variant keeps single-location coherence within a thread (seed 003: a
-    // reordering may not break it): po on one reference stays in locord even where the
-    // tags take it out of hb. Without the variant, hb already contains po.
-    if let Some(po_sref) = &t.mmra_po_sref {
-        all.union_with(po_sref);
+    // reordering may not break it): the pairs the single-thread and RaR/WaR terms below
+    // have by po stay in locord even where the tags take po out of hb, whether the two
+    // accesses use one reference or aliases. Without the variant, hb already contains po.
+    if let Some(po_coherence) = &t.mmra_po_coherence {
+        all.union_with(po_coherence);
     }
     // (stor[R]) . ^ssw . (stor[R+W])  -- RaR, WaR (any)
     all.union_with(&t.ssw_term);

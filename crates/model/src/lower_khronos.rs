@@ -135,6 +135,7 @@ pub fn lower_khronos(test: &KhronosTest, name: &str) -> Result<Program, Diagnost
         condition: None,
         constants: Vec::new(),
         reg_names: Default::default(),
+        warnings: Vec::new(),
     })
 }
 

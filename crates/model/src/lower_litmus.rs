@@ -181,6 +181,7 @@ pub fn lower_litmus(test: &LitmusTest) -> Result<Program, Diagnostic> {
         condition: finals.condition,
         constants: constants.into_iter().collect(),
         reg_names: Default::default(),
+        warnings: Vec::new(),
     })
 }
 

@@ -22,7 +22,7 @@ use vkherd_litmus::ast::{
     MemOrder, OpenClTest, Spanned,
 };
 use vkherd_litmus::limits::{MAX_INSTRUCTIONS, MAX_INSTRUCTIONS_PER_THREAD, MAX_REGISTER};
-use vkherd_litmus::{ArithOp, CmpOp, Diagnostic, Operand, Span};
+use vkherd_litmus::{ArithOp, CmpOp, Diagnostic, Operand, Span, Warning};
 
 /// The name every OpenCL barrier shares: work-items of a work-group meet at the k-th
 /// barrier each executes, whatever its label (CbarRule::Workgroup, one barrier per
@@ -37,7 +37,10 @@ pub fn lower_opencl(test: &OpenClTest) -> Result<Program, Diagnostic> {
     let mut constants = BTreeSet::new();
     lower_init(&test.init, &mut names, &mut init_regs, &mut constants)?;
     let ids = thread_ids(test)?;
-    let regions = regions(test, &ids)?;
+    let mut warnings = test.warnings.clone();
+    let regions = regions(test, &ids, &mut warnings);
+    // In the order of the source, whichever stage found them.
+    warnings.sort_by_key(|w| (w.span.offset, w.span.len));
 
     let mut threads = Vec::with_capacity(nthreads);
     let mut regs_used: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); nthreads];
@@ -99,6 +102,7 @@ pub fn lower_opencl(test: &OpenClTest) -> Result<Program, Diagnostic> {
         condition: finals.condition,
         constants: constants.into_iter().collect(),
         reg_names,
+        warnings,
     })
 }
 
@@ -156,49 +160,94 @@ fn check_named_registers(th: &ClThread, user_regs: &BTreeSet<u32>) -> Result<(),
     }
 }
 
-/// The address space of every location a thread declares. A location is global or local
-/// in every declaration; a local one belongs to one work-group (seed 004 §3.1: local
-/// memory is shared by the work-items of one work-group).
+/// The address space of every location a thread declares (docs/opencl.md "Address
+/// spaces"): the memory map's if it names the location, else the first declaration's
+/// that writes one (in thread order), else global. A declaration that writes the other
+/// space, and a local location declared by work-items of several work-groups, are
+/// warnings: OpenCL C could not express either (global and local pointers never alias;
+/// each work-group has its own local memory), herd7's tests do both, and vkherd reads them
+/// as herd7 does, as one location.
 fn regions(
     test: &OpenClTest,
     ids: &[(u64, u64, u64)],
-) -> Result<HashMap<String, AddrSpace>, Diagnostic> {
-    let mut first: HashMap<&str, (&ClParam, usize)> = HashMap::new();
+    warnings: &mut Vec<Warning>,
+) -> HashMap<String, AddrSpace> {
+    // Where each location's space comes from: the memory map, or its first declaration
+    // that writes a space, with the thread making it.
+    enum Decider<'t> {
+        Map(&'t Spanned<(String, AddrSpace)>),
+        Param(&'t ClParam, usize),
+    }
+    let mut decider: HashMap<&str, Decider> = test
+        .memory_map
+        .iter()
+        .map(|e| (e.value.0.as_str(), Decider::Map(e)))
+        .collect();
+    for (t, th) in test.threads.iter().enumerate() {
+        for p in th.params.iter().filter(|p| p.space_given) {
+            decider.entry(&p.name).or_insert(Decider::Param(p, t));
+        }
+    }
+    let space_of = |name: &str| match decider.get(name) {
+        Some(Decider::Map(e)) => e.value.1,
+        Some(Decider::Param(p, _)) => p.space,
+        None => AddrSpace::Global,
+    };
+    let mut first_thread: HashMap<&str, usize> = HashMap::new();
+    let mut warned_space: BTreeSet<&str> = BTreeSet::new();
+    let mut warned_groups: BTreeSet<&str> = BTreeSet::new();
     for (t, th) in test.threads.iter().enumerate() {
         for p in &th.params {
-            let Some(&(q, u)) = first.get(p.name.as_str()) else {
-                first.insert(&p.name, (p, t));
-                continue;
-            };
-            let (line, col) = (q.span.line, q.span.column);
-            if q.space != p.space {
-                return Err(Diagnostic::new(
+            let name = p.name.as_str();
+            let space = space_of(name);
+            if p.space_given && p.space != space && warned_space.insert(name) {
+                let why = match decider.get(name) {
+                    Some(Decider::Map(e)) => format!(
+                        "the memory map ({}:{}) makes it {}",
+                        e.span.line,
+                        e.span.column,
+                        space_name(space)
+                    ),
+                    Some(Decider::Param(q, u)) => format!(
+                        "P{u} declares it {} ({}:{})",
+                        space_name(space),
+                        q.span.line,
+                        q.span.column
+                    ),
+                    None => unreachable!("a declaration that writes a space decides"),
+                };
+                warnings.push(Warning::new(
                     p.span,
                     format!(
-                        "`{}` is {} here but {} in P{u} ({line}:{col}): expected one address space per location",
-                        p.name,
+                        "`{name}` is {} here but {why}: a location has one address space (OpenCL's global and local pointers never alias); read as {} everywhere",
                         space_name(p.space),
-                        space_name(q.space)
+                        space_name(space)
                     ),
                 ));
             }
+            let u = *first_thread.entry(name).or_insert(t);
             let (dev_u, wg_u, _) = ids[u];
             let (dev_t, wg_t, _) = ids[t];
-            if p.space == AddrSpace::Local && (dev_u, wg_u) != (dev_t, wg_t) {
-                return Err(Diagnostic::new(
+            if space == AddrSpace::Local
+                && (dev_u, wg_u) != (dev_t, wg_t)
+                && warned_groups.insert(name)
+            {
+                warnings.push(Warning::new(
                     p.span,
                     format!(
-                        "local `{}` is declared by P{t} (wg {wg_t}, dev {dev_t}) and P{u} (wg {wg_u}, dev {dev_u}): expected local memory to be used by one work-group only",
-                        p.name
+                        "local `{name}` is declared by P{t} (wg {wg_t}, dev {dev_t}) and P{u} (wg {wg_u}, dev {dev_u}): OpenCL gives each work-group its own copy of local memory; read as one location, as herd7 does; local synchronisation still orders only within a work-group"
                     ),
                 ));
             }
         }
     }
-    Ok(first
-        .into_iter()
-        .map(|(name, (p, _))| (name.to_string(), p.space))
-        .collect())
+    let mut out: HashMap<String, AddrSpace> = HashMap::new();
+    for th in &test.threads {
+        for p in &th.params {
+            out.insert(p.name.clone(), space_of(&p.name));
+        }
+    }
+    out
 }
 
 fn space_name(s: AddrSpace) -> &'static str {
@@ -258,6 +307,7 @@ fn expr_registers(e: &ClExpr, out: &mut BTreeSet<u32>) {
                     ClExpected::Pointer(r) => {
                         out.insert(*r);
                     }
+                    ClExpected::Location(_) => {}
                 }
                 expr_registers(&desired.value, out);
             }
@@ -527,8 +577,15 @@ impl ThreadLowering<'_> {
     }
 
     fn region(&self, loc: &str) -> Flags {
-        // The parser only accepts parameters as locations, and every parameter is here.
-        region_flag(self.regions.get(loc).copied().unwrap_or(AddrSpace::Global))
+        // The parser only accepts parameters and their cells (`y[1]`) as locations, and
+        // every parameter is here.
+        let param = loc.split('[').next().unwrap_or(loc);
+        region_flag(
+            self.regions
+                .get(param)
+                .copied()
+                .unwrap_or(AddrSpace::Global),
+        )
     }
 
     fn push_access(
@@ -709,6 +766,7 @@ impl ThreadLowering<'_> {
                 failure,
                 scope,
             } => {
+                let expected_arg = expected;
                 let (expected, old) = match expected {
                     ClExpected::Value(v) => {
                         let e = self.value(v)?;
@@ -717,11 +775,22 @@ impl ThreadLowering<'_> {
                     // C: on failure the value read is written to *expected; on success
                     // it equals *expected, so writing it always is the same.
                     ClExpected::Pointer(r) => (Operand::Reg(*r), *r),
+                    // herd7's C11 reading: a non-atomic read of *expected before the
+                    // exchange; the write-back on failure follows it (below).
+                    ClExpected::Location(at) => {
+                        let t = self.temp(at.span)?;
+                        let flags = Flags::R | self.region(&at.value);
+                        self.access(AccessKind::Load, flags, &at.value, Some(t), None, at.span)?;
+                        (Operand::Reg(t), self.temp(span)?)
+                    }
                 };
                 let desired = self.value(desired)?;
                 let ok = dst_or_temp(self)?;
                 let base = Flags::A | self.region(loc) | scope_flag(*scope);
                 let flags = base | Flags::R | Flags::W | order_flags(Kind::Rmw, *success);
+                // The failing read is a load: order_flags drops the release half of a
+                // release or acq_rel failure order (accepted with a warning, as herd7
+                // reads it: release as relaxed, acq_rel as acquire).
                 let fail_flags = base | Flags::R | order_flags(Kind::Load, *failure);
                 let r = self.names.reference(loc, span)?;
                 self.push_access(AccessKind::Rmw, flags, span, |a| {
@@ -735,6 +804,23 @@ impl ThreadLowering<'_> {
                         success_dst: Some(ok),
                     });
                 })?;
+                if let ClExpected::Location(at) = expected_arg {
+                    // C11: a failed exchange writes the value read to *expected (a plain
+                    // store); a successful one writes nothing there.
+                    let done = self.label();
+                    let zero = self.imm(0);
+                    self.jump(Some((CmpOp::Ne, Operand::Reg(ok), zero)), done, span)?;
+                    let flags = Flags::W | self.region(&at.value);
+                    self.access(
+                        AccessKind::Store,
+                        flags,
+                        &at.value,
+                        None,
+                        Some(Operand::Reg(old)),
+                        at.span,
+                    )?;
+                    self.place(done);
+                }
                 Ok(Operand::Reg(ok))
             }
         }

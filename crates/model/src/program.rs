@@ -227,6 +227,9 @@ pub struct Program {
     /// Names of registers that are not printed `rK`: OpenCL local variables with other
     /// names, by (thread, register).
     pub reg_names: std::collections::BTreeMap<(usize, u32), String>,
+    /// What the source does that its language would reject, read anyway
+    /// (docs/opencl.md); reports show them as notes.
+    pub warnings: Vec<vkherd_litmus::Warning>,
 }
 
 impl Program {

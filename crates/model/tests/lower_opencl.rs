@@ -204,14 +204,6 @@ fn locations_init_values_and_observed_columns() {
 #[test]
 fn semantic_errors() {
     assert_eq!(
-        lower_err("OPENCL t {}\nP0@wg 0 (global int* x) {}\nP1@wg 0 (local int* x) {}\n"),
-        "3:10: `x` is local here but global in P0 (2:10): expected one address space per location"
-    );
-    assert_eq!(
-        lower_err("OPENCL t {}\nP0@wg 0 (local int* x) {}\nP1@wg 1 (local int* x) {}\n"),
-        "3:10: local `x` is declared by P1 (wg 1, dev 0) and P0 (wg 0, dev 0): expected local memory to be used by one work-group only"
-    );
-    assert_eq!(
         lower_err("OPENCL t {}\nP0@wg 0 () {}\nP1 () {}\n"),
         "3:1: P1 has no `wg` id but P0 has one: expected `wg N` on every thread header or on none"
     );
@@ -251,5 +243,167 @@ fn named_variables_are_registers_with_names() {
     assert_eq!(
         lower_err(&one_thread("int flag = 1;\nint r600 = 2;")),
         "2:1: P0 uses r600 and named variables, which take the registers from r512 up: expected registers below r512"
+    );
+}
+
+/// The warnings of a lowered program, as `line:column: message`.
+fn warnings(p: &Program) -> Vec<String> {
+    p.warnings
+        .iter()
+        .map(|w| format!("{}:{}: {}", w.span.line, w.span.column, w.message))
+        .collect()
+}
+
+/// The region flag (SC0 global, SC1 local) of each access of thread `t`.
+fn regions(p: &Program, t: usize) -> Vec<Flags> {
+    accesses(p, t)
+        .iter()
+        .map(|a| match (a.flags.has(F::SC0), a.flags.has(F::SC1)) {
+            (true, false) => F::SC0,
+            (false, true) => F::SC1,
+            _ => panic!("not one region: {:?}", a.flags),
+        })
+        .collect()
+}
+
+#[test]
+fn a_location_declared_global_and_local_takes_its_first_declaration_with_a_warning() {
+    let p = lower(
+        "OPENCL t {}\nP0@wg 0 (global int* x) { *x = 1; }\nP1@wg 0 (local int* x) { *x = 2; }\nP2@wg 0 (local int* x) { *x = 3; }\n",
+    );
+    assert_eq!(
+        warnings(&p),
+        ["3:10: `x` is local here but P0 declares it global (2:10): a location has one address space (OpenCL's global and local pointers never alias); read as global everywhere"]
+    );
+    for t in 0..3 {
+        assert_eq!(regions(&p, t), [F::SC0], "P{t}");
+    }
+}
+
+#[test]
+fn the_memory_map_decides_the_region() {
+    let p = lower(
+        "OPENCL t {}\nP0 (global int* x, global int* y) { *x = 1; *y = 1; }\nscopeTree (device (work_group P0))\nx: local, y: global\nexists (x = 1)",
+    );
+    assert_eq!(regions(&p, 0), [F::SC1, F::SC0]);
+    assert_eq!(
+        warnings(&p),
+        ["2:5: `x` is global here but the memory map (4:1) makes it local: a location has one address space (OpenCL's global and local pointers never alias); read as local everywhere"]
+    );
+}
+
+#[test]
+fn a_local_location_of_several_work_groups_is_one_location_with_a_warning() {
+    let p = lower(
+        "OPENCL t {}\nP0@wg 0 (local atomic_int* x) { atomic_store(x, 1); }\nP1@wg 1 (local atomic_int* x) { int r0 = atomic_load(x); }\nP2@wg 2 (local atomic_int* x) { int r0 = atomic_load(x); }\n",
+    );
+    assert_eq!(
+        warnings(&p),
+        ["3:10: local `x` is declared by P1 (wg 1, dev 0) and P0 (wg 0, dev 0): OpenCL gives each work-group its own copy of local memory; read as one location, as herd7 does; local synchronisation still orders only within a work-group"]
+    );
+    assert_eq!(p.locations.len(), 1);
+    for t in 0..3 {
+        assert_eq!(regions(&p, t), [F::SC1], "P{t}");
+    }
+}
+
+#[test]
+fn release_and_acq_rel_failure_orders_read_as_relaxed_and_acquire() {
+    let p = lower(&one_thread(
+        "int r0 = 0;
+         atomic_compare_exchange_strong_explicit(x, &r0, 1, memory_order_acq_rel, memory_order_release);
+         atomic_compare_exchange_weak_explicit(z, &r0, 1, memory_order_acq_rel, memory_order_acq_rel, memory_scope_work_group);",
+    ));
+    let fail: Vec<Flags> = accesses(&p, 0)
+        .iter()
+        .map(|a| a.cas.as_ref().expect("a compare-exchange").fail_flags)
+        .collect();
+    assert_eq!(
+        fail,
+        [
+            F::R | F::A | F::SC0 | F::SCOPEQF,
+            F::R | F::A | F::SC1 | F::ACQ | F::SCOPEWG,
+        ]
+    );
+    let w = warnings(&p);
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(w[0].starts_with("4:83: `memory_order_release` as a failure order: OpenCL C requires relaxed, acquire or seq_cst; read as `memory_order_relaxed`"), "{w:?}");
+    assert!(w[1].starts_with("5:81: `memory_order_acq_rel` as a failure order: OpenCL C requires relaxed, acquire or seq_cst; read as `memory_order_acquire`"), "{w:?}");
+}
+
+#[test]
+fn an_expected_location_is_read_before_the_exchange_and_written_back_on_failure() {
+    let src = "OPENCL t {}\nP0 (volatile global int* p, global atomic_int* one) {\n  int r0 = atomic_compare_exchange_strong_explicit(p, one, 2, memory_order_relaxed, memory_order_relaxed);\n}\n";
+    let p = lower(src);
+    let code = &p.threads[0].code;
+    let name = |a: &Access| p.references[a.reference.expect("a location")].name.clone();
+    let Instruction::Access(read) = &code[0] else {
+        panic!("{code:#?}")
+    };
+    assert_eq!(
+        (read.kind, read.flags, name(read)),
+        (AccessKind::Load, F::R | F::SC0, "one".into())
+    );
+    let t = read.dst.expect("a register");
+    let Instruction::Access(cas) = &code[1] else {
+        panic!("{code:#?}")
+    };
+    let c = cas.cas.as_ref().expect("a compare-exchange");
+    assert_eq!((name(cas), c.expected), ("p".into(), Operand::Reg(t)));
+    let old = cas.dst.expect("the value read");
+    let ok = c.success_dst.expect("the result");
+    // if ok != 0 skip the write-back
+    assert!(
+        matches!(&code[2], Instruction::Jump { cond: Some((CmpOp::Ne, Operand::Reg(r), Operand::Imm(0))), target: 4, .. } if *r == ok),
+        "{code:#?}"
+    );
+    let Instruction::Access(back) = &code[3] else {
+        panic!("{code:#?}")
+    };
+    assert_eq!(
+        (back.kind, back.flags, name(back), back.value),
+        (
+            AccessKind::Store,
+            F::W | F::SC0,
+            "one".into(),
+            Some(Operand::Reg(old))
+        )
+    );
+    // `p` is `volatile global int*`: the exchange is atomic all the same, with a warning.
+    assert!(cas.flags.has(F::A));
+    let w = warnings(&p);
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(w[0].starts_with("3:52: `atomic_compare_exchange_strong_explicit` on `p`, which P0 declares with a non-atomic type"), "{w:?}");
+    assert!(
+        w[1].starts_with(
+            "3:55: `one` as the expected value points to `one`, which P0 declares atomic"
+        ),
+        "{w:?}"
+    );
+}
+
+#[test]
+fn array_cells_are_locations() {
+    let p = lower(
+        "OPENCL t { atomic_int y[3] = {1, 2}; int z[] = {7}; }\nP0 (global atomic_int* y, local int* z) {\n  atomic_store(y + 1, 5);\n  int r0 = atomic_load(&y[2]);\n  y[0] = *(y + 2);\n  int r1 = *y + z[0];\n  atomic_store_explicit((y + 3 - 1), 1, memory_order_relaxed);\n}\nexists (y[1] = 5 /\\ 0:r0 = 0)",
+    );
+    let locs: Vec<(&str, i64)> = p
+        .locations
+        .iter()
+        .map(|l| (l.name.as_str(), l.init))
+        .collect();
+    assert_eq!(locs, [("y[0]", 1), ("y[1]", 2), ("y[2]", 0), ("z[0]", 7)]);
+    let names: Vec<&str> = accesses(&p, 0)
+        .iter()
+        .map(|a| p.references[a.reference.expect("a location")].name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["y[1]", "y[2]", "y[2]", "y[0]", "y[0]", "z[0]", "y[2]"]
+    );
+    assert_eq!(regions(&p, 0)[5], F::SC1);
+    assert_eq!(
+        p.condition.expect("a condition").text,
+        "(y[1]=5 /\\ 0:r0=0)"
     );
 }

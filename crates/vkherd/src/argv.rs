@@ -7,13 +7,17 @@
 //!   `vkherd khronos --timeout 5 DIR`.
 //!
 //! Only the spelling changes: which options a (sub)command accepts is still clap's call,
-//! so `vkherd --time khronos DIR` is rejected by `khronos` as before.
+//! so `vkherd --time khronos DIR` is rejected by `khronos` as before. One exception: an
+//! option of herd7's that vkherd does not have (`-nshow`, `-q`) is refused here, with
+//! what to use instead ([`crate::herd7_options`]).
 
+use crate::herd7_options::{self, Unsupported};
 use clap::{Arg, Command};
 use std::ffi::OsString;
 
-/// The arguments (program name first) rewritten as clap expects them.
-pub fn normalize(cmd: &Command, args: Vec<OsString>) -> Vec<OsString> {
+/// The arguments (program name first) rewritten as clap expects them, or the first
+/// herd7 option among them that vkherd does not have.
+pub fn normalize(cmd: &Command, args: Vec<OsString>) -> Result<Vec<OsString>, Unsupported> {
     let mut cmd = cmd.clone();
     cmd.build();
     let mut args = args;
@@ -35,6 +39,8 @@ pub fn normalize(cmd: &Command, args: Vec<OsString>) -> Vec<OsString> {
             let name = long.split('=').next().unwrap_or(long);
             if find_long(context, name, subcommand_at.is_none()).is_some() {
                 args[i] = format!("-{arg}").into();
+            } else if let Some(u) = herd7_options::unsupported(&arg) {
+                return Err(u);
             }
         }
         let arg = args[i].to_string_lossy().into_owned();
@@ -43,16 +49,22 @@ pub fn normalize(cmd: &Command, args: Vec<OsString>) -> Vec<OsString> {
                 Some((n, _)) => (n, true),
                 None => (long, false),
             };
-            let takes_value = find_long(context, name, subcommand_at.is_none())
-                .is_some_and(|a| a.get_action().takes_values());
+            let found = find_long(context, name, subcommand_at.is_none());
+            if let (None, Some(u)) = (found, herd7_options::unsupported(&arg)) {
+                return Err(u);
+            }
+            let takes_value = found.is_some_and(|a| a.get_action().takes_values());
             i += if takes_value && !attached { 2 } else { 1 };
             continue;
         }
         if let Some(shorts) = arg.strip_prefix('-').filter(|s| !s.is_empty()) {
             // `-j 2` takes the next argument; `-j2` carries its value.
             let first = shorts.chars().next().unwrap_or('-');
-            let takes_value = find_short(context, first, subcommand_at.is_none())
-                .is_some_and(|a| a.get_action().takes_values());
+            let found = find_short(context, first, subcommand_at.is_none());
+            if let (None, Some(u)) = (found, herd7_options::unsupported(&arg)) {
+                return Err(u);
+            }
+            let takes_value = found.is_some_and(|a| a.get_action().takes_values());
             i += if takes_value && shorts.chars().count() == 1 {
                 2
             } else {
@@ -76,14 +88,14 @@ pub fn normalize(cmd: &Command, args: Vec<OsString>) -> Vec<OsString> {
         // Options before `help` do not change the help text: they are dropped.
         Some(k) if k > 1 && args[k] == "help" => {
             args.drain(1..k);
-            args
+            Ok(args)
         }
         Some(k) if k > 1 => {
             let sub = args.remove(k);
             args.insert(1, sub);
-            args
+            Ok(args)
         }
-        _ => args,
+        _ => Ok(args),
     }
 }
 
@@ -156,6 +168,7 @@ mod tests {
             .map(OsString::from)
             .collect();
         normalize(&cmd(), args)
+            .expect("no herd7-only option")
             .into_iter()
             .skip(1)
             .map(|a| a.into_string().unwrap())
@@ -190,5 +203,26 @@ mod tests {
             run(&["--threads", "khronos", "x"]),
             ["--threads", "khronos", "x"]
         );
+    }
+
+    #[test]
+    fn herd7_options_vkherd_lacks_are_refused_in_any_spelling_and_place() {
+        let refused = |args: &[&str]| {
+            let args = std::iter::once("t")
+                .chain(args.iter().copied())
+                .map(OsString::from)
+                .collect();
+            normalize(&cmd(), args).err().map(|u| u.option.name)
+        };
+        assert_eq!(refused(&["-nshow", "1", "a"]), Some("nshow"));
+        assert_eq!(refused(&["a", "--through=all"]), Some("through"));
+        assert_eq!(refused(&["-q", "a"]), Some("q"));
+        assert_eq!(refused(&["-Imodels", "a"]), Some("I"));
+        assert_eq!(refused(&["khronos", "-v", "d"]), Some("v"));
+        // An option's value and what follows `--` are not options.
+        assert_eq!(refused(&["--unroll", "-q", "a"]), None);
+        assert_eq!(refused(&["--", "-q"]), None);
+        // vkherd's own options win over herd7's names.
+        assert_eq!(refused(&["-j", "2", "-json", "a"]), None);
     }
 }

@@ -29,7 +29,7 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
             "candidates/s"
         );
     }
-    let (mut total_secs, mut total_cands) = (0.0f64, 0u64);
+    let (mut total_secs, mut total_cands, mut bad) = (0.0f64, 0u64, 0u64);
     for file in &files {
         let name = file.display().to_string();
         let source = match std::fs::read(file) {
@@ -41,39 +41,34 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
                     outln!("{}", json_error(&name, &JsonError::File(message), &info));
                 }
                 status = EXIT_BAD_INPUT;
+                bad += 1;
                 continue;
             }
         };
-        let program = match vkherd::load_litmus(&source) {
-            Ok(p) => p,
-            Err(d) => {
-                eprint!("{}", d.render(&name, &source));
+        // Parsed once, run `runs` times; a panic (a bug) fails this test alone (isolate.rs).
+        let measured = crate::isolate::run_test(|| {
+            let program = vkherd::load_litmus(&source)?;
+            let mut times = Vec::with_capacity(runs);
+            let mut last = vkherd::run(&program, opts)?;
+            times.push(last.seconds);
+            for _ in 1..runs {
+                last = vkherd::run(&program, opts)?;
+                times.push(last.seconds);
+            }
+            Ok((times, last))
+        });
+        let (mut times, rep) = match measured {
+            Ok(m) => m,
+            Err(e) => {
+                eprint!("{}", e.render(&name, &source));
                 if as_json {
-                    outln!("{}", json_error(&name, &JsonError::At(&d), &info));
+                    outln!("{}", json_error(&name, &e.json(&name), &info));
                 }
                 status = EXIT_BAD_INPUT;
+                bad += 1;
                 continue;
             }
         };
-        let mut times = Vec::with_capacity(runs);
-        let mut last = None;
-        for _ in 0..runs {
-            match vkherd::run(&program, opts) {
-                Ok(rep) => {
-                    times.push(rep.seconds);
-                    last = Some(rep);
-                }
-                Err(d) => {
-                    eprint!("{}", d.render(&name, &source));
-                    if as_json {
-                        outln!("{}", json_error(&name, &JsonError::At(&d), &info));
-                    }
-                    status = EXIT_BAD_INPUT;
-                    break;
-                }
-            }
-        }
-        let Some(rep) = last else { continue };
         if rep.stats.stopped.is_some() && status == EXIT_OK {
             status = crate::cli::EXIT_PARTIAL;
         }
@@ -95,7 +90,7 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
                 "candidates_per_second": rate,
             });
             if let Value::Object(m) = &mut v {
-                m.extend(info.clone());
+                m.extend(vkherd::report::run_info_for(&rep.program, opts));
             }
             outln!("{v}");
         } else {
@@ -111,9 +106,13 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
         }
     }
     if !as_json {
+        let errors = match bad {
+            0 => String::new(),
+            n => format!(", {}", vkherd::report::plural(n, "error")),
+        };
         outln!(
-            "total: {}, {:.6} s (sum of medians), {} candidates, {:.0} candidates/s",
-            vkherd::report::plural(files.len() as u64, "test"),
+            "total: {}{errors}, {:.6} s (sum of medians), {} candidates, {:.0} candidates/s",
+            vkherd::report::plural(files.len() as u64 - bad, "test"),
             total_secs,
             total_cands,
             if total_secs > 0.0 {

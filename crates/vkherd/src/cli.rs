@@ -146,16 +146,21 @@ fn parse_progress(s: &str) -> Result<vkherd::liveness::Progress, vkherd::livenes
     vkherd::liveness::Progress::parse(s)
 }
 
+/// The default `--max-candidates` of every command that runs tests (`explain` too).
+pub const DEFAULT_MAX_CANDIDATES: u64 = 1_000_000_000;
+/// The default `--timeout`, in seconds, of every command that runs tests (`explain` too).
+pub const DEFAULT_TIMEOUT: f64 = 3600.0;
+
 /// Limits on one run, shared by the main form, `khronos` and `bench`.
 #[derive(Args, Debug, Clone)]
 pub struct LimitArgs {
     /// Stop a test after N candidates; the report is marked partial and the exit code is 3, or
     /// 4 if the states found settle the verdict (0 = no limit).
-    #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CANDIDATES)]
     max_candidates: u64,
     /// Stop a test after SECS seconds; the report is marked partial and the exit code is 3, or
     /// 4 if the states found settle the verdict (0 = no limit).
-    #[arg(long, value_name = "SECS", default_value_t = 3600.0)]
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT)]
     timeout: f64,
 }
 
@@ -173,8 +178,9 @@ impl LimitArgs {
 /// Graphviz output, shared by the main form and `explain`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct GraphArgs {
-    /// Print the executions shown as Graphviz DOT on stdout instead of the report (main
-    /// form: a witness per state; explain: the executions explained).
+    /// Print the executions shown as one Graphviz DOT graph on stdout instead of the report,
+    /// several as clusters of it (main form: a witness per state; explain: the executions
+    /// explained).
     #[arg(long)]
     pub dot: bool,
     /// Write one DOT file per execution shown into DIR, and SVG beside it when Graphviz's
@@ -182,7 +188,7 @@ pub struct GraphArgs {
     #[arg(long, short = 'o', value_name = "DIR")]
     pub graph: Option<PathBuf>,
     /// Relations to draw besides po, rf, asmo and fr: names of the model's definitions,
-    /// comma-separated (`--show hb,sw`; herd7: `-doshow`).
+    /// comma-separated (`--show hb,sw`; herd7: `-doshow`); an unknown name is an error.
     #[arg(long, value_name = "REL,...", value_delimiter = ',', alias = "doshow")]
     pub show: Vec<String>,
 }
@@ -288,11 +294,13 @@ enum Command {
         #[arg(long)]
         no_thin_air: bool,
         /// Examine at most N candidate executions (every candidate is enumerated, pruning
-        /// hides the inconsistent ones); past it, no explanation (0 = no limit).
-        #[arg(long, value_name = "N", default_value_t = vkherd::explain::DEFAULT_MAX_CANDIDATES)]
+        /// hides the inconsistent ones); past it, no explanation and exit code 3 (0 = no
+        /// limit; the main form's default).
+        #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CANDIDATES)]
         max_candidates: u64,
-        /// Stop after SECS seconds, with no explanation (0 = no limit).
-        #[arg(long, value_name = "SECS", default_value_t = 600.0)]
+        /// Stop after SECS seconds, with no explanation and exit code 3 (0 = no limit; the
+        /// main form's default).
+        #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT)]
         timeout: f64,
         /// Explain the liveness verdict instead of a state: the witness, or why the
         /// progress model rules out the witnesses of weaker ones.
@@ -351,7 +359,7 @@ enum Command {
         no_graphs: bool,
         /// Most candidate executions examined to explain one test's forbidden states
         /// (a plain enumeration of those reaching them); past it, no explanation.
-        #[arg(long, value_name = "N", default_value_t = vkherd::explain::DEFAULT_MAX_CANDIDATES)]
+        #[arg(long, value_name = "N", default_value_t = vkherd::explain::REPORT_EXPLAIN_CANDIDATES)]
         explain_candidates: u64,
         /// Relations to draw in the witness graphs besides po, rf, asmo and fr: names of
         /// the model's definitions, comma-separated (`--show hb,sw`; herd7: `-doshow`).
@@ -384,6 +392,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run tests on a Vulkan device: per final state, how often it was observed and
+    /// whether the model allows it; a forbidden state observed exits with 6 (docs/observe.md).
+    Observe(crate::observe_cmd::ObserveArgs),
     /// Print a shell completion script (e.g. `vkherd completions bash > /etc/bash_completion.d/vkherd`).
     Completions {
         /// The shell.
@@ -400,6 +411,7 @@ impl RunArgs {
             cat: model.cat.clone(),
             hand_written: model.hand_written,
             model_given: model.given,
+            variants: model.variants.clone(),
             unroll: self.unroll,
             no_thin_air: self.no_thin_air,
             max_candidates: self.limits.max_candidates(),
@@ -430,11 +442,17 @@ impl CommonArgs {
 
 impl ModelArgs {
     pub fn model(&self) -> Result<ModelChoice, String> {
-        let given = self.model.is_some();
-        let name = self.model.as_deref().unwrap_or("vulkan");
-        let mut choice = vkherd::models::resolve(name, &self.variants, self.no_chains)?;
-        choice.given = given;
-        Ok(choice)
+        self.model_forcing_no_chains(false)
+    }
+
+    /// The model, without availability/visibility chains also when `no_chains` (a
+    /// device without `vulkanMemoryModelAvailabilityVisibilityChains`, `vkherd observe`).
+    pub fn model_forcing_no_chains(&self, no_chains: bool) -> Result<ModelChoice, String> {
+        let no_chains = self.no_chains || no_chains;
+        match self.model.as_deref() {
+            Some(name) => vkherd::models::resolve(name, &self.variants, no_chains),
+            None => vkherd::models::by_dialect(&self.variants, no_chains),
+        }
     }
 }
 
@@ -573,7 +591,13 @@ fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 }
 
 pub fn main() -> i32 {
-    let args = crate::argv::normalize(&Cli::command(), std::env::args_os().collect());
+    let args = match crate::argv::normalize(&Cli::command(), std::env::args_os().collect()) {
+        Ok(args) => args,
+        Err(unsupported) => {
+            eprintln!("{unsupported}");
+            return EXIT_BAD_INPUT;
+        }
+    };
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
@@ -626,9 +650,10 @@ pub fn main() -> i32 {
                 cat: model.cat.clone(),
                 hand_written: model.hand_written,
                 model_given: model.given,
+                variants: model.variants.clone(),
                 unroll: *unroll,
                 no_thin_air: *no_thin_air,
-                max_candidates: limits.max_candidates().or(Some(u64::MAX)),
+                max_candidates: limits.max_candidates(),
                 timeout: limits.timeout(),
                 liveness: liveness.progress(),
                 ..Options::default()
@@ -737,6 +762,7 @@ pub fn main() -> i32 {
             }
         }
         Some(Command::Merge { files, json }) => crate::merge_cmd::run(files, *json),
+        Some(Command::Observe(args)) => crate::observe_cmd::run(args),
         None => {
             cli.common.init_threads();
             let model = match cli.common.model() {
@@ -748,6 +774,11 @@ pub fn main() -> i32 {
                 return EXIT_BAD_INPUT;
             }
             let opts = cli.run.options(&model);
+            let drawing = cli.graphs.dot || cli.graphs.graph.is_some();
+            if let Err(e) = crate::show_arg::check(&cli.graphs.show, drawing, &opts) {
+                eprintln!("{e}");
+                return EXIT_BAD_INPUT;
+            }
             let output = crate::litmus_cmd::Output {
                 json: cli.common.json,
                 time: cli.time,

@@ -16,7 +16,7 @@ use crate::cli::{
 use serde::Serialize;
 use std::path::PathBuf;
 use vkherd::models::{resolve, ModelChoice};
-use vkherd::report::{self, verdict_word};
+use vkherd::report::{self, verdict_word, JsonError};
 use vkherd::Report;
 
 /// `NAME+VARIANT+...`: a model and its variants.
@@ -180,6 +180,8 @@ pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) ->
         }
     };
     let (oa, ob) = (run.options(&ma), run.options(&mb));
+    // The diff's objects carry no run information (two models ran), its errors neither.
+    let info = serde_json::Map::new();
     let (mut differ, mut verdicts, mut partial, mut bad) = (0u64, 0u64, 0u64, 0u64);
     let mut status = EXIT_OK;
     for file in &files {
@@ -187,17 +189,30 @@ pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) ->
         let source = match std::fs::read(file) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) => {
-                eprintln!("error: cannot read {name}: {e}");
+                let message = format!("cannot read {name}: {e}");
+                eprintln!("error: {message}");
+                if as_json {
+                    outln!(
+                        "{}",
+                        report::json_error(&name, &JsonError::File(message), &info)
+                    );
+                }
                 bad += 1;
                 continue;
             }
         };
-        let result = vkherd::load_litmus(&source)
-            .and_then(|p| Ok((vkherd::run(&p, &oa)?, vkherd::run(&p, &ob)?)));
+        // A panic (a bug) fails this test alone (isolate.rs).
+        let result = crate::isolate::run_test(|| {
+            let p = vkherd::load_litmus(&source)?;
+            Ok((vkherd::run(&p, &oa)?, vkherd::run(&p, &ob)?))
+        });
         let (ra, rb) = match result {
             Ok(r) => r,
-            Err(d) => {
-                eprint!("{}", d.render(&name, &source));
+            Err(e) => {
+                eprint!("{}", e.render(&name, &source));
+                if as_json {
+                    outln!("{}", report::json_error(&name, &e.json(&name), &info));
+                }
                 bad += 1;
                 continue;
             }
@@ -240,8 +255,13 @@ pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) ->
             serde_json::to_string(&summary).expect("a summary serializes")
         );
     } else {
+        let errors = if bad > 0 {
+            format!(", {}", report::plural(bad, "error"))
+        } else {
+            String::new()
+        };
         outln!(
-            "{} tests: {differ} differ, {verdicts} verdict change(s), {partial} partial ({} against {})",
+            "{} tests: {differ} differ, {verdicts} verdict change(s), {partial} partial{errors} ({} against {})",
             files.len(),
             ma.name,
             mb.name

@@ -2,11 +2,11 @@
 //! execution that allows them (docs/explain.md); `--dot` / `--graph DIR` draw the
 //! executions shown.
 
-use crate::cli::{EXIT_BAD_INPUT, EXIT_OK};
+use crate::cli::{EXIT_BAD_INPUT, EXIT_OK, EXIT_PARTIAL};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use vkherd::execution::Execution;
-use vkherd::explain::{explain, explanation_text, parse_state, Explanation, Target};
+use vkherd::dot::Figure;
+use vkherd::explain::{explain, explanation_text, parse_state, ExplainError, Explanation, Target};
 
 /// What to print.
 pub struct Output<'a> {
@@ -16,17 +16,21 @@ pub struct Output<'a> {
     pub show: &'a [String],
 }
 
-/// Edges to draw bold: `(from, to, label)`.
-type Highlight = Vec<(usize, usize, String)>;
-
-/// The executions an explanation shows, with a file name stem each and the edges of the
-/// witness to highlight.
-fn shown(ex: &Explanation) -> Vec<(String, &Execution, Highlight)> {
+/// The executions an explanation shows, each with a file name stem and a title, the
+/// edges of the witness to draw bold.
+fn shown(ex: &Explanation) -> Vec<(String, Figure)> {
     let mut out = Vec::new();
     let test = vkherd::graphs::file_part(&ex.test);
     for (k, st) in ex.states.iter().enumerate() {
         if let Some(w) = &st.witness {
-            out.push((format!("{test}-state{}-witness", k + 1), w, Vec::new()));
+            out.push((
+                format!("{test}-state{}-witness", k + 1),
+                Figure {
+                    title: format!("{}: {} is {}: witness", ex.test, st.state, st.verdict),
+                    execution: w.clone(),
+                    highlight: Vec::new(),
+                },
+            ));
         }
         for (r, reason) in st.reasons.iter().enumerate() {
             let highlight = reason
@@ -37,12 +41,42 @@ fn shown(ex: &Explanation) -> Vec<(String, &Execution, Highlight)> {
                 .collect();
             out.push((
                 format!("{test}-state{}-reason{}", k + 1, r + 1),
-                &reason.execution,
-                highlight,
+                Figure {
+                    title: format!(
+                        "{}: {} is forbidden: reason {} ({}), check `{}` fails",
+                        ex.test,
+                        st.state,
+                        r + 1,
+                        vkherd::report::plural(reason.candidates, "candidate"),
+                        reason.check
+                    ),
+                    execution: reason.execution.clone(),
+                    highlight,
+                },
             ));
         }
     }
     out
+}
+
+/// Prints why there is no explanation; the exit code. A limit is no fault of the test:
+/// its message has no source location, and the exit code is the run's for a stopped test.
+fn failed(e: &ExplainError, test: &str, name: &str, source: &str) -> i32 {
+    match e {
+        ExplainError::Input(d) => {
+            eprint!("{}", d.render(name, source));
+            EXIT_BAD_INPUT
+        }
+        ExplainError::Model(m) => {
+            let d = vkherd::Diagnostic::new(vkherd::locate::WHOLE_TEST, m.for_test(test));
+            eprint!("{}", d.render(name, source));
+            EXIT_BAD_INPUT
+        }
+        ExplainError::Limit(l) => {
+            eprintln!("error: {name}: {l}");
+            EXIT_PARTIAL
+        }
+    }
 }
 
 pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: Output<'_>) -> i32 {
@@ -80,10 +114,7 @@ pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: 
     let show: Vec<&str> = output.show.iter().map(|s| s.as_str()).collect();
     let model = match vkherd::explain::model_for(&program, opts) {
         Ok(m) => m,
-        Err(e) => {
-            eprint!("{}", e.0.render(&name, &source));
-            return EXIT_BAD_INPUT;
-        }
+        Err(e) => return failed(&e, &program.name, &name, &source),
     };
     if let Err(e) = vkherd::explain::check_show(&model, &show) {
         eprintln!("error: {e}");
@@ -91,10 +122,7 @@ pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: 
     }
     let ex = match explain(&program, Some(&source), opts, &target, &show) {
         Ok(ex) => ex,
-        Err(e) => {
-            eprint!("{}", e.0.render(&name, &source));
-            return EXIT_BAD_INPUT;
-        }
+        Err(e) => return failed(&e, &program.name, &name, &source),
     };
     for note in &ex.notes {
         eprintln!("{name}: {note}");
@@ -102,10 +130,8 @@ pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: 
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if output.dot {
-        for (_, execution, highlight) in shown(&ex) {
-            let dot = vkherd::dot::to_dot_highlighting(execution, &show, &highlight);
-            let _ = write!(out, "{dot}");
-        }
+        let figures: Vec<Figure> = shown(&ex).into_iter().map(|(_, f)| f).collect();
+        let _ = write!(out, "{}", vkherd::dot::document(&figures, &show));
     } else if output.json {
         let _ = writeln!(
             out,
@@ -120,8 +146,8 @@ pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: 
         if !svg {
             eprintln!("{}", vkherd::graphs::NO_DOT);
         }
-        for (stem, execution, highlight) in shown(&ex) {
-            let dot = vkherd::dot::to_dot_highlighting(execution, &show, &highlight);
+        for (stem, figure) in shown(&ex) {
+            let dot = vkherd::dot::document(std::slice::from_ref(&figure), &show);
             if let Err(e) = vkherd::graphs::write_graph(dir, &stem, &dot, svg) {
                 eprintln!("error: {e}");
                 return EXIT_BAD_INPUT;

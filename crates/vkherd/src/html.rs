@@ -38,6 +38,9 @@ pub struct Entry {
     /// This file's time (`None`: left out).
     pub seconds: Option<f64>,
     pub extras: Extras,
+    /// The test run on a Vulkan device (`vkherd observe --html`): its histogram is shown
+    /// beside the allowed states.
+    pub observed: Option<crate::observed::ObservedTest>,
 }
 
 /// What running one file gave.
@@ -432,7 +435,12 @@ fn push_entry(out: &mut String, e: &Entry, id: &str) {
             .unwrap_or_default(),
     );
     match &e.result {
-        EntryResult::Litmus(r) => push_litmus(out, r, &e.extras),
+        EntryResult::Litmus(r) => {
+            if let Some(t) = &e.observed {
+                push_observed(out, r, t);
+            }
+            push_litmus(out, r, &e.extras)
+        }
         EntryResult::Khronos { checks, .. } => push_khronos(out, checks),
         EntryResult::Error(err) => {
             let _ = writeln!(
@@ -571,6 +579,69 @@ fn push_states(out: &mut String, r: &Report) {
             o.states.len() - MAX_STATES_SHOWN
         );
     }
+}
+
+/// The device's histogram beside the model's allowed states: one row per state either
+/// has, forbidden observations marked.
+fn push_observed(out: &mut String, r: &Report, t: &crate::observed::ObservedTest) {
+    use crate::observed;
+    let o = &t.observation;
+    let rows = observed::rows(r, o);
+    let (states, count) = observed::forbidden(&rows);
+    let _ = writeln!(
+        out,
+        "<div class=\"observed\">\n<h3>Observed on {}</h3>\n<p>{}, {}, {:.2} s, seed {}{}</p>",
+        escape(&observed::device_text(&t.device)),
+        escape(&plural(o.iterations, "iteration")),
+        escape(&plural(o.instances, "instance")),
+        o.seconds,
+        t.params.seed,
+        if t.no_chains_forced {
+            "; the device has no availability/visibility chains: the model ran without them"
+        } else {
+            ""
+        }
+    );
+    if states > 0 {
+        let _ = writeln!(
+            out,
+            "<p class=\"forbidden-observed v-bad\"><strong>FORBIDDEN</strong>: {} the model forbids observed {}.</p>",
+            escape(&plural(states as u64, "state")),
+            escape(&plural(count, "time"))
+        );
+    }
+    out.push_str("<table class=\"states observed-states\">\n<thead><tr>");
+    for n in &column_names(r) {
+        let _ = write!(out, "<th>{}</th>", escape(n));
+    }
+    out.push_str("<th>model</th><th>observed</th><th>beyond --unroll</th></tr></thead>\n<tbody>\n");
+    for row in rows.iter().take(MAX_STATES_SHOWN) {
+        let (class, word) = match (row.allowed, row.observed > 0) {
+            (true, true) => ("allowed seen", "allowed"),
+            (true, false) => ("allowed unseen", "allowed, never observed"),
+            (false, true) => ("forbidden v-bad", "FORBIDDEN"),
+            (false, false) => ("not-judged", "not judged"),
+        };
+        let _ = write!(out, "<tr class=\"{class}\">");
+        for v in &row.values {
+            let _ = write!(out, "<td class=\"num\">{v}</td>");
+        }
+        let _ = writeln!(
+            out,
+            "<td>{word}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            row.observed, row.beyond
+        );
+    }
+    out.push_str("</tbody>\n</table>\n");
+    let dropped = observed::dropped_text(o);
+    if !dropped.is_empty() {
+        out.push_str("<ul class=\"notes\">\n");
+        for d in dropped {
+            let _ = writeln!(out, "<li>{}</li>", escape(&d));
+        }
+        out.push_str("</ul>\n");
+    }
+    out.push_str("</div>\n");
 }
 
 fn push_explanations(out: &mut String, extras: &Extras) {
@@ -721,6 +792,7 @@ mod tests {
             }),
             seconds: None,
             extras: Extras::none(""),
+            observed: None,
         }
     }
 

@@ -53,6 +53,10 @@ pub fn run_khronos_with(
 ) -> Result<Vec<CheckResult>, Diagnostic> {
     let test = vkherd_litmus::parse_khronos(source)?;
     let program = lower_khronos(&test, name)?;
+    // Khronos tests are Vulkan tests: a model for another dialect is refused, as for a
+    // `.litmus` test (crate::judge).
+    crate::judge::judge(program.dialect, opts)
+        .map_err(|e| Diagnostic::new(crate::locate::WHOLE_TEST, e.for_test(name)))?;
     let model = opts.model;
     test.checks
         .iter()

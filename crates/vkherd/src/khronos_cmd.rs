@@ -23,10 +23,18 @@ pub fn run(paths: &[PathBuf], model: &ModelChoice, common: &CommonArgs, limits: 
         model: model.options,
         cat: model.cat.clone(),
         hand_written: model.hand_written,
+        model_given: model.given,
+        variants: model.variants.clone(),
         max_candidates: limits.max_candidates(),
         timeout: limits.timeout(),
         ..Options::default()
     };
+    // Khronos tests are Vulkan tests: a model for another dialect is refused before any
+    // runs (vkherd::judge).
+    if let Err(e) = vkherd::judge::judge(vkherd_model::Dialect::Vulkan, &opts) {
+        eprintln!("error: Khronos tests are Vulkan tests, and {e}");
+        return EXIT_BAD_INPUT;
+    }
     // The same keys as every other JSON object of vkherd's (Khronos tests have no loops, so
     // the unroll bound is moot, but one schema is simpler to archive).
     let info = report::run_info(&opts);
@@ -55,7 +63,8 @@ pub fn run(paths: &[PathBuf], model: &ModelChoice, common: &CommonArgs, limits: 
                 continue;
             }
         };
-        match run_khronos_with(&source, &name, &opts) {
+        // A panic (a bug) fails this file alone (isolate.rs).
+        match crate::isolate::run_test(|| run_khronos_with(&source, &name, &opts)) {
             Ok(results) => {
                 for r in results {
                     let verdict = if r.partial {
@@ -95,10 +104,10 @@ pub fn run(paths: &[PathBuf], model: &ModelChoice, common: &CommonArgs, limits: 
                     }
                 }
             }
-            Err(d) => {
-                eprint!("{}", d.render(&shown, &source));
+            Err(e) => {
+                eprint!("{}", e.render(&shown, &source));
                 if as_json {
-                    outln!("{}", report::json_error(&shown, &JsonError::At(&d), &info));
+                    outln!("{}", report::json_error(&shown, &e.json(&shown), &info));
                 }
                 bad += 1;
             }

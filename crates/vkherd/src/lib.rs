@@ -16,12 +16,14 @@ pub mod families;
 pub mod graphs;
 pub mod graphviz;
 pub mod html;
+pub mod judge;
 pub mod khronos;
 pub mod liveness;
 pub mod locate;
 pub mod logs;
 pub mod merge;
 pub mod models;
+pub mod observed;
 pub mod report;
 
 use std::time::Instant;
@@ -38,7 +40,7 @@ pub use vkherd_enumerate::estimate::Estimate;
 use vkherd_enumerate::{collect_outcomes, EnumOptions, EnumStats, Outcomes};
 pub use vkherd_enumerate::{Shard, Speedcheck, StopReason};
 pub use vkherd_litmus::Diagnostic;
-use vkherd_model::{lower_litmus, Dialect, ModelOptions, Program, Quantifier};
+use vkherd_model::{lower_litmus, ModelOptions, Program, Quantifier};
 pub use vkherd_model::{Program as LoweredProgram, Variant};
 
 /// Options of a run.
@@ -52,9 +54,12 @@ pub struct Options {
     /// With `cat` `None`: run the hand-written Rust transcription of the Vulkan model
     /// (`--model hand:vulkan`) instead of vulkan.cat.
     pub hand_written: bool,
-    /// `--model` was given: OPENCL tests run `cat` (or are refused if it is `None`, the
-    /// Vulkan model) instead of the OpenCL model.
+    /// `--model` was given: it judges every test, and refuses those of a dialect it is not
+    /// for; else each test is judged by its dialect's model ([`judge`]).
     pub model_given: bool,
+    /// Every variant asked for (`--variant`, `--no-chains`). Without `--model`, each
+    /// dialect's model takes those it has; those of `cat` and `model` count too.
+    pub variants: Vec<String>,
     /// A backward jump may be taken at most this many times on a path.
     pub unroll: u32,
     /// Leave out thin-air executions.
@@ -85,6 +90,7 @@ impl Default for Options {
             cat: None,
             hand_written: false,
             model_given: false,
+            variants: Vec::new(),
             unroll: 2,
             no_thin_air: false,
             max_candidates: None,
@@ -168,8 +174,8 @@ pub struct Report {
     /// Warnings: unroll bound, thin air, deadlocks, observed locations no instruction
     /// accesses.
     pub notes: Vec<String>,
-    /// No execution completes within `--unroll` (paths were dropped and no state is left):
-    /// `States 0` says nothing about the test, only about the bound.
+    /// No execution completes within `--unroll` ([`bounded_empty`]): `States 0` says
+    /// nothing about the test, only about the bound (or a loop that cannot exit).
     pub bounded_empty: bool,
     /// The `--unroll` bound the report was made with.
     pub unroll: u32,
@@ -254,20 +260,8 @@ pub fn far_past_limits(estimate: &Estimate, opts: &Options) -> Option<String> {
     })
 }
 
-/// The variants a run asks for, sorted: those its cat model was compiled with, or the
-/// hand-written engine's switches.
-fn requested_variants(opts: &Options) -> Vec<String> {
-    match &opts.cat {
-        Some(model) => model.active.iter().cloned().collect(),
-        None => [(opts.model.mmra, "mmra"), (!opts.model.chains, "no-chains")]
-            .into_iter()
-            .filter(|(on, _)| *on)
-            .map(|(_, v)| v.to_string())
-            .collect(),
-    }
-}
-
-/// Enumerates a lowered program and judges its condition.
+/// Enumerates a lowered program and judges its condition, with the model [`judge`]
+/// chooses for its dialect.
 pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
     run_with_source(program, None, opts)
 }
@@ -279,45 +273,9 @@ pub fn run_with_source(
     source: Option<&str>,
     opts: &Options,
 ) -> Result<Report, Diagnostic> {
-    // The model follows the dialect unless --model was given (docs/opencl.md).
-    let opencl_opts;
-    // A run has no source text to point into: errors name the header line.
-    let start = vkherd_model::Span {
-        offset: 0,
-        len: 0,
-        line: 1,
-        column: 1,
-    };
-    let opts = if program.dialect == Dialect::OpenCl && !opts.model_given {
-        // opencl.cat with the variants asked for (`--variant mmra`: docs/mmra.md
-        // "OpenCL"). One it does not test is an error: neither a silent plain run nor the
-        // Vulkan cat model that a variant would otherwise select.
-        let cat = models::opencl(&requested_variants(opts)).map_err(|e| {
-            Diagnostic::new(
-                start,
-                format!(
-                    "`{}` is an OpenCL test, judged by the OpenCL model (no --model given), and {e}; expected only variants of the OpenCL model",
-                    program.name
-                ),
-            )
-        })?;
-        opencl_opts = Options {
-            cat: Some(cat),
-            ..opts.clone()
-        };
-        &opencl_opts
-    } else if program.dialect == Dialect::OpenCl && opts.cat.is_none() {
-        // `--model vulkan` (either engine) is the Vulkan axioms: wrong verdicts on OpenCL.
-        return Err(Diagnostic::new(
-            start,
-            format!(
-                "`{}` is an OpenCL test and the Vulkan model cannot judge it; expected --model opencl (the default for OPENCL tests) or a cat model",
-                program.name
-            ),
-        ));
-    } else {
-        opts
-    };
+    let judge = judge::judge(program.dialect, opts)
+        .map_err(|e| Diagnostic::new(locate::WHOLE_TEST, e.for_test(&program.name)))?;
+    let opts = &judge.opts;
     let start = Instant::now();
     let (outcomes, stats) = collect_outcomes(program, &opts.enum_options())
         .map_err(|e| locate::enum_diagnostic(program, e))?;
@@ -326,7 +284,7 @@ pub fn run_with_source(
         outcomes,
         stats,
         opts,
-        unaccessed_locations(program),
+        program_notes_of(program, &judge),
         start.elapsed().as_secs_f64(),
     );
     if let Some(progress) = &opts.liveness {
@@ -349,11 +307,26 @@ pub fn run_with_source(
     Ok(report)
 }
 
+/// The notes a report of `program` gets before its run's: locations no instruction
+/// accesses, variants its model does not have ([`judge::Judge::notes`]).
+pub fn program_notes(program: &Program, opts: &Options) -> Vec<String> {
+    match judge::judge(program.dialect, opts) {
+        Ok(judge) => program_notes_of(program, &judge),
+        Err(_) => program_warnings(program),
+    }
+}
+
+fn program_notes_of(program: &Program, judge: &judge::Judge) -> Vec<String> {
+    let mut notes = program_warnings(program);
+    notes.extend(judge.notes(program.dialect));
+    notes
+}
+
 impl Report {
     /// Judges the condition on `outcomes` and writes the notes: from a run, or from the
     /// merged shards of one (`merge`). Only `opts.unroll`, `opts.no_thin_air`,
     /// `opts.speedcheck` and `opts.states_only` matter. `program_notes` are the warnings
-    /// about the program itself ([`unaccessed_locations`]), which come first.
+    /// about the program itself ([`program_notes`]), which come first.
     pub fn assemble(
         program: Program,
         outcomes: Outcomes,
@@ -372,11 +345,18 @@ impl Report {
             Quantifier::Forall => outcomes.negative == 0,
         };
         let mut notes = program_notes;
-        let bounded_empty = stats.thread_without_paths.is_some();
+        let bounded_empty = bounded_empty(&outcomes, &stats, opts);
         if let Some(t) = stats.thread_without_paths {
             notes.push(format!(
                 "Warning: no execution completes within the unroll bound (--unroll {}): every path of thread P{t} takes a backward jump more often, so States 0 says nothing about the test; raise the bound, e.g. --unroll {} (a loop that can never exit has no execution at any bound)",
                 opts.unroll,
+                raised_unroll(opts.unroll)
+            ));
+        } else if bounded_empty {
+            notes.push(format!(
+                "Warning: no execution completes within the unroll bound (--unroll {}): {} dropped by the bound, and no path that ends within it has a consistent execution, so States 0 says nothing about the test; check that every loop can exit (a spin loop waits for a value some invocation must write: on a flag nobody sets it spins forever, at any bound), or raise the bound, e.g. --unroll {}",
+                opts.unroll,
+                report::plural(stats.dropped_paths, "path"),
                 raised_unroll(opts.unroll)
             ));
         } else if stats.dropped_paths > 0 {
@@ -444,6 +424,30 @@ impl Report {
     }
 }
 
+/// Is the result bounded-empty: does no execution complete within the unroll bound?
+///
+/// Exactly when the run is complete, the bound dropped some path, and no path that ends
+/// within the bound has a consistent execution, counting those `--no-thin-air` leaves out
+/// (they complete; the option hides them). A thread all of whose paths were dropped is
+/// the plain case (no path combination at all); a spin loop on a flag nobody sets is the
+/// other: its paths that end within the bound need a value no write gives. Not
+/// bounded-empty:
+/// - a result without dropped paths: its `States 0` (every path deadlocks, say) is the
+///   test's own, at any bound;
+/// - consistent executions that the filter or the condition leave out of the states:
+///   executions complete, the test just does not show them;
+/// - a partial run, or one whose search skipped subtrees for their final state
+///   (`--speedcheck`, `--states-only`: `EnumStats::cut_by_state`): the executions it
+///   did not see may complete, so it cannot tell.
+pub fn bounded_empty(outcomes: &Outcomes, stats: &EnumStats, opts: &Options) -> bool {
+    if stats.thread_without_paths.is_some() {
+        return true;
+    }
+    let hidden_thin_air = if opts.no_thin_air { stats.thin_air } else { 0 };
+    let completed = outcomes.consistent + hidden_thin_air;
+    stats.stopped.is_none() && stats.dropped_paths > 0 && !stats.cut_by_state && completed == 0
+}
+
 /// `1 path combination deadlocks`, `2 path combinations deadlock`.
 fn deadlock_text(n: u64) -> String {
     if n == 1 {
@@ -456,6 +460,14 @@ fn deadlock_text(n: u64) -> String {
 /// The `--unroll` to suggest when `unroll` was too low.
 pub fn raised_unroll(unroll: u32) -> u32 {
     unroll.saturating_mul(2).max(unroll.saturating_add(1))
+}
+
+/// The warnings about the program itself: what its source does that the language would
+/// reject (read anyway, docs/opencl.md), then [`unaccessed_locations`].
+fn program_warnings(program: &Program) -> Vec<String> {
+    let mut notes: Vec<String> = program.warnings.iter().map(|w| w.note()).collect();
+    notes.extend(unaccessed_locations(program));
+    notes
 }
 
 /// A warning for each location the final state shows (condition, filter or `locations`)

@@ -33,9 +33,9 @@ struct Tally {
     racy: u64,
     partial: u64,
     bounded_empty: u64,
-    errors: u64,
     /// With `--liveness`: tests with a liveness violation, and with an unknown answer.
     liveness: Option<(u64, u64)>,
+    errors: u64,
 }
 
 pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
@@ -65,24 +65,13 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
         });
     }
     let info = report::run_info(&opts);
-    // An OPENCL test without --model runs opencl.cat, with the same variants (vkherd::run):
-    // its JSON names that model.
-    let mut opencl_info = info.clone();
-    opencl_info.insert("model".into(), "opencl".into());
-    let model_given = opts.model_given;
-    let info_of = |rep: &vkherd::Report| {
-        let opencl = rep.program.dialect == vkherd_model::Dialect::OpenCl && !model_given;
-        if opencl {
-            &opencl_info
-        } else {
-            &info
-        }
-    };
     let start = Instant::now();
     let mut tally = Tally::default();
     let mut status = EXIT_OK;
     // Said once per run when SVG cannot be made.
     let mut svg_note: Option<bool> = None;
+    // `--dot`: every test's witnesses, printed as one graph at the end.
+    let mut figures: Vec<vkherd::dot::Figure> = Vec::new();
     let stdout = std::io::stdout();
     let run_identity = output.shard.map(|_| {
         let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
@@ -128,45 +117,99 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
         if let Some(p) = &mut place {
             p.identity.source = vkherd::merge::digest(source.as_bytes());
         }
-        let result = vkherd::load_litmus(&source).and_then(|program| {
-            // An estimate is only an aid: a test over a limit fails in `run`, with its error.
-            let estimate = vkherd::estimate(&program, &opts).ok().map(|mut e| {
-                if let Some(sh) = opts.shard {
-                    e.log10 -= (sh.count as f64).log10(); // about a shard's share
+        let load_and_run = || {
+            vkherd::load_litmus(&source).and_then(|program| {
+                // An estimate is only an aid: a test over a limit fails in `run`, with its error.
+                let estimate = vkherd::estimate(&program, &opts).ok().map(|mut e| {
+                    if let Some(sh) = opts.shard {
+                        e.log10 -= (sh.count as f64).log10(); // about a shard's share
+                    }
+                    e
+                });
+                // A whole search's estimate bounds it; a shard's share is a guess.
+                let bound = opts.shard.is_none();
+                if let (true, Some(e)) = (output.stats, estimate) {
+                    eprintln!(
+                        "Estimate {name}: {} {e} candidates over {}",
+                        if bound { "at most" } else { "about" },
+                        plural(e.path_combinations, "path combination")
+                    );
                 }
-                e
-            });
-            // A whole search's estimate bounds it; a shard's share is a guess.
-            let bound = opts.shard.is_none();
-            if let (true, Some(e)) = (output.stats, estimate) {
-                eprintln!(
-                    "Estimate {name}: {} {e} candidates over {}",
-                    if bound { "at most" } else { "about" },
-                    plural(e.path_combinations, "path combination")
-                );
-            }
-            // The estimate ignores pruning (a spin lock estimated at 1e20 finishes in
-            // milliseconds), so the warning waits until the run has taken a while.
-            let _warning = estimate
-                .and_then(|e| vkherd::far_past_limits(&e, &opts))
-                .map(|w| DeferredNote::after(WARNING_DELAY, format!("{name}: {w}")));
-            let label = progress_label(k, files.len(), &name);
-            let budget = crate::progress::Budget {
-                estimate,
-                estimate_is_bound: bound,
-                timeout: opts.timeout,
-            };
-            let progress = crate::progress::Progress::start(&label, budget);
-            opts.progress = progress.as_ref().map(|p| p.counter());
-            vkherd::run_with_source(&program, Some(&source), &opts)
-        });
+                // The estimate ignores pruning (a spin lock estimated at 1e20 finishes in
+                // milliseconds), so the warning waits until the run has taken a while.
+                let _warning = estimate
+                    .and_then(|e| vkherd::far_past_limits(&e, &opts))
+                    .map(|w| DeferredNote::after(WARNING_DELAY, format!("{name}: {w}")));
+                let label = progress_label(k, files.len(), &name);
+                let budget = crate::progress::Budget {
+                    estimate,
+                    estimate_is_bound: bound,
+                    timeout: opts.timeout,
+                };
+                let progress = crate::progress::Progress::start(&label, budget);
+                opts.progress = progress.as_ref().map(|p| p.counter());
+                vkherd::run_with_source(&program, Some(&source), &opts)
+            })
+        };
+        // A panic (a bug) fails this test alone (isolate.rs).
+        let result = crate::isolate::run_test(load_and_run);
         let rep = match result {
             Ok(rep) => rep,
-            Err(d) => {
-                fail(&mut tally, JsonError::At(&d), d.render(&name, &source));
+            Err(e) => {
+                fail(&mut tally, e.json(&name), e.render(&name, &source));
                 continue;
             }
         };
+        // Errors writing stdout (a closed pipe) are ignored, as everywhere in the CLI.
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+        let graphs = &output.graphs;
+        let printed = crate::isolate::catch(|| -> Result<(), String> {
+            if graphs.dot || graphs.graph.is_some() {
+                let drawn = Drawn {
+                    figures: &mut figures,
+                    svg_note: &mut svg_note,
+                };
+                draw_witnesses(drawn, &rep, &name, &source, &opts, graphs)?;
+            }
+            // Each test's JSON names the model that judged it: without --model, OPENCL
+            // tests run opencl.cat with the variants it has.
+            if graphs.dot {
+                // DOT only on stdout, once at the end.
+            } else if let (true, Some(place)) = (output.json, &place) {
+                let info = report::run_info_for(&rep.program, &opts);
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    vkherd::merge::shard_report_json(&rep, &name, &opts, place, &info)
+                );
+            } else if output.json {
+                let info = report::run_info_for(&rep.program, &opts);
+                let _ = report::write_json(&mut out, &rep, &name, &info);
+                let _ = writeln!(out);
+            } else {
+                let _ = report::write_herd_text(&mut out, &rep, !output.herd7_log);
+                if output.time || output.herd7_log {
+                    let _ = write!(out, "{}", report::time_line(&rep));
+                }
+                let _ = writeln!(out);
+            }
+            Ok(())
+        });
+        let _ = out.flush();
+        drop(out);
+        let failure = match printed {
+            Ok(Ok(())) => None,
+            Ok(Err(e)) => Some(e),
+            Err(panic) => Some(panic.text(&name)),
+        };
+        if let Some(e) = failure {
+            fail(
+                &mut tally,
+                JsonError::File(e.clone()),
+                format!("error: {e}\n"),
+            );
+            continue;
+        }
         tally.tests += 1;
         status = combine_status(status, report_status(&rep));
         match rep.verdict {
@@ -185,43 +228,6 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
                 L::Ok => {}
             }
         }
-        // Errors writing stdout (a closed pipe) are ignored, as everywhere in the CLI.
-        let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-        let graphs = &output.graphs;
-        if graphs.dot || graphs.graph.is_some() {
-            if let Err(e) =
-                draw_witnesses(&mut out, &rep, &name, &source, &opts, graphs, &mut svg_note)
-            {
-                let _ = out.flush();
-                drop(out);
-                fail(
-                    &mut tally,
-                    JsonError::File(e.clone()),
-                    format!("error: {e}\n"),
-                );
-                continue;
-            }
-        }
-        if graphs.dot {
-            // DOT only on stdout.
-        } else if let (true, Some(place)) = (output.json, &place) {
-            let _ = writeln!(
-                out,
-                "{}",
-                vkherd::merge::shard_report_json(&rep, &name, &opts, place, info_of(&rep))
-            );
-        } else if output.json {
-            let _ = report::write_json(&mut out, &rep, &name, info_of(&rep));
-            let _ = writeln!(out);
-        } else {
-            let _ = report::write_herd_text(&mut out, &rep, !output.herd7_log);
-            if output.time || output.herd7_log {
-                let _ = write!(out, "{}", report::time_line(&rep));
-            }
-            let _ = writeln!(out);
-        }
-        let _ = out.flush();
-        drop(out);
         for note in &rep.notes {
             eprintln!("{name}: {note}");
         }
@@ -229,11 +235,16 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
             eprintln!("{}", report::stats_line(&rep, &name));
         }
     }
+    if output.graphs.dot {
+        let show: Vec<&str> = output.graphs.show.iter().map(|s| s.as_str()).collect();
+        let _ = write!(stdout.lock(), "{}", vkherd::dot::document(&figures, &show));
+    }
     let directory_run = files.len() > 1 || paths.iter().any(|p| p.is_dir());
     if directory_run && !output.json {
         let line = summary_line(&tally, files.len(), start.elapsed().as_secs_f64());
-        // A herd7 log holds reports only: there the summary goes to stderr.
-        if output.herd7_log {
+        // A herd7 log holds reports only, and --dot one graph: there the summary goes to
+        // stderr.
+        if output.herd7_log || output.graphs.dot {
             eprintln!("{line}");
         } else {
             let _ = writeln!(stdout.lock(), "{line}");
@@ -246,27 +257,33 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
     }
 }
 
+/// Where the witnesses drawn go: `--dot`'s figures, and whether `--graph DIR` makes SVG
+/// (decided, and said when it cannot, at the first test drawn).
+struct Drawn<'a> {
+    figures: &'a mut Vec<vkherd::dot::Figure>,
+    svg_note: &'a mut Option<bool>,
+}
+
 /// `--dot` / `--graph DIR`: a witness execution per state of `rep`, drawn.
 fn draw_witnesses(
-    out: &mut impl Write,
+    drawn: Drawn<'_>,
     rep: &vkherd::Report,
     name: &str,
     source: &str,
     opts: &vkherd::Options,
     graphs: &crate::cli::GraphArgs,
-    svg_note: &mut Option<bool>,
 ) -> Result<(), String> {
     let program = &rep.program;
     let show: Vec<&str> = graphs.show.iter().map(|s| s.as_str()).collect();
     let model = vkherd::explain::model_for(program, opts).map_err(|e| format!("{name}: {e}"))?;
-    vkherd::explain::check_show(&model, &show)?;
+    vkherd::explain::check_show(&model, &show).map_err(|e| format!("{name}: {e}"))?;
     let opts = vkherd::Options {
         progress: None,
         ..opts.clone()
     };
     let witnesses = vkherd::explain::witness_executions(program, Some(source), &opts, &show)
         .map_err(|e| format!("{name}: cannot draw the witnesses: {e}"))?;
-    let svg = *svg_note.get_or_insert_with(|| {
+    let svg = *drawn.svg_note.get_or_insert_with(|| {
         let present = graphs.graph.is_some() && vkherd::graphs::dot_available();
         if graphs.graph.is_some() && !present {
             eprintln!("{}", vkherd::graphs::NO_DOT);
@@ -274,13 +291,17 @@ fn draw_witnesses(
         present
     });
     let test = vkherd::graphs::file_part(&program.name);
-    for (k, (_, ex)) in witnesses.iter().enumerate() {
-        let dot = vkherd::dot::to_dot(ex, &show);
-        if graphs.dot {
-            let _ = write!(out, "{dot}");
-        }
+    for (k, (_, ex)) in witnesses.into_iter().enumerate() {
         if let Some(dir) = &graphs.graph {
+            let dot = vkherd::dot::to_dot(&ex, &show);
             vkherd::graphs::write_graph(dir, &format!("{test}-state{}", k + 1), &dot, svg)?;
+        }
+        if graphs.dot {
+            drawn.figures.push(vkherd::dot::Figure {
+                title: format!("{}: {}", program.name, ex.state),
+                execution: ex,
+                highlight: Vec::new(),
+            });
         }
     }
     // The liveness witness (or the execution reaching the cut), after the states'.
@@ -288,12 +309,16 @@ fn draw_witnesses(
         vkherd::liveness::witness_execution(&l.result, program, Some(source), &model)
     });
     if let Some(ex) = live {
-        let dot = vkherd::dot::to_dot(&ex, &show);
-        if graphs.dot {
-            let _ = write!(out, "{dot}");
-        }
         if let Some(dir) = &graphs.graph {
+            let dot = vkherd::dot::to_dot(&ex, &show);
             vkherd::graphs::write_graph(dir, &format!("{test}-liveness"), &dot, svg)?;
+        }
+        if graphs.dot {
+            drawn.figures.push(vkherd::dot::Figure {
+                title: format!("{}: {}", program.name, ex.state),
+                execution: ex,
+                highlight: Vec::new(),
+            });
         }
     }
     Ok(())

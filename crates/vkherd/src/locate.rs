@@ -1,8 +1,8 @@
 //! Errors of the enumerator as diagnostics that name a real line and column.
 //!
-//! Some enumeration errors concern a thread ("thread P1 has more than 100000 paths") or
-//! the whole test ("too many thin-air value assignments") and come without a span. They
-//! are placed here: a thread's error at its first jump (the source of its paths) or else
+//! Some enumeration errors concern a thread ("thread P1 has more than 100000 paths": the
+//! thread of its [`vkherd_enumerate::EnumErrorKind`]) or the whole test ("too many
+//! thin-air value assignments") and come without a span. They are placed here: a thread's error at its first jump (the source of its paths) or else
 //! its first instruction; a whole-test error at line 1, column 1, with a message that says
 //! so. An error never renders as line 0.
 
@@ -25,16 +25,6 @@ fn instruction_span(i: &Instruction) -> Span {
     }
 }
 
-/// The thread `P<n>` a message names, if any.
-fn thread_named(message: &str) -> Option<usize> {
-    let at = message.find("thread P")? + "thread P".len();
-    let digits: String = message[at..]
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok()
-}
-
 /// Where a thread-wide problem shows: the thread's first jump, else its first instruction.
 fn thread_span(program: &Program, t: usize) -> Option<Span> {
     let code = &program.threads.get(t)?.code;
@@ -50,22 +40,11 @@ pub fn enum_diagnostic(program: &Program, e: EnumError) -> Diagnostic {
     if e.span.line > 0 {
         return Diagnostic::new(e.span, e.message);
     }
-    if let Some(span) = thread_named(&e.message).and_then(|t| thread_span(program, t)) {
+    if let Some(span) = e.kind.thread().and_then(|t| thread_span(program, t)) {
         return Diagnostic::new(span, e.message);
     }
     Diagnostic::new(
         WHOLE_TEST,
         format!("{} (this concerns the test as a whole)", e.message),
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn thread_numbers_are_read_from_messages() {
-        assert_eq!(thread_named("thread P12 has more than 5 paths"), Some(12));
-        assert_eq!(thread_named("too many thin-air value assignments"), None);
-    }
 }

@@ -14,12 +14,16 @@ mod cli;
 mod compare_cmd;
 mod diff_cmd;
 mod explain_cmd;
+mod herd7_options;
+mod isolate;
 mod khronos_cmd;
 mod litmus_cmd;
 mod merge_cmd;
+mod observe_cmd;
 mod progress;
 mod report_cmd;
 mod report_extras;
+mod show_arg;
 
 /// mimalloc: the enumeration allocates many small bit matrices from several rayon
 /// threads at once, where glibc malloc's arena locking cost ~40% of the time.

@@ -112,9 +112,11 @@ pub fn shard_json(report: &Report, opts: &Options, place: &ShardPlace) -> Value 
         "tests": place.tests,
         "unroll": opts.unroll,
         "no_thin_air": opts.no_thin_air,
-        "program_notes": crate::unaccessed_locations(&report.program),
+        "program_notes": crate::program_notes(&report.program, opts),
         "value_mismatch": s.value_mismatch,
         "thin_air_candidates": s.thin_air,
+        "thread_without_paths": s.thread_without_paths,
+        "cut_by_state": s.cut_by_state,
         "stopped": match s.stopped {
             None => Value::Null,
             Some(StopReason::Timeout(t)) => json!({"reason": "timeout", "seconds": t.as_secs_f64()}),
@@ -314,6 +316,10 @@ fn merge_test(parts: &[&Value]) -> Result<Merged, String> {
         stats.deadlocked_paths += uint(st, "deadlocked_paths")?;
         // Every shard lays out the same paths.
         stats.dropped_paths = uint(st, "dropped_paths")?;
+        stats.thread_without_paths = field(shard, "thread_without_paths")?
+            .as_u64()
+            .map(|t| t as usize);
+        stats.cut_by_state |= boolean(shard, "cut_by_state")?;
         stats.value_mismatch += uint(shard, "value_mismatch")?;
         stats.thin_air += uint(shard, "thin_air_candidates")?;
         seconds += field(st, "seconds")?.as_f64().unwrap_or(0.0);
@@ -379,6 +385,8 @@ fn program_shell(head: &Value, columns: Vec<String>) -> Result<Program, String> 
     Ok(Program {
         dialect: vkherd_model::Dialect::default(),
         reg_names: Default::default(),
+        // The shard's notes carry them (`program_notes`).
+        warnings: Vec::new(),
         name: string(head, "name")?,
         description: string(head, "description")?,
         threads: Vec::new(),

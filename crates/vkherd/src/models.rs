@@ -28,6 +28,9 @@ pub struct ModelChoice {
     pub name: String,
     /// False when `--model` was not given: OPENCL tests then run the OpenCL model.
     pub given: bool,
+    /// Every variant asked for (`--variant`, `--no-chains`); without `--model`, each
+    /// dialect's model takes those it has ([`crate::judge`]).
+    pub variants: Vec<String>,
 }
 
 impl Default for ModelChoice {
@@ -38,6 +41,7 @@ impl Default for ModelChoice {
             hand_written: false,
             name: "vulkan".into(),
             given: false,
+            variants: Vec::new(),
         }
     }
 }
@@ -140,6 +144,7 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
                 hand_written: hand_name.is_some(),
                 name: shown,
                 given: true,
+                variants: all,
             });
         }
         "vulkan" | "vulkan-2024" => (
@@ -200,6 +205,7 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
         hand_written: false,
         name: shown,
         given: true,
+        variants: all,
     })
 }
 
@@ -216,24 +222,75 @@ fn variant_list(model: &Model) -> String {
         .join(", ")
 }
 
-/// The bundled OpenCL model with `variants` on: the model of OPENCL tests when `--model`
-/// is not given (`--variant mmra` is its variant, docs/mmra.md "OpenCL"). Plain and `mmra`
-/// are compiled once per process. An error names a variant opencl.cat does not test.
-pub fn opencl(variants: &[String]) -> Result<Arc<Model>, String> {
+/// The bundled OpenCL model with `variants` on, all of them variants it tests
+/// ([`opencl_variants`]): the model of OPENCL tests when `--model` is not given
+/// (`--variant mmra` is its variant, docs/mmra.md "OpenCL"; [`crate::judge`]). Plain and
+/// `mmra` are compiled once per process.
+pub fn opencl(variants: &[String]) -> Arc<Model> {
     type Cell = std::sync::OnceLock<Arc<Model>>;
     static PLAIN: Cell = Cell::new();
     static MMRA: Cell = Cell::new();
     let compile = || Arc::new(Model::bundled("opencl", variants).expect("opencl.cat compiles"));
-    let model = match variants {
+    match variants {
         [] => PLAIN.get_or_init(compile).clone(),
         [v] if v == "mmra" => MMRA.get_or_init(compile).clone(),
         _ => compile(),
-    };
-    match variants.iter().find(|v| !model.variants.contains(*v)) {
-        Some(v) => Err(format!(
-            "the OpenCL model has no variant `{v}` (it tests: {})",
-            variant_list(&model)
-        )),
-        None => Ok(model),
     }
+}
+
+/// The variants opencl.cat tests.
+pub fn opencl_variants() -> BTreeSet<String> {
+    opencl(&[]).variants.clone()
+}
+
+/// A variant asked for without `--model` that neither dialect's model has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownVariant {
+    pub variant: String,
+    /// The variants `vulkan` and `opencl` test.
+    pub vulkan: Vec<String>,
+    pub opencl: Vec<String>,
+}
+
+impl std::fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "error: no model has the variant `{}`: without --model, tests are judged by vulkan (variants: {}) and OPENCL tests by opencl (variants: {}); `vkherd models` lists every model's",
+            self.variant,
+            self.vulkan.join(", "),
+            self.opencl.join(", ")
+        )
+    }
+}
+
+/// The models of a run without `--model`: `vulkan` with the variants asked for that it
+/// has (the `opencl` model of OPENCL tests takes its own, [`crate::judge`]). Every
+/// variant must be one of either model; the choice keeps them all in `variants`.
+pub fn by_dialect(variants: &[String], no_chains: bool) -> Result<ModelChoice, String> {
+    let vulkan: Vec<String> = variants_of("vulkan");
+    let opencl: Vec<String> = opencl_variants().into_iter().collect();
+    if let Some(v) = variants
+        .iter()
+        .find(|v| !vulkan.contains(v) && !opencl.contains(v))
+    {
+        return Err(UnknownVariant {
+            variant: v.clone(),
+            vulkan,
+            opencl,
+        }
+        .to_string());
+    }
+    let for_vulkan: Vec<String> = variants
+        .iter()
+        .filter(|v| vulkan.contains(v))
+        .cloned()
+        .collect();
+    let mut choice = resolve("vulkan", &for_vulkan, no_chains)?;
+    choice.given = false;
+    choice.variants = variants.to_vec();
+    if no_chains {
+        choice.variants.push("no-chains".into());
+    }
+    Ok(choice)
 }

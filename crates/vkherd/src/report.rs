@@ -190,7 +190,7 @@ pub fn write_herd_text(w: &mut dyn Write, report: &Report, marks: bool) -> std::
     }
     if report.bounded_empty {
         out.push_str(&format!(
-            "Bounded {name}: no execution completes within the unroll bound; raise it, e.g. --unroll {}\n",
+            "Bounded {name}: no execution completes within the unroll bound; raise it, e.g. --unroll {}, or check that every loop can exit\n",
             crate::raised_unroll(report.unroll)
         ));
     }
@@ -207,26 +207,22 @@ pub fn time_line(report: &Report) -> String {
     format!("Time {} {:.2}\n", report.program.name, report.seconds)
 }
 
+/// The run information of `program`'s report: that of the model that judges it
+/// ([`crate::judge`]: without `--model`, an OPENCL test's is opencl with its variants).
+pub fn run_info_for(program: &crate::LoweredProgram, opts: &Options) -> Map<String, Value> {
+    match crate::judge::judge(program.dialect, opts) {
+        Ok(judge) => run_info(&judge.opts),
+        Err(_) => run_info(opts),
+    }
+}
+
 /// What every JSON object of a run carries, so that an archived result says how it was
 /// made: vkherd's version, the model, its variants, the unroll bound and the limits.
 pub fn run_info(opts: &Options) -> Map<String, Value> {
-    let (model, variants): (String, Vec<String>) = match &opts.cat {
-        // A cat model: its name (bundled name or file) and the variants it was compiled with.
-        Some(cat) => (cat.name.clone(), cat.active.iter().cloned().collect()),
-        None => {
-            // In the order a cat model lists them (sorted).
-            let on = [(opts.model.mmra, "mmra"), (!opts.model.chains, "no-chains")];
-            let variants = on.iter().filter(|(on, _)| *on).map(|(_, v)| v.to_string());
-            // The default runs vulkan.cat; `hand:` names the hand-written engine.
-            let name = opts.model.variant.name();
-            let name = if opts.hand_written {
-                format!("hand:{name}")
-            } else {
-                name.to_string()
-            };
-            (name, variants.collect())
-        }
-    };
+    let (model, variants) = (
+        crate::judge::model_name(opts),
+        crate::judge::variants_on(opts),
+    );
     let mut m = Map::new();
     m.insert("vkherd".into(), json!(crate::VERSION));
     m.insert("model".into(), json!(model));

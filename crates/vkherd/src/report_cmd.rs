@@ -3,6 +3,7 @@
 //! is an entry of the page with its error; the exit code is the main command's.
 
 use crate::cli::{combine_status, report_status, EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, EXIT_PARTIAL};
+use crate::isolate::TestError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -170,6 +171,7 @@ fn run_item(item: &Item, label: &str, opts: &Options, show: &Show) -> (Entry, i3
         result: EntryResult::Error(error),
         seconds: None,
         extras: Extras::none("the file has an error"),
+        observed: None,
     };
     if let Item::UnreadableDir(_, e) = item {
         let message = format!("cannot read directory {file}: {e}");
@@ -195,10 +197,11 @@ fn run_item(item: &Item, label: &str, opts: &Options, show: &Show) -> (Entry, i3
         }
     };
     let label = format!("{label} {file}");
-    let outcome = match item {
+    // A panic (a bug) fails this file alone (isolate.rs).
+    let outcome = crate::isolate::run_test(|| match item {
         Item::Khronos(_) => run_khronos(path, &source, &label, opts),
         _ => run_litmus(&source, &label, opts, show),
-    };
+    });
     match outcome {
         Ok((result, extras, seconds, code)) => (
             Entry {
@@ -207,16 +210,24 @@ fn run_item(item: &Item, label: &str, opts: &Options, show: &Show) -> (Entry, i3
                 result,
                 seconds: Some(seconds),
                 extras,
+                observed: None,
             },
             code,
         ),
-        Err(d) => {
-            let rendered = d.render(&file, &source);
+        Err(e) => {
+            let rendered = e.render(&file, &source);
             eprint!("{rendered}");
-            let error = FileError {
-                location: format!("{file}:{}:{}", d.span.line.max(1), d.span.column.max(1)),
-                message: d.message.clone(),
-                rendered,
+            let error = match &e {
+                TestError::At(d) => FileError {
+                    location: format!("{file}:{}:{}", d.span.line.max(1), d.span.column.max(1)),
+                    message: d.message.clone(),
+                    rendered,
+                },
+                TestError::Panicked(p) => FileError {
+                    location: file.clone(),
+                    message: p.text(&file),
+                    rendered,
+                },
             };
             (error_entry(Some(source), error), EXIT_BAD_INPUT)
         }
@@ -246,7 +257,9 @@ fn run_litmus(
         let relations: Vec<&str> = show.relations.iter().map(|s| s.as_str()).collect();
         let checked = vkherd::explain::model_for(&program, &opts)
             .map_err(|e| e.to_string())
-            .and_then(|model| vkherd::explain::check_show(&model, &relations));
+            .and_then(|model| {
+                vkherd::explain::check_show(&model, &relations).map_err(|e| e.to_string())
+            });
         match checked {
             Ok(()) => crate::report_extras::extras(
                 &program,

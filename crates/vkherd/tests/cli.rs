@@ -223,7 +223,7 @@ fn opencl_tests_run_the_opencl_model_and_the_vulkan_model_refuses_them() {
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
-        err.contains("error: `ok` is an OpenCL test and the Vulkan model cannot judge it"),
+        err.contains("error: `ok` is an OpenCL test, and the model vulkan is not for OpenCL tests: it reads SC2, SC3, SEMSC2, SEMSC3, AV, VIS, SEMAV, SEMVIS, AVDEVICE, VISDEVICE, NONPRIV, ssw, which OpenCL tests never have"),
         "{err}"
     );
     assert!(err.contains("opencl-ok.litmus:1:1"), "{err}");

@@ -122,7 +122,7 @@ fn a_bounded_empty_result_says_so_and_has_its_own_exit_code() {
     assert!(stdout.contains("States 0\n"), "{stdout}");
     assert!(
         stdout.contains(
-            "Bounded spin: no execution completes within the unroll bound; raise it, e.g. --unroll 4\n"
+            "Bounded spin: no execution completes within the unroll bound; raise it, e.g. --unroll 4, or check that every loop can exit\n"
         ),
         "{stdout}"
     );

@@ -135,6 +135,8 @@ fn an_unreachable_state_is_said_so() {
     assert!(text(&out.stdout).contains("No candidate execution reaches 1:r0=5;"));
 }
 
+/// A limit is no fault of the test: exit code 3, as a stopped run, and a message with no
+/// source location (issue 21, item 6).
 #[test]
 fn a_runaway_test_stops_at_the_limit_with_a_message() {
     let out = vkherd(&[
@@ -143,9 +145,10 @@ fn a_runaway_test_stops_at_the_limit_with_a_message() {
         "--max-candidates",
         "10",
     ]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stdout));
     let err = text(&out.stderr);
     assert!(err.contains("raise --max-candidates"), "{err}");
+    assert!(!err.contains(" --> ") && !err.contains('^'), "{err}");
 }
 
 #[test]
@@ -236,10 +239,11 @@ fn graph_dir_gets_a_file_per_state() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("looks like herd7's -graph layout"));
     assert!(!std::path::Path::new("cluster").exists());
-    // herd7's -doshow for the relations; sw is drawn in the witness of 1:r0=1; 1:r1=1;.
+    // herd7's -doshow for the relations; sw is drawn in the witness of 1:r0=1; 1:r1=1;,
+    // the third of the graph's three figures.
     let out = vkherd(&[&corpus("mp/MP-relacq-wg.litmus"), "-doshow", "sw", "--dot"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).contains("e1 -> e2 [label=\"sw\""));
+    assert!(text(&out.stdout).contains("x3_e1 -> x3_e2 [label=\"sw\""));
 }
 
 #[test]
@@ -306,4 +310,81 @@ fn the_worked_example_in_the_docs_is_the_real_output() {
         dv.lines().skip(1).take(10).collect::<Vec<_>>(),
         "MP-relacq-wg is not explained as MP-relacq-dv-crosswg"
     );
+}
+
+/// The `[default: ...]` of option `--NAME` in `vkherd ARGS --help`.
+fn help_default(args: &[&str], name: &str) -> String {
+    let help = text(&vkherd(args).stdout);
+    let line = help
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("--{name} ")))
+        .unwrap_or_else(|| panic!("no --{name} in {args:?}"));
+    line.split("[default: ")
+        .nth(1)
+        .and_then(|d| d.split(']').next())
+        .unwrap_or_else(|| panic!("no default: {line}"))
+        .to_string()
+}
+
+/// `explain` stops where a run stops: the main form's `--max-candidates` and `--timeout`,
+/// with the same defaults (issue 21, item 6).
+#[test]
+fn explain_has_the_limits_of_a_run_with_their_defaults() {
+    for name in ["max-candidates", "timeout"] {
+        assert_eq!(
+            help_default(&["explain", "--help"], name),
+            help_default(&["--help"], name),
+            "--{name}"
+        );
+    }
+}
+
+/// A ticket lock of two invocations has more than 200 000 candidates (the cap explain
+/// had): explained in full within the run's limits.
+#[test]
+fn explain_goes_past_200000_candidates_within_the_run_limits() {
+    let gen = vkherd(&["gen", "ticket", "2"]);
+    assert_eq!(gen.status.code(), Some(0));
+    let file = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("explain-ticket-2.litmus");
+    std::fs::write(&file, &gen.stdout).unwrap();
+    let out = vkherd(&["explain", "--json", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["examined"].as_u64().unwrap() > 200_000,
+        "{}",
+        v["examined"]
+    );
+}
+
+/// A time limit names the candidates examined when it struck (not the absent candidate
+/// limit), and no source location.
+#[test]
+fn a_stopped_explanation_says_how_far_it_got() {
+    let gen = vkherd(&["gen", "ticket", "3"]);
+    let file = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("explain-ticket-3.litmus");
+    std::fs::write(&file, &gen.stdout).unwrap();
+    let out = vkherd(&[
+        "explain",
+        file.to_str().unwrap(),
+        "--max-candidates",
+        "0",
+        "--timeout",
+        "0.2",
+    ]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stdout));
+    let err = text(&out.stderr);
+    let count: u64 = err
+        .split(" (--timeout) after ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(count < 1 << 40, "{err}");
+    assert!(
+        err.starts_with("error: ")
+            && err.contains("explain-ticket-3.litmus: stopped by the time limit of 0.2 s"),
+        "{err}"
+    );
+    assert!(!err.contains(" --> "), "{err}");
 }

@@ -201,5 +201,5 @@ fn both_engines_agree_on_the_mmra_corpus() {
         );
         n += 1;
     }
-    assert_eq!(n, 9);
+    assert_eq!(n, 12);
 }

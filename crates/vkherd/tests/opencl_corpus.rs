@@ -103,6 +103,70 @@ fn opencl_corpus_verdicts_match_the_headers() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A header line `KEY: Ok|No (...), data race: yes|no`: the verdict and the race flag.
+fn stated(source: &str, key: &str) -> Option<(String, bool)> {
+    source
+        .lines()
+        .find_map(|l| l.trim_start_matches("(* ").trim().strip_prefix(key))
+        .map(|l| (l[..2].to_string(), l.contains("data race: yes")))
+}
+
+/// The variant `rc11-sc` (RC11's psc instead of seed 004's order S, docs/opencl.md "The
+/// SC order S"): on every corpus test it gives the header's `RC11-SC:` verdict and race
+/// flag where there is one, else the `Expected:` ones (so a test on which the two SC
+/// axioms differ must say so); its report is locked where it differs from the default's,
+/// and its pruned search equals --naive there.
+#[test]
+fn rc11_sc_differs_only_where_the_headers_say() {
+    let choice = vkherd::models::resolve("opencl", &["rc11-sc".to_string()], false)
+        .expect("opencl has the variant rc11-sc");
+    let rc11 = vkherd::Options {
+        cat: choice.cat,
+        model_given: true,
+        ..vkherd::Options::default()
+    };
+    let mut failures = Vec::new();
+    let mut differ = Vec::new();
+    for (name, source) in corpus() {
+        let program = vkherd::load_litmus(&source).expect("parses");
+        let expected = stated(&source, "RC11-SC: ")
+            .or_else(|| stated(&source, "Expected: "))
+            .expect("an Expected line");
+        let rep = vkherd::run(&program, &rc11).expect("runs");
+        let got = (
+            match rep.verdict {
+                vkherd::Verdict::Ok => "Ok".to_string(),
+                vkherd::Verdict::No => "No".to_string(),
+            },
+            rep.outcomes.flag_data_race,
+        );
+        if got != expected {
+            failures.push(format!("{name}: header {expected:?}, rc11-sc {got:?}"));
+        }
+        let text = vkherd::report::herd_text(&rep);
+        let plain = vkherd::report::herd_text(
+            &vkherd::run(&program, &vkherd::Options::default()).expect("runs"),
+        );
+        if text != plain {
+            let stem = Path::new(&name).file_stem().unwrap().to_string_lossy();
+            differ.push(stem.to_string());
+            insta::assert_snapshot!(format!("opencl-{stem}@rc11-sc"), text);
+            let naive = vkherd::Options {
+                naive: true,
+                ..rc11.clone()
+            };
+            let naive = vkherd::report::herd_text(&vkherd::run(&program, &naive).expect("runs"));
+            assert_eq!(text, naive, "{name}: rc11-sc search and --naive differ");
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(
+        differ,
+        ["IRIW-sc-fences-relaxed", "SC-stale-write-not-last", "Z6.U"],
+        "the tests whose reports rc11-sc changes"
+    );
+}
+
 /// The pruned search cuts on the OpenCL model's monotone checks and on compare-exchange
 /// outcomes decided by partial values: it must list exactly what plain exhaustive
 /// enumeration (`--naive`) lists, on the whole OpenCL corpus.
@@ -110,20 +174,8 @@ fn opencl_corpus_verdicts_match_the_headers() {
 fn opencl_corpus_pruned_search_equals_naive_enumeration() {
     for (name, source) in corpus() {
         let program = vkherd::load_litmus(&source).expect("parses");
-        let pruned = vkherd::run(&program, &vkherd::Options::default()).expect("runs");
-        let naive = vkherd::run(
-            &program,
-            &vkherd::Options {
-                naive: true,
-                ..vkherd::Options::default()
-            },
-        )
-        .expect("runs");
-        assert_eq!(
-            vkherd::report::herd_text(&pruned),
-            vkherd::report::herd_text(&naive),
-            "{name}"
-        );
+        let (pruned, naive) = files::pruned_and_naive_reports(&program);
+        assert_eq!(pruned, naive, "{name}");
     }
 }
 
@@ -139,7 +191,8 @@ fn opencl_tests_are_refused_by_the_vulkan_model() {
     };
     let err = vkherd::run(&program, &opts).expect_err("refused");
     assert!(
-        err.message.contains("the Vulkan model cannot judge it"),
+        err.message
+            .contains("is an OpenCL test, and the model vulkan is not for OpenCL tests"),
         "{name}: {}",
         err.message
     );
@@ -235,7 +288,8 @@ fn dump_lowered_corpus() {
 }
 
 /// Damaged OpenCL tests get an error, never a panic, from parsing or lowering: byte edits
-/// of every corpus file, the same edits on every run.
+/// of every corpus file and of the dialect fixtures (tests/files/opencl-dialect: arrays,
+/// memory maps, compare-exchange forms), the same edits on every run.
 #[test]
 fn damaged_opencl_tests_never_panic() {
     const BYTES: &[u8] = b"(){};,*&|!=<>-+/\\[]:@ \nrxyz0129P~\"";
@@ -246,7 +300,15 @@ fn damaged_opencl_tests_never_panic() {
             .wrapping_add(1442695040888963407);
         (seed >> 33) as usize
     };
-    for (name, source) in corpus() {
+    let fixtures = files::litmus_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/files/opencl-dialect"),
+    )
+    .into_iter()
+    .map(|p| {
+        let text = std::fs::read_to_string(&p).expect("readable");
+        (p.display().to_string(), text)
+    });
+    for (name, source) in corpus().into_iter().chain(fixtures) {
         for _ in 0..60 {
             let mut bytes = source.as_bytes().to_vec();
             for _ in 0..1 + next() % 3 {

@@ -25,7 +25,7 @@
 //! A take of a backward jump beyond `--unroll` (of an iteration that is not a spin
 //! iteration) ends a *cut* path, kept for the reachability check of the bound.
 
-use crate::paths::{Path, Step};
+use crate::paths::{Path, PathLimitError, PathLimits, Step};
 use std::collections::HashSet;
 use vkherd_model::{AccessKind, Instruction, Operand, Thread};
 
@@ -103,13 +103,6 @@ pub struct ThreadEndings {
     pub cuts: Vec<LPath>,
 }
 
-/// Why the paths could not be listed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TooManyPaths {
-    pub thread: usize,
-    pub limit: usize,
-}
-
 /// The state of one branch of the enumeration.
 #[derive(Clone)]
 struct Walk {
@@ -143,21 +136,23 @@ impl Walk {
     }
 }
 
-/// Lists the liveness paths of `thread` (thread number `index`) at bound `unroll`, at
-/// most `limit` of each kind.
+/// Lists the liveness paths of `thread` (thread number `index`) at bound `unroll`:
+/// at most `limits.paths` of each kind, and at most `limits.steps` steps walked.
 pub fn thread_endings(
     thread: &Thread,
     index: usize,
     unroll: u32,
-    limit: usize,
-) -> Result<ThreadEndings, TooManyPaths> {
+    limits: PathLimits,
+) -> Result<ThreadEndings, PathLimitError> {
     let code = &thread.code;
     let n = code.len();
     let mut out = ThreadEndings::default();
-    let too_many = || TooManyPaths {
+    let limit = limits.paths;
+    let too_many = || PathLimitError::TooMany {
         thread: index,
         limit,
     };
+    let mut walked = 0usize;
     let mut start = Walk {
         pc: 0,
         steps: Vec::new(),
@@ -174,6 +169,13 @@ pub fn thread_endings(
         }
         loop {
             let pc = w.pc;
+            walked += 1;
+            if walked > limits.steps {
+                return Err(PathLimitError::TooLong {
+                    thread: index,
+                    limit: limits.steps,
+                });
+            }
             if pc >= n {
                 out.ends.push(w.end(Ending::Terminated));
                 break;

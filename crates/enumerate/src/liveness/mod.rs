@@ -37,7 +37,6 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use vkherd_litmus::Span;
 use vkherd_model::{Instruction, Program};
 
 /// The answer (liveness.md "Verdicts").
@@ -232,19 +231,19 @@ fn all_endings(program: &Program, opts: &EnumOptions) -> Result<Vec<ThreadEnding
         .iter()
         .enumerate()
         .map(|(t, thread)| {
-            let mut te = thread_endings(thread, t, opts.unroll, opts.max_paths).map_err(|e| EnumError {
-                span: Span::default(),
-                message: format!(
-                    "thread P{} has more than {} liveness paths at --unroll {}: lower --unroll or simplify the loops",
-                    e.thread, e.limit, opts.unroll
-                ),
-            })?;
+            let mut te = thread_endings(thread, t, opts.unroll, opts.path_limits)
+                .map_err(|e| EnumError::of_kind(crate::EnumErrorKind::Paths(e), opts.unroll))?;
             // Simplest witnesses first: by kind, then by length.
             te.ends.sort_by_key(|p| (p.ending.kind(), p.path.steps.len()));
             Ok(te)
         })
         .collect()
 }
+
+/// How many times more path combinations the liveness check may walk than a safety run
+/// (each invocation also has its paused prefixes and its stuck endings; most
+/// combinations are skipped by the progress check before any search).
+const LIVENESS_COMBINATIONS: u64 = 16;
 
 /// What the combinations of one run share.
 struct Runner<'a> {
@@ -268,15 +267,13 @@ impl Runner<'_> {
         let total = options
             .iter()
             .fold(1u64, |acc, o| acc.saturating_mul(o.len() as u64));
-        if total > self.opts.max_path_combinations.saturating_mul(16) {
-            return Err(EnumError {
-                span: Span::default(),
-                message: format!(
-                    "{total} liveness path combinations at --unroll {} (more than {}): lower --unroll or simplify the loops",
-                    self.opts.unroll,
-                    self.opts.max_path_combinations.saturating_mul(16)
-                ),
-            });
+        let limit = self.opts.max_path_combinations.saturating_mul(LIVENESS_COMBINATIONS);
+        if total > limit {
+            let kind = crate::EnumErrorKind::TooManyPathCombinations {
+                combinations: total,
+                limit,
+            };
+            return Err(EnumError::of_kind(kind, self.opts.unroll));
         }
         let best = AtomicUsize::new(usize::MAX);
         let found: Mutex<BTreeMap<usize, Result<Witness, EnumError>>> = Mutex::default();

@@ -6,8 +6,8 @@
 //! locations may still be called `true` or `not` (no word is reserved).
 
 use super::lex::{
-    consumed, fail, ident, integer, is_register, keyword, sym, thread_reg, unexpected,
-    unexpected_in, ws, PResult, Src,
+    consumed, expect, fail, ident, integer, is_register, keyword, natural, sym, thread_reg,
+    unexpected, unexpected_in, ws, PResult, Src,
 };
 use crate::ast::{CmpOp, Cond, CondAtom, Quantifier, Spanned, StateItem};
 use nom::branch::alt;
@@ -130,9 +130,46 @@ fn state_item<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Option<Spanned<State
             name,
             format!("register `{name}` without a thread: expected `Pn:{name}` or `n:{name}`"),
         ),
-        Ok((j, name)) => Ok((j, Some(src.spanned(StateItem::Loc(name.to_string()), name)))),
+        Ok((j, name)) => match src.arrays.iter().find(|(a, _)| a == name) {
+            Some(&(_, len)) => array_cell(src, i, j, name, len),
+            None => Ok((j, Some(src.spanned(StateItem::Loc(name.to_string()), name)))),
+        },
         Err(_) => Ok((i, None)),
     }
+}
+
+/// `y[K]`, a cell of the OpenCL array `y` of `len` cells (`i` at `y`, `j` after it).
+fn array_cell<'a>(
+    src: &Src<'a>,
+    i: &'a str,
+    j: &'a str,
+    name: &str,
+    len: u64,
+) -> PResult<'a, Option<Spanned<StateItem>>> {
+    let cells = format!("a cell `{name}[0]` to `{name}[{}]`", len - 1);
+    let ctx = format!(" after the array `{name}`");
+    let (k, _) = sym(
+        j,
+        '[',
+        &ctx,
+        &format!("`[`: `{name}` is an array, expected {cells}"),
+    )?;
+    let (at, _) = ws(k)?;
+    let (k, index) = expect(
+        at,
+        natural,
+        &format!(" in `{name}[...]`"),
+        "an index (an integer)",
+    )?;
+    if index >= len {
+        return fail(
+            consumed(at, k),
+            format!("index {index} is outside the array `{name}` of {len} cells: expected {cells}"),
+        );
+    }
+    let (k, _) = sym(k, ']', &format!(" in `{name}[{index}`"), "`]`")?;
+    let cell = StateItem::Loc(format!("{name}[{index}]"));
+    Ok((k, Some(src.spanned(cell, consumed(i, k)))))
 }
 
 /// `Pn:name` / `n:name` for a named OpenCL variable of thread n (`src.reg_names`).

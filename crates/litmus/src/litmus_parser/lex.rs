@@ -50,6 +50,9 @@ pub(super) struct Src<'a> {
     /// OpenCL local variables not named `rK`, per thread: (name, register number). Empty
     /// for the Vulkan dialect, where a condition names registers only as `rK`.
     pub reg_names: Vec<Vec<(String, u32)>>,
+    /// OpenCL arrays of the init block (name, length): a condition names their cells
+    /// `y[1]`. Empty for the Vulkan dialect.
+    pub arrays: Vec<(String, u64)>,
 }
 
 impl<'a> Src<'a> {
@@ -60,6 +63,7 @@ impl<'a> Src<'a> {
             text,
             line_starts: std::iter::once(0).chain(breaks).collect(),
             reg_names: Vec::new(),
+            arrays: Vec::new(),
         }
     }
 

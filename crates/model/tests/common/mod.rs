@@ -167,6 +167,7 @@ impl Exec {
             condition: None,
             constants: Vec::new(),
             reg_names: Default::default(),
+            warnings: Vec::new(),
         }
     }
 

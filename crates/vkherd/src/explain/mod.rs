@@ -25,17 +25,24 @@ use witness::failure_with;
 pub use witness::{failure, shortest_cycle};
 
 use crate::execution::{state_text, Execution};
+use crate::judge::{Judge, ModelMismatch};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use vkherd_cat::inspect::Inspection;
 use vkherd_cat::Model;
 use vkherd_enumerate::capture::{self, CaptureError, Captured};
+use vkherd_enumerate::StopReason;
 use vkherd_litmus::Diagnostic;
-use vkherd_model::{Dialect, Observable, Program, Quantifier};
+use vkherd_model::{Observable, Program, Quantifier};
 
-/// Most candidates an explanation examines and keeps, unless `--max-candidates` says.
-pub const DEFAULT_MAX_CANDIDATES: u64 = 200_000;
+/// The default of `vkherd report --explain-candidates`: most candidates examined to
+/// explain one test of a page (`vkherd explain` takes the run's `--max-candidates`).
+pub const REPORT_EXPLAIN_CANDIDATES: u64 = 200_000;
+
+/// Most candidates an explanation keeps (those reaching the states asked about): each is
+/// held whole until they are grouped by reason, so this bounds the memory it takes.
+pub const MAX_KEPT: u64 = 200_000;
 
 /// Which final states to explain.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,60 +158,69 @@ pub struct Explanation {
 
 /// Why an explanation could not be made.
 #[derive(Debug, Clone)]
-pub struct ExplainError(pub Diagnostic);
-
-impl std::fmt::Display for ExplainError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0.message)
-    }
+pub enum ExplainError {
+    /// The test cannot be run (located in the test).
+    Input(Diagnostic),
+    /// `--model` is not for the test's dialect.
+    Model(ModelMismatch),
+    /// A limit stopped the enumeration: the list of candidates would be partial.
+    Limit(ExplainLimit),
 }
 
-/// The model an explanation uses for `program` under `opts`, the one `crate::run` judges
-/// it by (see the module docs): `--model`'s cat model; for an `OPENCL` test without
-/// `--model`, opencl.cat with the variants asked for; else the bundled `vulkan.cat`
-/// with the variants of the hand-written model's options (`vulkan-2024`, `no-chains`,
-/// `mmra`).
-pub fn model_for(program: &Program, opts: &crate::Options) -> Result<Arc<Model>, ExplainError> {
-    let variants = crate::requested_variants(opts);
-    match (&opts.cat, program.dialect) {
-        (_, Dialect::OpenCl) if !opts.model_given => crate::models::opencl(&variants)
-            .map_err(|e| {
-                whole_test(format!(
-                    "`{}` is an OpenCL test, judged by the OpenCL model (no --model given), and {e}; expected only variants of the OpenCL model",
-                    program.name
-                ))
-            }),
-        (Some(m), _) => Ok(m.clone()),
-        (None, Dialect::OpenCl) => Err(whole_test(format!(
-            "`{}` is an OpenCL test and the hand-written Vulkan model cannot judge it; expected --model opencl (the default for OPENCL tests) or a cat model",
-            program.name
-        ))),
-        (None, Dialect::Vulkan) => {
-            let name = match opts.model.variant {
-                vkherd_model::Variant::Vulkan2024 => "vulkan-2024",
-                _ => "vulkan",
-            };
-            let model = Model::bundled(name, &variants)
-                .map_err(|e| whole_test(format!("the bundled model: {}", e.diagnostic.message)))?;
-            Ok(Arc::new(model))
+/// The limits an explanation can meet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExplainLimit {
+    /// `--max-candidates` or `--timeout`, after `candidates` were examined.
+    Stopped { reason: StopReason, candidates: u64 },
+    /// More than [`MAX_KEPT`] candidates reach the states asked about.
+    TooMany { kept: u64 },
+}
+
+impl std::fmt::Display for ExplainLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            ExplainLimit::Stopped { reason, candidates } => write!(
+                f,
+                "{}: the list of candidates would be partial, so there is no explanation; raise --max-candidates or --timeout (0 = no limit), or give a narrower --state",
+                crate::stop_text(reason, candidates)
+            ),
+            ExplainLimit::TooMany { kept } => write!(
+                f,
+                "more than {kept} candidate executions reach the states asked about: too many to keep and group by reason; give a narrower --state"
+            ),
         }
     }
 }
 
-fn whole_test(message: String) -> ExplainError {
-    ExplainError(Diagnostic::new(crate::locate::WHOLE_TEST, message))
+impl std::fmt::Display for ExplainError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExplainError::Input(d) => write!(f, "{}", d.message),
+            ExplainError::Model(m) => write!(f, "{m}"),
+            ExplainError::Limit(l) => write!(f, "{l}"),
+        }
+    }
 }
 
-fn capture_error(program: &Program, e: CaptureError, limit: u64) -> ExplainError {
+/// The model an explanation uses for `program` under `opts`: the one `crate::run` judges
+/// it by ([`crate::judge`]), as a cat model, which names every definition.
+pub fn model_for(program: &Program, opts: &crate::Options) -> Result<Arc<Model>, ExplainError> {
+    Ok(judged(program, opts)?.model)
+}
+
+fn judged(program: &Program, opts: &crate::Options) -> Result<Judge, ExplainError> {
+    crate::judge::judge(program.dialect, opts).map_err(ExplainError::Model)
+}
+
+fn capture_error(program: &Program, e: CaptureError) -> ExplainError {
     match e {
-        CaptureError::Enum(e) => ExplainError(crate::locate::enum_diagnostic(program, e)),
-        CaptureError::TooMany { .. } => whole_test(format!(
-            "more than {limit} candidate executions reach the states asked about: too many to explain; give a narrower --state or raise --max-candidates"
-        )),
-        CaptureError::Stopped(r) => whole_test(format!(
-            "{}: the list of candidates would be partial, so there is no explanation; raise --max-candidates or --timeout",
-            crate::stop_text(r, limit)
-        )),
+        CaptureError::Enum(e) => ExplainError::Input(crate::locate::enum_diagnostic(program, e)),
+        CaptureError::TooMany { limit } => {
+            ExplainError::Limit(ExplainLimit::TooMany { kept: limit })
+        }
+        CaptureError::Stopped { reason, candidates } => {
+            ExplainError::Limit(ExplainLimit::Stopped { reason, candidates })
+        }
     }
 }
 
@@ -217,20 +233,16 @@ pub fn witness_executions(
     opts: &crate::Options,
     show: &[&str],
 ) -> Result<Vec<(Vec<i64>, Execution)>, ExplainError> {
-    let model = model_for(program, opts)?;
-    let mut eo = opts.enum_options();
+    let judge = judged(program, opts)?;
+    let model = judge.model;
     // The run's own engine finds the executions (`--model hand:vulkan` is the
     // hand-written one, which agrees with vulkan.cat candidate by candidate:
     // tests/cat_model.rs); the cat model names their relations.
-    if program.dialect == Dialect::OpenCl {
-        eo.cat = Some(model.clone());
-    }
+    let mut eo = judge.opts.enum_options();
     eo.speedcheck = vkherd_enumerate::Speedcheck::Off;
     eo.states_only = false;
     eo.shard = None;
-    let limit = opts.max_candidates.unwrap_or(0);
-    let (found, _) =
-        capture::witnesses(program, &eo).map_err(|e| capture_error(program, e, limit))?;
+    let (found, _) = capture::witnesses(program, &eo).map_err(|e| capture_error(program, e))?;
     Ok(found
         .into_iter()
         .map(|(state, c)| {
@@ -240,38 +252,63 @@ pub fn witness_executions(
         .collect())
 }
 
+/// A `--show` name that is not a relation of the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownRelation {
+    pub name: String,
+    pub model: String,
+    /// The model defines the name, as a set.
+    pub is_set: bool,
+    /// The relations the model defines, sorted.
+    pub known: Vec<String>,
+}
+
+impl std::fmt::Display for UnknownRelation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = &self.name;
+        let what = if self.is_set {
+            "is a set, not a relation"
+        } else {
+            "is not a relation of the model"
+        };
+        write!(
+            f,
+            "--show {name}: `{name}` {what} `{}`; expected one of: {}, or a base relation (po, rf, asmo, ...)",
+            self.model,
+            self.known.join(", ")
+        )
+    }
+}
+
+/// Is `name` a relation of `model` (a definition or a base relation)?
+pub fn is_relation(model: &Model, name: &str) -> bool {
+    match model.named(name) {
+        Some(n) => model.graph.kind(n) == vkherd_cat::Kind::Rel,
+        None => vkherd_cat::base::lookup(name)
+            .is_some_and(|b| vkherd_cat::BASES[b].kind == vkherd_cat::Kind::Rel),
+    }
+}
+
 /// Checks that every name of `show` is a relation of `model` (a definition or a base
 /// relation), for `--show`.
-pub fn check_show(model: &Model, show: &[&str]) -> Result<(), String> {
-    for name in show {
-        let node = model.named(name);
-        let is_rel = match node {
-            Some(n) => model.graph.kind(n) == vkherd_cat::Kind::Rel,
-            None => vkherd_cat::base::lookup(name)
-                .is_some_and(|b| vkherd_cat::BASES[b].kind == vkherd_cat::Kind::Rel),
-        };
-        if !is_rel {
-            let mut known: Vec<&str> = model
-                .named
-                .iter()
-                .filter(|(_, n)| model.graph.kind(*n) == vkherd_cat::Kind::Rel)
-                .map(|(m, _)| m.as_str())
-                .collect();
-            known.sort_unstable();
-            known.dedup();
-            let what = if node.is_some() {
-                "is a set, not a relation"
-            } else {
-                "is not a relation of the model"
-            };
-            return Err(format!(
-                "--show {name}: `{name}` {what} `{}`; expected one of: {}, or a base relation (po, rf, asmo, ...)",
-                model.name,
-                known.join(", ")
-            ));
-        }
-    }
-    Ok(())
+pub fn check_show(model: &Model, show: &[&str]) -> Result<(), UnknownRelation> {
+    let Some(name) = show.iter().find(|name| !is_relation(model, name)) else {
+        return Ok(());
+    };
+    let mut known: Vec<String> = model
+        .named
+        .iter()
+        .filter(|(_, n)| model.graph.kind(*n) == vkherd_cat::Kind::Rel)
+        .map(|(m, _)| m.clone())
+        .collect();
+    known.sort_unstable();
+    known.dedup();
+    Err(UnknownRelation {
+        name: name.to_string(),
+        model: model.name.clone(),
+        is_set: model.named(name).is_some(),
+        known,
+    })
 }
 
 /// Does `state` (in column order) match the target?
@@ -306,8 +343,9 @@ fn passes_filter(program: &Program, state: &[i64]) -> bool {
 
 /// Explains the states of `program` that `target` asks about (see the module docs).
 /// `source` gives the instructions' text; `show` names relations added to every
-/// execution shown. At most `opts.max_candidates` (default
-/// [`DEFAULT_MAX_CANDIDATES`]) candidates are examined.
+/// execution shown. At most `opts.max_candidates` candidates are examined (the run's
+/// limit: every candidate is enumerated, none pruned) within `opts.timeout`, and at most
+/// [`MAX_KEPT`] kept.
 pub fn explain(
     program: &Program,
     source: Option<&str>,
@@ -315,11 +353,10 @@ pub fn explain(
     target: &Target,
     show: &[&str],
 ) -> Result<Explanation, ExplainError> {
-    let model = model_for(program, opts)?;
-    let limit = opts.max_candidates.unwrap_or(DEFAULT_MAX_CANDIDATES);
-    let mut eo = opts.enum_options();
+    let judge = judged(program, opts)?;
+    let model = judge.model;
+    let mut eo = judge.opts.enum_options();
     eo.cat = Some(model.clone());
-    eo.max_candidates = Some(limit);
     eo.speedcheck = vkherd_enumerate::Speedcheck::Off;
     eo.states_only = false;
     eo.shard = None;
@@ -327,8 +364,8 @@ pub fn explain(
     // --no-thin-air leaves out.
     eo.no_thin_air = false;
     let wanted = |st: &[i64]| matches(program, target, st);
-    let (cands, stats) = capture::candidates_reaching(program, &eo, &wanted, limit)
-        .map_err(|e| capture_error(program, e, limit))?;
+    let (cands, stats) = capture::candidates_reaching(program, &eo, &wanted, MAX_KEPT)
+        .map_err(|e| capture_error(program, e))?;
     // Candidates by state, in state order.
     let mut by_state: BTreeMap<Vec<i64>, Vec<&Captured>> = BTreeMap::new();
     for c in &cands {
@@ -345,7 +382,11 @@ pub fn explain(
     }
     Ok(Explanation {
         test: program.name.clone(),
-        model: model.name.clone(),
+        model: match &judge.opts.cat {
+            Some(_) => model.name.clone(),
+            // The Vulkan model named by options: `vulkan` or `vulkan-2024`.
+            None => judge.opts.model.variant.name().to_string(),
+        },
         asked: match target {
             Target::State(v) => v
                 .iter()

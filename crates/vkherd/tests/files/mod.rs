@@ -30,3 +30,16 @@ pub fn litmus_files(dir: &Path) -> Vec<PathBuf> {
 pub fn corpus_files() -> Vec<PathBuf> {
     litmus_files(&corpus_root())
 }
+
+/// The herd-style reports of `program` from the pruned search and from plain exhaustive
+/// enumeration (`--naive`), default options otherwise: they must be the same.
+pub fn pruned_and_naive_reports(program: &vkherd_model::Program) -> (String, String) {
+    let run = |naive: bool| {
+        let opts = vkherd::Options {
+            naive,
+            ..vkherd::Options::default()
+        };
+        vkherd::report::herd_text(&vkherd::run(program, &opts).expect("runs"))
+    };
+    (run(false), run(true))
+}

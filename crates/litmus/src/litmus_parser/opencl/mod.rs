@@ -23,8 +23,8 @@ use super::lex::{
     consumed, expect, fail, ident, integer, is_register, natural, sym, thread_reg, thread_word,
     unexpected, unexpected_in, word, ws, PResult, Src,
 };
-use crate::ast::{AddrSpace, ClParam, ClThread, FinalCond, InitDecl, OpenClTest, Span};
-use crate::error::span_at;
+use crate::ast::{AddrSpace, ClParam, ClThread, FinalCond, InitDecl, OpenClTest, Span, Spanned};
+use crate::error::{span_at, Warning};
 use crate::limits::MAX_THREADS;
 use crate::Diagnostic;
 use nom::Parser;
@@ -57,8 +57,9 @@ pub fn parse_opencl(source: &str) -> Result<OpenClTest, Diagnostic> {
 
 fn file<'a>(src: &Src<'a>) -> PResult<'a, OpenClTest> {
     let (i, (name, description)) = header(src.text)?;
-    let (i, init) = init_block(src, i)?;
-    let (i, mut threads) = threads(src, i)?;
+    let (i, (init, arrays)) = init_block(src, i)?;
+    let mut warnings = Vec::new();
+    let (i, mut threads) = threads(src, i, &arrays, &mut warnings)?;
     let i = match super::lex::keyword(i, "scopeTree") {
         Some(rest) => {
             let kw = ws(i)?.0;
@@ -66,9 +67,11 @@ fn file<'a>(src: &Src<'a>) -> PResult<'a, OpenClTest> {
         }
         None => i,
     };
-    // The condition may name the threads' variables: `0:flag`.
+    let (i, memory_map) = memory_map(src, i)?;
+    // The condition may name the threads' variables (`0:flag`) and array cells (`y[1]`).
     let mut src_named = Src::new(src.orig(), src.text);
     src_named.reg_names = threads.iter().map(|t| t.var_names.clone()).collect();
+    src_named.arrays = arrays;
     let (i, tail) = cond::tail(&src_named, i)?;
     let var_name = |t: usize, reg: u32| {
         let names: &Vec<(String, u32)> = src_named.reg_names.get(t)?;
@@ -92,8 +95,57 @@ fn file<'a>(src: &Src<'a>) -> PResult<'a, OpenClTest> {
             locations: tail.locations,
             filter: tail.filter,
             condition,
+            memory_map,
+            warnings,
         },
     ))
+}
+
+/// herd's memory map after the scope tree: `x: global, y: local` (`,`- or `;`-separated), the
+/// address space of each location named; empty if none follows.
+fn memory_map<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Vec<Spanned<(String, AddrSpace)>>> {
+    let mut out: Vec<Spanned<(String, AddrSpace)>> = Vec::new();
+    let mut i = i;
+    loop {
+        // An entry is `NAME :`; anything else ends the map (the condition part follows).
+        let Ok((j, name)) = ident(i) else {
+            return Ok((i, out));
+        };
+        let Some(after_colon) = ws(j)?.0.strip_prefix(':') else {
+            return Ok((i, out));
+        };
+        let (k, space_word) = expect(
+            after_colon,
+            ident,
+            &format!(" after `{name}:` in the memory map"),
+            "`global` or `local`",
+        )?;
+        let space = match space_word {
+            "global" | "__global" => AddrSpace::Global,
+            "local" | "__local" => AddrSpace::Local,
+            _ => {
+                return fail(
+                    space_word,
+                    format!("unknown memory region `{space_word}` for `{name}` in the memory map: expected `global` or `local`"),
+                )
+            }
+        };
+        if let Some(first) = out.iter().find(|e| e.value.0 == name) {
+            return fail(
+                name,
+                format!(
+                    "`{name}` is twice in the memory map (first at {}:{}): expected one region per location",
+                    first.span.line, first.span.column
+                ),
+            );
+        }
+        out.push(src.spanned((name.to_string(), space), consumed(ws(i)?.0, k)));
+        let (k2, _) = ws(k)?;
+        i = match k2.strip_prefix(',').or_else(|| k2.strip_prefix(';')) {
+            Some(rest) => rest,
+            None => k,
+        };
+    }
 }
 
 /// `OPENCL NAME` on the first line, then the description up to the first `{`.
@@ -101,23 +153,32 @@ fn header(i: &str) -> PResult<'_, (&str, &str)> {
     super::header_of(i, LANGUAGE_WORDS)
 }
 
-const INIT_DECL: &str = "`[x] = V`, `x = V`, `int x = V` or `Pn:rK = V`";
+const INIT_DECL: &str = "`[x] = V`, `x = V`, `int x = V`, `int y[N] = {V, ...}` or `Pn:rK = V`";
+
+/// The arrays of the init block, `int y[2] = {0, 0}`: name and length. Each cell is a
+/// location of its own, named `y[0]`, `y[1]`, ...
+pub(super) type Arrays = Vec<(String, u64)>;
+
+/// Most cells of one array, so that a typo (`y[1000000]`) does not make a million
+/// locations: arrays share the limit on locations (`MAX_LOCATIONS`).
+const MAX_ARRAY_LEN: u64 = crate::limits::MAX_LOCATIONS as u64;
 
 /// `{ [x] = 0; y = 1; P0:r0 = 2; }`: `;`-separated, the last `;` optional.
-fn init_block<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Vec<InitDecl>> {
+fn init_block<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, (Vec<InitDecl>, Arrays)> {
     let (mut i, _) = sym(i, '{', "", "`{`")?;
     let mut out = Vec::new();
+    let mut arrays = Arrays::new();
     let mut seen: HashMap<String, Span> = HashMap::new();
     loop {
         let (j, _) = ws(i)?;
         if let Some(rest) = j.strip_prefix('}') {
-            return Ok((rest, out));
+            return Ok((rest, (out, arrays)));
         }
         if let Some(rest) = j.strip_prefix(';') {
             i = rest;
             continue;
         }
-        let (rest, (decl, key, name)) = init_decl(src, j)?;
+        let (rest, (decls, key, name, array)) = init_decl(src, j)?;
         if let Some(first) = seen.get(&key) {
             return fail(
                 name,
@@ -128,7 +189,8 @@ fn init_block<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Vec<InitDecl>> {
             );
         }
         seen.insert(key, src.span(name));
-        out.push(decl);
+        out.extend(decls);
+        arrays.extend(array);
         let (rest, _) = ws(rest)?;
         i = match rest.strip_prefix(';') {
             Some(r) => r,
@@ -138,8 +200,11 @@ fn init_block<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Vec<InitDecl>> {
     }
 }
 
-/// One declaration, the key that must not repeat, and the text naming it.
-fn init_decl<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, (InitDecl, String, &'a str)> {
+/// One declaration (the cells of an array, or one location or register), the key that
+/// must not repeat, the text naming it, and the array it declares.
+type Decl<'a> = (Vec<InitDecl>, String, &'a str, Option<(String, u64)>);
+
+fn init_decl<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Decl<'a>> {
     if let (j, Some((thread, reg))) = nom::combinator::opt(thread_reg).parse(i)? {
         let name = consumed(i, j);
         let (j, value) = init_value(j, name)?;
@@ -149,13 +214,12 @@ fn init_decl<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, (InitDecl, String, &'
             value,
             span: src.span(consumed(i, j)),
         };
-        return Ok((j, (decl, format!("{thread}:r{reg}"), name)));
+        return Ok((j, (vec![decl], format!("{thread}:r{reg}"), name, None)));
     }
     // C declarations are accepted: `global atomic_int x = 0`.
     let mut i = i;
     while let Ok((rest, w)) = ident(i) {
-        let base = w.strip_prefix("atomic_").unwrap_or(w);
-        let is_type = INT_TYPES.contains(&base)
+        let is_type = is_int_type(w)
             || matches!(
                 w,
                 "global" | "local" | "__global" | "__local" | "volatile" | "const"
@@ -184,13 +248,118 @@ fn init_decl<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, (InitDecl, String, &'
     } else {
         j
     };
-    let (k, value) = init_value(j, name)?;
+    if !bracket && ws(j)?.0.starts_with('[') {
+        return array_decl(src, i, j, name);
+    }
+    // `int x;`: no value, 0 as for any location the block does not list.
+    let (k, value) = if at_end_of_decl(j)? {
+        (j, 0)
+    } else {
+        init_value(j, name)?
+    };
     let decl = InitDecl::Location {
         name: name.to_string(),
         value,
         span: src.span(consumed(i, k)),
     };
-    Ok((k, (decl, name.to_string(), name)))
+    Ok((k, (vec![decl], name.to_string(), name, None)))
+}
+
+/// The next token ends a declaration (`;` or `}`).
+fn at_end_of_decl(i: &str) -> Result<bool, nom::Err<super::lex::PErr<'_>>> {
+    let (j, _) = ws(i)?;
+    Ok(j.starts_with(';') || j.starts_with('}'))
+}
+
+/// `y[N] = {V, ...}`, `y[] = {V, ...}` or `y[N]` (`start` at `y`, `i` after it): the
+/// cells `y[0]`.. `y[N-1]`, as in C missing values are 0.
+fn array_decl<'a>(
+    src: &Src<'a>,
+    start: &'a str,
+    i: &'a str,
+    name: &'a str,
+) -> PResult<'a, Decl<'a>> {
+    let ctx = format!(" in the length of the array `{name}`");
+    let (j, _) = sym(i, '[', "", "`[`")?;
+    let (j, _) = ws(j)?;
+    let (j, len) = if j.starts_with(']') {
+        (j, None)
+    } else {
+        let (k, n) = expect(j, natural, &ctx, "the number of cells (an integer)")?;
+        (k, Some((n, consumed(j, k))))
+    };
+    let (j, _) = sym(j, ']', &ctx, "`]`")?;
+    let mut values = Vec::new();
+    let k = if at_end_of_decl(j)? {
+        j
+    } else {
+        let ctx = format!(" after `{name}[...]` in the init block");
+        let (k, _) = sym(j, '=', &ctx, "`=` and the values `{V, ...}`, or `;`")?;
+        let (mut k, _) = sym(k, '{', &ctx, "`{` (the values of the cells)")?;
+        let in_values = format!(" in the values of `{name}`");
+        loop {
+            let (mut l, _) = ws(k)?;
+            if !values.is_empty() && !l.starts_with('}') {
+                l = ws(sym(l, ',', &in_values, "`,` or `}`")?.0)?.0;
+            }
+            // `{}` and a trailing `,` are C.
+            if let Some(rest) = l.strip_prefix('}') {
+                k = rest;
+                break;
+            }
+            let (rest, v) = expect(l, integer, &in_values, "an integer or `}`")?;
+            values.push((v, consumed(l, rest)));
+            k = rest;
+        }
+        k
+    };
+    let len = match len {
+        Some((n, text)) => {
+            if n == 0 || n > MAX_ARRAY_LEN {
+                return fail(
+                    text,
+                    format!("array `{name}` of {n} cells: expected 1 to {MAX_ARRAY_LEN}"),
+                );
+            }
+            if let Some(&(_, extra)) = values.get(n as usize) {
+                return fail(
+                    extra,
+                    format!("too many values for `{name}[{n}]`: expected at most {n}"),
+                );
+            }
+            n
+        }
+        None if values.is_empty() => {
+            return fail(
+                name,
+                format!("array `{name}[]` without values: expected its length `{name}[N]` or its values `{{V, ...}}`"),
+            )
+        }
+        None if values.len() as u64 > MAX_ARRAY_LEN => {
+            return fail(
+                name,
+                format!("array `{name}` of {} cells: expected 1 to {MAX_ARRAY_LEN}", values.len()),
+            )
+        }
+        None => values.len() as u64,
+    };
+    let span = src.span(consumed(start, k));
+    let decls = (0..len)
+        .map(|c| InitDecl::Location {
+            name: cell_name(name, c),
+            value: values.get(c as usize).map_or(0, |&(v, _)| v),
+            span,
+        })
+        .collect();
+    Ok((
+        k,
+        (decls, name.to_string(), name, Some((name.to_string(), len))),
+    ))
+}
+
+/// The location of cell `index` of array `array`: `y[1]`.
+pub(super) fn cell_name(array: &str, index: u64) -> String {
+    format!("{array}[{index}]")
 }
 
 fn init_value<'a>(i: &'a str, name: &str) -> PResult<'a, i64> {
@@ -206,7 +375,12 @@ fn init_value<'a>(i: &'a str, name: &str) -> PResult<'a, i64> {
 }
 
 /// The threads, up to the condition part.
-fn threads<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Vec<ClThread>> {
+fn threads<'a>(
+    src: &Src<'a>,
+    i: &'a str,
+    arrays: &Arrays,
+    warnings: &mut Vec<Warning>,
+) -> PResult<'a, Vec<ClThread>> {
     let mut out = Vec::new();
     let mut i = i;
     loop {
@@ -227,14 +401,20 @@ fn threads<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Vec<ClThread>> {
                 ),
             );
         }
-        let (rest, t) = thread(src, j, out.len())?;
+        let (rest, t) = thread(src, j, out.len(), arrays, warnings)?;
         out.push(t);
         i = rest;
     }
 }
 
 /// `Pn@sg A, wg B, dev C (params) { body }`.
-fn thread<'a>(src: &Src<'a>, i: &'a str, expected_id: usize) -> PResult<'a, ClThread> {
+fn thread<'a>(
+    src: &Src<'a>,
+    i: &'a str,
+    expected_id: usize,
+    arrays: &Arrays,
+    warnings: &mut Vec<Warning>,
+) -> PResult<'a, ClThread> {
     let what = format!("the thread header `P{expected_id}@wg N, dev M (...)`");
     let (j, p) = thread_word(i, expected_id, &what)?;
     let id = expected_id;
@@ -275,7 +455,7 @@ fn thread<'a>(src: &Src<'a>, i: &'a str, expected_id: usize) -> PResult<'a, ClTh
     let span = src.span(consumed(i, j).trim_end());
     let (j, params) = params(src, j, p)?;
     let [sg, wg, dev] = ids;
-    let (j, (body, var_names)) = stmt::thread_body(src, j, id, &params)?;
+    let (j, (body, var_names)) = stmt::thread_body(src, j, id, &params, arrays, warnings)?;
     Ok((
         j,
         ClThread {
@@ -329,8 +509,33 @@ fn params<'a>(src: &Src<'a>, i: &'a str, thread: &str) -> PResult<'a, Vec<ClPara
     }
 }
 
-/// The integer types a location may have; `atomic_` versions are atomic.
-const INT_TYPES: [&str; 6] = ["int", "uint", "long", "ulong", "unsigned", "size_t"];
+/// The integer types a location may have; `atomic_` versions are atomic. Widths are not
+/// modelled: every value is a 64-bit integer, as in herd7.
+const INT_TYPES: [&str; 14] = [
+    "int",
+    "uint",
+    "long",
+    "ulong",
+    "unsigned",
+    "size_t",
+    "char",
+    "uchar",
+    "short",
+    "ushort",
+    "bool",
+    "intptr_t",
+    "uintptr_t",
+    "ptrdiff_t",
+];
+
+/// `w` names a location type: an integer type, its `atomic_` form, or `atomic_flag`.
+pub(super) fn is_int_type(w: &str) -> bool {
+    match w.strip_prefix("atomic_") {
+        Some("flag") => true,
+        Some(base) => INT_TYPES.contains(&base),
+        None => INT_TYPES.contains(&w),
+    }
+}
 
 /// `[volatile] [global|local|__global|__local] [volatile] TYPE* name`.
 fn param<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, ClParam> {
@@ -347,11 +552,10 @@ fn param<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, ClParam> {
             "global" | "__global" if space.is_none() => space = Some(AddrSpace::Global),
             "local" | "__local" if space.is_none() => space = Some(AddrSpace::Local),
             _ => {
-                let base = w.strip_prefix("atomic_").unwrap_or(w);
-                if !INT_TYPES.contains(&base) {
+                if !is_int_type(w) {
                     return fail(
                         w,
-                        format!("unknown type `{w}` in the parameter list: expected `global` or `local`, then `int`, `atomic_int` (or uint, long, ulong) and `*`"),
+                        format!("unknown type `{w}` in the parameter list: expected `global` or `local`, then `int`, `atomic_int` (or uint, long, ulong, atomic_flag, ...) and `*`"),
                     );
                 }
                 // `unsigned int`
@@ -380,6 +584,7 @@ fn param<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, ClParam> {
         ClParam {
             name: name.to_string(),
             space: space.unwrap_or(AddrSpace::Global),
+            space_given: space.is_some(),
             atomic: ty.unwrap_or(false),
             volatile,
             span: src.span(consumed(start, j)),

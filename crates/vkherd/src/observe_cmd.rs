@@ -1,0 +1,388 @@
+//! `vkherd observe PATH...`: runs each `.litmus` test on a Vulkan device and prints, per
+//! final state, how often it was observed and whether the model allows it
+//! (docs/observe.md).
+
+use crate::cli::{files_to_run, TestKind, EXIT_BAD_INPUT, EXIT_OK};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use vkherd::html::{Entry, EntryResult, Extras, FileError, Page};
+use vkherd::observed::{self, ObservedTest};
+use vkherd::{Options, Report};
+use vkherd_observe::device::Device;
+use vkherd_observe::{harness, ObserveError, Params, Plan, Vulkan};
+
+/// A state the model forbids was observed.
+pub const EXIT_FORBIDDEN_OBSERVED: i32 = 6;
+/// No Vulkan loader, no device, or a device that cannot run litmus tests.
+pub const EXIT_NO_VULKAN: i32 = 7;
+/// Some test cannot be expressed on the device (refused, not run).
+pub const EXIT_REFUSED: i32 = 8;
+
+#[derive(Args, Debug, Clone)]
+pub struct ObserveArgs {
+    /// `.litmus` files, or directories (every `.litmus` below them, sorted).
+    #[arg(value_name = "FILE|DIR", required_unless_present = "list_devices")]
+    paths: Vec<PathBuf>,
+    /// List the Vulkan devices (the numbers --device takes) and exit.
+    #[arg(long)]
+    list_devices: bool,
+    /// The device to run on (see --list-devices).
+    #[arg(long, value_name = "I", default_value_t = 0)]
+    device: usize,
+    /// Dispatches per test; each runs many instances of the test.
+    #[arg(long, value_name = "N", default_value_t = Params::default().iterations)]
+    iterations: u64,
+    /// Stress workgroups per dispatch: invocations that hammer scratch memory while the
+    /// test runs (0 = no stress).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    stress: u32,
+    /// Read-increment-writes per stress invocation.
+    #[arg(long, value_name = "N", default_value_t = Params::default().stress_iterations)]
+    stress_iterations: u32,
+    /// Invocations per device workgroup (0 = eight subgroups, within the device's limit).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    workgroup_size: u32,
+    /// Device workgroups per test workgroup in a dispatch.
+    #[arg(long, value_name = "N", default_value_t = Params::default().workgroups_per_group)]
+    workgroups: u32,
+    /// Words between two location slots in the test memory (spreads locations over cache
+    /// lines).
+    #[arg(long, value_name = "WORDS", default_value_t = Params::default().mem_stride)]
+    mem_stride: u32,
+    /// Polls of the line-up counter before a thread starts without its partners.
+    #[arg(long, value_name = "N", default_value_t = Params::default().spin_bound)]
+    spin: u32,
+    /// Percent of dispatches that scatter the instances at random over the workgroups
+    /// instead of aligning each instance's threads at the same places of their workgroups.
+    #[arg(long, value_name = "PCT", default_value_t = Params::default().scatter_percent, value_parser = clap::value_parser!(u32).range(0..=100))]
+    scatter: u32,
+    /// Instructions a thread with jumps may execute before it is stopped (no hang).
+    #[arg(long, value_name = "N", default_value_t = Params::default().max_steps)]
+    max_steps: u32,
+    /// Seed of the random placement (same seed, same placements).
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Bound on loops, for the model and for judging runs: a run that takes a backward
+    /// jump more often is counted but not judged.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    unroll: u32,
+    /// One JSON object per test instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Also write an HTML page with each test's histogram beside its allowed states.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Write each test's SPIR-V module into DIR (NAME.spv).
+    #[arg(long, value_name = "DIR")]
+    spirv: Option<PathBuf>,
+    #[command(flatten)]
+    model: crate::cli::ModelArgs,
+}
+
+impl ObserveArgs {
+    fn params(&self) -> Params {
+        Params {
+            iterations: self.iterations.max(1),
+            workgroup_size: self.workgroup_size,
+            workgroups_per_group: self.workgroups,
+            stress_workgroups: self.stress,
+            stress_iterations: self.stress_iterations,
+            mem_stride: self.mem_stride,
+            spin_bound: self.spin,
+            scatter_percent: self.scatter,
+            max_steps: self.max_steps,
+            unroll: self.unroll,
+            seed: self.seed,
+            ..Params::default()
+        }
+    }
+}
+
+/// The exit code of a run from its tests' codes: a forbidden observation wins, then no
+/// Vulkan, bad input, a refused test.
+fn combine(a: i32, b: i32) -> i32 {
+    let rank = |c| match c {
+        EXIT_FORBIDDEN_OBSERVED => 4,
+        EXIT_NO_VULKAN => 3,
+        EXIT_BAD_INPUT => 2,
+        EXIT_REFUSED => 1,
+        _ => 0,
+    };
+    if rank(b) > rank(a) {
+        b
+    } else {
+        a
+    }
+}
+
+fn no_vulkan(e: &ObserveError) -> i32 {
+    eprintln!("error: {e}");
+    match e {
+        ObserveError::DeviceIndex { .. } => EXIT_BAD_INPUT,
+        _ => EXIT_NO_VULKAN,
+    }
+}
+
+pub fn run(args: &ObserveArgs) -> i32 {
+    let vulkan = match Vulkan::load() {
+        Ok(v) => v,
+        Err(e) => return no_vulkan(&e),
+    };
+    if args.list_devices {
+        return list_devices(&vulkan);
+    }
+    let files = match files_to_run(&args.paths, TestKind::Litmus) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let device = match vulkan.open(args.device) {
+        Ok(d) => d,
+        Err(e) => return no_vulkan(&e),
+    };
+    let no_chains_forced = !device.info.features.chains;
+    let model = match args.model.model_forcing_no_chains(no_chains_forced) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let opts = Options {
+        model: model.options,
+        cat: model.cat.clone(),
+        hand_written: model.hand_written,
+        model_given: model.given,
+        unroll: args.unroll,
+        states_only: true,
+        ..Options::default()
+    };
+    let info = vkherd::report::run_info(&opts);
+    let params = args.params();
+    let mut status = EXIT_OK;
+    let mut entries = Vec::new();
+    let (mut observed, mut forbidden, mut refused) = (0u64, 0u64, 0u64);
+    for file in &files {
+        let shown = file.display().to_string();
+        let source = match std::fs::read(file) {
+            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Err(e) => {
+                eprintln!("error: cannot read {shown}: {e}");
+                status = combine(status, EXIT_BAD_INPUT);
+                continue;
+            }
+        };
+        let result = observe_file(&device, &source, &opts, &params, args, no_chains_forced);
+        let (code, entry) = match result {
+            Ok((report, t)) => {
+                let rows = observed::rows(&report, &t.observation);
+                let bad = observed::forbidden(&rows).0 > 0;
+                if args.json {
+                    outln!("{}", observed::json(&report, &t, &shown, &info));
+                } else {
+                    outln!("{}", observed::text(&report, &t));
+                }
+                observed += 1;
+                forbidden += u64::from(bad);
+                let code = if bad {
+                    EXIT_FORBIDDEN_OBSERVED
+                } else {
+                    EXIT_OK
+                };
+                let entry = Entry {
+                    file: shown.clone(),
+                    source: Some(source.clone()),
+                    seconds: Some(t.observation.seconds),
+                    result: EntryResult::Litmus(Box::new(report)),
+                    extras: Extras::none("observe draws no graphs; vkherd report draws them"),
+                    observed: Some(t),
+                };
+                (code, entry)
+            }
+            Err(Failure::Diagnostic(d)) => {
+                let rendered = d.render(&shown, &source);
+                eprint!("{rendered}");
+                let location = format!("{shown}:{}:{}", d.span.line.max(1), d.span.column.max(1));
+                (
+                    EXIT_BAD_INPUT,
+                    error_entry(&shown, &source, location, d.message.clone(), rendered),
+                )
+            }
+            Err(Failure::Observe(e)) => {
+                let (location, rendered) = match &e {
+                    ObserveError::Unsupported { span: Some(s), .. } => {
+                        let d = vkherd::Diagnostic::new(*s, e.to_string());
+                        (
+                            format!("{shown}:{}:{}", s.line, s.column),
+                            d.render(&shown, &source),
+                        )
+                    }
+                    _ => (shown.clone(), format!("{shown}: error: {e}\n")),
+                };
+                eprint!("{rendered}");
+                let code = match e {
+                    ObserveError::Unsupported { .. } => {
+                        refused += 1;
+                        EXIT_REFUSED
+                    }
+                    ObserveError::Vulkan { .. } | ObserveError::DeviceUnfit { .. } => {
+                        EXIT_NO_VULKAN
+                    }
+                    _ => EXIT_BAD_INPUT,
+                };
+                if args.json {
+                    outln!(
+                        "{}",
+                        serde_json::json!({"file": shown, "error": {"location": location, "message": e.to_string()}})
+                    );
+                }
+                (
+                    code,
+                    error_entry(&shown, &source, location, e.to_string(), rendered),
+                )
+            }
+        };
+        status = combine(status, code);
+        entries.push(entry);
+    }
+    if files.len() > 1 && !args.json {
+        outln!(
+            "Summary: {} observed on {}, {} with a forbidden state observed, {} refused (not expressible on the device)",
+            vkherd::report::plural(observed, "test"),
+            device.info.name,
+            forbidden,
+            refused
+        );
+    }
+    if let Some(path) = &args.html {
+        let page = Page {
+            inputs: args.paths.iter().map(|p| p.display().to_string()).collect(),
+            info,
+            entries,
+            seconds: None,
+            extras_note: Some(format!(
+                "Observed on {}.",
+                observed::device_text(&device.info)
+            )),
+        };
+        if let Err(e) = std::fs::write(path, vkherd::html::html(&page)) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return combine(status, EXIT_BAD_INPUT);
+        }
+    }
+    status
+}
+
+fn error_entry(
+    file: &str,
+    source: &str,
+    location: String,
+    message: String,
+    rendered: String,
+) -> Entry {
+    Entry {
+        file: file.to_string(),
+        source: Some(source.to_string()),
+        result: EntryResult::Error(FileError {
+            location,
+            message,
+            rendered,
+        }),
+        seconds: None,
+        extras: Extras::none("the file was not run"),
+        observed: None,
+    }
+}
+
+enum Failure {
+    Diagnostic(vkherd::Diagnostic),
+    Observe(ObserveError),
+}
+
+/// Loads, judges with the model and runs one test.
+fn observe_file(
+    device: &Device,
+    source: &str,
+    opts: &Options,
+    params: &Params,
+    args: &ObserveArgs,
+    no_chains_forced: bool,
+) -> Result<(Report, ObservedTest), Failure> {
+    let program = vkherd::load_litmus(source).map_err(Failure::Diagnostic)?;
+    let plan = Plan::new(&program).map_err(Failure::Observe)?;
+    let report = vkherd::run(&program, opts).map_err(Failure::Diagnostic)?;
+    if let Some(dir) = &args.spirv {
+        write_spirv(device, dir, &program, &plan, params).map_err(Failure::Observe)?;
+    }
+    let bar = ProgressBar::new(params.iterations);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{msg} [{bar:30}] {pos}/{len} iterations, {per_sec}, ETA {eta}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    bar.set_message(program.name.clone());
+    let observation = harness::run(device, &program, &plan, params, &mut |k| {
+        bar.set_position(k)
+    })
+    .map_err(Failure::Observe)?;
+    bar.finish_and_clear();
+    Ok((
+        report,
+        ObservedTest {
+            device: device.info.clone(),
+            params: *params,
+            observation,
+            no_chains_forced,
+        },
+    ))
+}
+
+fn write_spirv(
+    device: &Device,
+    dir: &Path,
+    program: &vkherd::LoweredProgram,
+    plan: &Plan,
+    params: &Params,
+) -> Result<(), ObserveError> {
+    let words = harness::module(device, program, plan, params)?;
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let path = dir.join(format!("{}.spv", program.name));
+    if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, bytes)) {
+        eprintln!("warning: cannot write {}: {e}", path.display());
+    }
+    Ok(())
+}
+
+fn list_devices(vulkan: &Vulkan) -> i32 {
+    let devices = match vulkan.devices() {
+        Ok(d) => d,
+        Err(e) => return no_vulkan(&e),
+    };
+    if devices.is_empty() {
+        return no_vulkan(&ObserveError::NoDevice);
+    }
+    for d in &devices {
+        let f = d.features;
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        outln!(
+            "{}: {}\n   subgroup size {}, memory model {}, device scope {}, av/vis chains {}, 64-bit atomics {}{}",
+            d.index,
+            observed::device_text(d),
+            d.subgroup_size,
+            yes(f.memory_model),
+            yes(f.device_scope),
+            yes(f.chains),
+            yes(f.int64 && f.buffer_int64_atomics),
+            match &d.unfit {
+                Some(why) => format!("\n   cannot run litmus tests: {why}"),
+                None => String::new(),
+            }
+        );
+    }
+    EXIT_OK
+}
