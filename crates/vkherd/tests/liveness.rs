@@ -253,7 +253,7 @@ fn enum_options_for(
     opts: &Options,
 ) -> vkherd_enumerate::EnumOptions {
     let cat = if program.dialect == vkherd_model::Dialect::OpenCl {
-        vkherd::models::opencl(&[]).unwrap()
+        vkherd::models::opencl(&[])
     } else {
         vkherd_enumerate::bundled_model(&opts.model)
     };
