@@ -242,7 +242,7 @@ fn execution(
         if !ex.events.iter().any(|e| e.thread == t.thread) && ex.endings.contains_key(&t.thread) {
             let _ = writeln!(
                 out,
-                "{indent}{pad}  {p}p{}_end [label={}, shape=plaintext];",
+                "{indent}{pad}  {p}eend{} [label={}, shape=plaintext];",
                 t.thread,
                 quote("(no event)")
             );
@@ -259,7 +259,11 @@ fn execution(
             // Liveness: the spin iteration, the laps and the cut iteration, filled.
             let style = match ex.marks.get(&e.id) {
                 Some(mark) => {
-                    let fill = if mark == "lap A" { "lightyellow" } else { "lightpink" };
+                    let fill = if mark == "lap A" {
+                        "lightyellow"
+                    } else {
+                        "lightpink"
+                    };
                     let label = format!("{label}\n[{mark}]");
                     format!("label={}, style=filled, fillcolor={fill}", quote(&label))
                 }
@@ -274,10 +278,16 @@ fn execution(
         let _ = writeln!(out, "{indent}{}}}", "  ".repeat(open.len()));
     }
     // The columns, left to right: the initial values, then each thread's first event.
+    // (A liveness witness's thread without events is its ending's node.)
     let firsts: Vec<String> = columns
         .iter()
-        .filter_map(|t| ex.events.iter().find(|e| e.thread == t.thread))
-        .map(|e| format!("{p}e{}", e.id))
+        .filter_map(|t| match ex.events.iter().find(|e| e.thread == t.thread) {
+            Some(e) => Some(format!("{p}e{}", e.id)),
+            None => ex
+                .endings
+                .contains_key(&t.thread)
+                .then(|| format!("{p}eend{}", t.thread)),
+        })
         .collect();
     for (loc, v) in &ex.init {
         let _ = writeln!(
@@ -422,6 +432,8 @@ mod tests {
             consistent: true,
             flags: Vec::new(),
             thin_air: false,
+            marks: Default::default(),
+            endings: Default::default(),
         }
     }
 

@@ -234,7 +234,8 @@ fn all_endings(program: &Program, opts: &EnumOptions) -> Result<Vec<ThreadEnding
             let mut te = thread_endings(thread, t, opts.unroll, opts.path_limits)
                 .map_err(|e| EnumError::of_kind(crate::EnumErrorKind::Paths(e), opts.unroll))?;
             // Simplest witnesses first: by kind, then by length.
-            te.ends.sort_by_key(|p| (p.ending.kind(), p.path.steps.len()));
+            te.ends
+                .sort_by_key(|p| (p.ending.kind(), p.path.steps.len()));
             Ok(te)
         })
         .collect()
@@ -267,7 +268,10 @@ impl Runner<'_> {
         let total = options
             .iter()
             .fold(1u64, |acc, o| acc.saturating_mul(o.len() as u64));
-        let limit = self.opts.max_path_combinations.saturating_mul(LIVENESS_COMBINATIONS);
+        let limit = self
+            .opts
+            .max_path_combinations
+            .saturating_mul(LIVENESS_COMBINATIONS);
         if total > limit {
             let kind = crate::EnumErrorKind::TooManyPathCombinations {
                 combinations: total,
