@@ -538,14 +538,14 @@ pub(crate) fn search_layout<V: Visitor>(
     combo: &[&Path],
     (lay, scbarinsts): (&combine::Layout, Vec<Rel>),
 ) -> Result<(V::Acc, EnumStats), EnumError> {
-    let solver = ValueSolver::new(program, combo.to_vec(), &lay).with_deadline(budget);
+    let solver = ValueSolver::new(program, combo.to_vec(), lay).with_deadline(budget);
     let wanted = visitor.wanted();
     let mut acc = V::Acc::default();
     let mut stats = EnumStats::default();
     for (meeting, scbarinst) in scbarinsts.into_iter().enumerate() {
         let statics = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
         check_instances(&statics.scbarinst, &statics.po, &statics.events)
-            .map_err(|e| barrier_error(program, &lay, e))?;
+            .map_err(|e| barrier_error(program, lay, e))?;
         let prepared = ModelState::new(opts.cat.as_deref(), &statics, &wanted);
         let ctx = Ctx {
             program,

@@ -182,30 +182,24 @@ impl<'a> StuckVisitor<'a> {
                 return false;
             }
             let len = p.path.steps.len();
-            match p.ending {
+            let witness = self.mode == Mode::Witness;
+            let holds = match p.ending {
+                // A spin through its values: the registers it reads first are unchanged.
                 Ending::Spinning {
                     pure: false, start, ..
-                } if self.mode == Mode::Witness => {
-                    if !self.is_spin(t, &trace, (start, len)) {
-                        return false;
-                    }
-                }
-                Ending::Repeating { b, .. } if self.mode == Mode::Witness => {
-                    // Item 1: the same registers at the end of A and of B.
-                    if trace[b] != trace[len] {
-                        return false;
-                    }
-                }
+                } if witness => self.is_spin(t, &trace, (start, len)),
+                // Item 1: the same registers at the end of A and of B.
+                Ending::Repeating { b, .. } if witness => trace[b] == trace[len],
+                // A cut counts only if its iteration is no spin iteration.
                 Ending::Cut {
                     writes: false,
                     start,
                     ..
-                } => {
-                    if self.is_spin(t, &trace, (start, len)) {
-                        return false;
-                    }
-                }
-                _ => {}
+                } => !self.is_spin(t, &trace, (start, len)),
+                _ => true,
+            };
+            if !holds {
+                return false;
             }
         }
         true

@@ -555,7 +555,7 @@ fn ok(node: &Node, progress: &Progress, inv: &[InvState]) -> bool {
         let sched = schedulable(m, inv);
         let guaranteed =
             model.guarantees(facts.lower_schedulable, facts.started, facts.started_above);
-        if !guaranteed && !(sched && !some_schedulable_ok) {
+        if !guaranteed && (!sched || some_schedulable_ok) {
             // Neither asked to progress nor needed for rule 3 (yet): skip the recursion.
             any_schedulable |= sched;
             continue;
