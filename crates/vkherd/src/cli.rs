@@ -130,7 +130,9 @@ pub struct LivenessArgs {
     liveness: bool,
     /// The progress model for --liveness (implies it): fair (default), hsa, obe, hsa_obe,
     /// lobe or unfair, or per level: qf=MODEL,wg=MODEL,sg=MODEL,inv=MODEL[,default=MODEL].
-    #[arg(long, value_name = "MODEL|LEVEL=MODEL,...", value_parser = parse_progress)]
+    // A short value name: a long one would switch clap's help to the two-line layout for
+    // every option, changing the help of commands that have nothing to do with liveness.
+    #[arg(long, value_name = "MODEL", value_parser = parse_progress)]
     progress: Option<vkherd::liveness::Progress>,
 }
 

@@ -144,6 +144,40 @@ fn the_worked_examples_match_the_table_of_liveness_md() {
     }
 }
 
+/// Spin iterations never count against `--unroll` (liveness.md "Spin iterations"): the
+/// tests whose loops only wait get, at --unroll 0, 1 and 6, the verdicts their headers
+/// derive for --unroll 2, under every model.
+#[test]
+fn waits_on_a_flag_get_the_same_answer_at_any_bound() {
+    let spin_only = [
+        "spin-flag-lo",
+        "spin-flag-hi",
+        "ticket-lock",
+        "xf-barrier-2wg",
+        "chain-3wg",
+        "cbar-then-spin",
+    ];
+    for test in spin_only {
+        let source =
+            std::fs::read_to_string(liveness_dir().join(format!("{test}.litmus"))).unwrap();
+        let program = vkherd::load_litmus(&source).unwrap();
+        let at2 = expectations(&source)
+            .into_iter()
+            .find(|e| e.unroll == 2 && e.cases.len() == 6)
+            .expect("the six models at --unroll 2");
+        for unroll in [0, 1, 6] {
+            for (progress, want) in &at2.cases {
+                let got = check(&program, &enum_options(unroll, false), progress).unwrap();
+                assert_eq!(
+                    got.verdict.name(),
+                    want,
+                    "{test} --progress {progress} --unroll {unroll}"
+                );
+            }
+        }
+    }
+}
+
 /// The report lines of every liveness test under the six models, locked by snapshots
 /// (reviewed against the headers' derivations).
 #[test]
@@ -405,4 +439,57 @@ fn brute_accepts(
         return true;
     }
     false
+}
+
+/// The OpenCL dialect: work-groups and sub-groups are levels of the same tree. Worked
+/// example 1 written in OpenCL C, its waiter in work-group 1 (the `wg` level decides), and
+/// again with both work-items in one work-group, different sub-groups (the `sg` level
+/// decides). Expected verdicts derived by hand as for spin-flag-lo: P1's loop is a spin
+/// when its load reads 0 (r0 unchanged), which is final only if P0 never stores; fair,
+/// hsa (P0 has the lower id), hsa_obe and lobe (P1 started, so every lower id is
+/// guaranteed) make P0 run: ok; obe (P0 not started) and unfair: violation. --unroll 2
+/// lets the body that reads 1 jump back once and exit.
+#[test]
+fn opencl_work_groups_and_sub_groups_are_levels_of_the_tree() {
+    let test = |p0: &str, p1: &str| {
+        format!(
+            "OPENCL ocl-spin-flag\n{{ [flag] = 0; }}\n\
+             {p0} (global atomic_int* flag) {{\n\
+             \x20 atomic_store_explicit(flag, 1, memory_order_release, memory_scope_device);\n}}\n\
+             {p1} (global atomic_int* flag) {{\n\
+             \x20 int r0 = 0;\n\
+             \x20 while (r0 == 0) {{\n\
+             \x20   r0 = atomic_load_explicit(flag, memory_order_acquire, memory_scope_device);\n\
+             \x20 }}\n}}\n\
+             exists (1:r0 = 1)\n"
+        )
+    };
+    let by_level = [
+        (test("P0@sg 0, wg 0, dev 0", "P1@sg 0, wg 1, dev 0"), "wg"),
+        (test("P0@sg 0, wg 0, dev 0", "P1@sg 1, wg 0, dev 0"), "sg"),
+    ];
+    let uniform = "fair=ok hsa=ok obe=violation hsa_obe=ok lobe=ok unfair=violation";
+    for (source, level) in by_level {
+        let program = vkherd::load_litmus(&source).unwrap();
+        assert_eq!(program.dialect, vkherd_model::Dialect::OpenCl);
+        let opts = enum_options_for(
+            &program,
+            &Options {
+                unroll: 2,
+                ..Options::default()
+            },
+        );
+        for item in uniform.split_whitespace() {
+            let (m, want) = item.split_once('=').unwrap();
+            let got = check(&program, &opts, &Progress::parse(m).unwrap()).unwrap();
+            assert_eq!(got.verdict.name(), want, "{level}: {m}");
+        }
+        // Only the level with two members matters.
+        for other in ["wg", "sg", "inv"] {
+            let p = Progress::parse(&format!("{other}=obe")).unwrap();
+            let want = if other == level { "violation" } else { "ok" };
+            let got = check(&program, &opts, &p).unwrap();
+            assert_eq!(got.verdict.name(), want, "{level}: {other}=obe");
+        }
+    }
 }
