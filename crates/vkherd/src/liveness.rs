@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use vkherd_enumerate::liveness::endings::{Ending, LPath};
-use vkherd_enumerate::liveness::{EndingKind, InvState, Level, Liveness, Tree, Verdict};
+use vkherd_enumerate::liveness::{EndingKind, Level, Liveness, Tree, Verdict};
 use vkherd_model::{Instruction, Program};
 
 pub use vkherd_enumerate::liveness::{Progress, ProgressError, ProgressModel};
@@ -135,16 +135,8 @@ pub fn thread_lines(l: &Liveness, program: &Program, names: &Names<'_>) -> Vec<S
     let Some(w) = &l.witness else {
         return Vec::new();
     };
-    let inv: Vec<InvState> = w
-        .paths
-        .iter()
-        .map(|p| InvState {
-            kind: p.ending.kind(),
-            started: p.started(),
-        })
-        .collect();
-    let ids: Vec<(u64, u64, u64)> = program.threads.iter().map(|t| (t.qf, t.wg, t.sg)).collect();
-    let tree = Tree::new(&ids);
+    let inv = w.states();
+    let tree = Tree::of(program);
     let mut out = Vec::new();
     for (t, p) in w.paths.iter().enumerate() {
         let line = match p.ending {
@@ -449,18 +441,8 @@ pub fn explain(
             }
             any = true;
             let w = l.witness.as_ref().expect("a violation has a witness");
-            let inv: Vec<InvState> = w
-                .paths
-                .iter()
-                .map(|p| InvState {
-                    kind: p.ending.kind(),
-                    started: p.started(),
-                })
-                .collect();
-            let ids: Vec<(u64, u64, u64)> =
-                program.threads.iter().map(|t| (t.qf, t.wg, t.sg)).collect();
-            let why = Tree::new(&ids)
-                .rejection(&progress, &inv)
+            let why = Tree::of(program)
+                .rejection(&progress, &w.states())
                 .unwrap_or_else(|| "it accepts it".into());
             out.push_str(&format!(
                 "Under {p} it is a violation:\n{}{progress} rules this out: {why}.\n",

@@ -269,3 +269,41 @@ fn explain_says_which_invocation_the_model_guarantees() {
         "{out}"
     );
 }
+
+/// Same input, same bytes out, whatever the thread count: the JSON of the liveness corpus
+/// (witnesses, their lines, the combinations searched) at -j 1 and -j 2, times aside.
+#[test]
+fn liveness_output_does_not_depend_on_the_thread_count() {
+    let strip_times = |out: &str| -> Vec<serde_json::Value> {
+        out.lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                if let Some(stats) = v.get_mut("stats").and_then(|s| s.as_object_mut()) {
+                    stats.remove("seconds");
+                }
+                v
+            })
+            .collect()
+    };
+    for model in ["obe", "unfair"] {
+        let one = run(&[
+            "--json",
+            "-j",
+            "1",
+            "--progress",
+            model,
+            "litmus-tests/liveness",
+        ]);
+        let two = run(&[
+            "--json",
+            "-j",
+            "2",
+            "--progress",
+            model,
+            "litmus-tests/liveness",
+        ]);
+        let (one, two) = (strip_times(&one.1), strip_times(&two.1));
+        assert_eq!(one.len(), 32);
+        assert_eq!(one, two, "{model}");
+    }
+}

@@ -90,6 +90,14 @@ impl LPath {
     pub fn started(&self) -> bool {
         !self.path.steps.is_empty() || matches!(self.ending, Ending::Blocked { .. })
     }
+
+    /// The ending facts the progress check reads.
+    pub fn state(&self) -> super::progress::InvState {
+        super::progress::InvState {
+            kind: self.ending.kind(),
+            started: self.started(),
+        }
+    }
 }
 
 /// The liveness paths of one invocation.

@@ -71,6 +71,13 @@ pub struct Witness {
     pub execution: crate::capture::Captured,
 }
 
+impl Witness {
+    /// The ending facts of each thread, for the progress check.
+    pub fn states(&self) -> Vec<InvState> {
+        self.paths.iter().map(LPath::state).collect()
+    }
+}
+
 /// The result of the liveness check of one test under one progress model.
 #[derive(Debug, Clone)]
 pub struct Liveness {
@@ -95,8 +102,7 @@ pub fn check(
 ) -> Result<Liveness, EnumError> {
     let budget = Budget::new(opts.max_candidates, opts.timeout);
     let per_thread = all_endings(program, opts)?;
-    let ids: Vec<(u64, u64, u64)> = program.threads.iter().map(|t| (t.qf, t.wg, t.sg)).collect();
-    let tree = Tree::new(&ids);
+    let tree = Tree::of(program);
     let combos = AtomicU64::new(0);
     let run = Runner {
         program,
@@ -106,18 +112,10 @@ pub fn check(
         combinations: &combos,
     };
     // Witnesses.
-    let options: Vec<Vec<&LPath>> = per_thread
-        .iter()
-        .map(|te| te.ends.iter().chain(&te.paused).collect())
-        .collect();
+    let options = stuck_options(&per_thread);
     let accept = |paths: &[&LPath]| {
-        let inv: Vec<InvState> = paths.iter().map(|p| state_of(p)).collect();
-        inv.iter().any(|s| {
-            matches!(
-                s.kind,
-                EndingKind::Spinning | EndingKind::Repeating | EndingKind::Blocked
-            )
-        }) && tree.accepts(progress, &inv)
+        let inv: Vec<InvState> = paths.iter().map(|p| p.state()).collect();
+        some_stuck(&inv) && tree.accepts(progress, &inv)
     };
     // Without a path that can get stuck there is no witness to look for.
     let stuck_somewhere = per_thread.iter().any(|te| {
@@ -197,32 +195,37 @@ pub fn stuck_states(
         tally: search::WitnessTally::default(),
         combinations: &combos,
     };
-    let options: Vec<Vec<&LPath>> = per_thread
-        .iter()
-        .map(|te| te.ends.iter().chain(&te.paused).collect())
-        .collect();
+    let options = stuck_options(&per_thread);
     let mut out = std::collections::BTreeSet::new();
     for combo in odometer(&options) {
-        let states: Vec<InvState> = combo.iter().map(|p| state_of(p)).collect();
-        let stuck = states.iter().any(|s| {
-            matches!(
-                s.kind,
-                EndingKind::Spinning | EndingKind::Repeating | EndingKind::Blocked
-            )
-        });
-        if stuck && !out.contains(&states) && run.search(&combo, Mode::Witness)?.is_some() {
+        let states: Vec<InvState> = combo.iter().map(|p| p.state()).collect();
+        if some_stuck(&states)
+            && !out.contains(&states)
+            && run.search(&combo, Mode::Witness)?.is_some()
+        {
             out.insert(states);
         }
     }
     Ok(out)
 }
 
-/// The ending facts the progress check reads.
-fn state_of(p: &LPath) -> InvState {
-    InvState {
-        kind: p.ending.kind(),
-        started: p.started(),
-    }
+/// The paths a stuck execution can give each thread: its stuck or terminated endings and
+/// its paused prefixes.
+fn stuck_options(per_thread: &[ThreadEndings]) -> Vec<Vec<&LPath>> {
+    per_thread
+        .iter()
+        .map(|te| te.ends.iter().chain(&te.paused).collect())
+        .collect()
+}
+
+/// A stuck execution needs a spinning, repeating or blocked invocation.
+fn some_stuck(states: &[InvState]) -> bool {
+    states.iter().any(|s| {
+        matches!(
+            s.kind,
+            EndingKind::Spinning | EndingKind::Repeating | EndingKind::Blocked
+        )
+    })
 }
 
 fn all_endings(program: &Program, opts: &EnumOptions) -> Result<Vec<ThreadEndings>, EnumError> {
@@ -280,6 +283,7 @@ impl Runner<'_> {
             return Err(EnumError::of_kind(kind, self.opts.unroll));
         }
         let best = AtomicUsize::new(usize::MAX);
+        let searched = AtomicU64::new(0);
         let found: Mutex<BTreeMap<usize, Result<Witness, EnumError>>> = Mutex::default();
         odometer(options)
             .enumerate()
@@ -290,7 +294,7 @@ impl Runner<'_> {
                 if i > best.load(Ordering::Relaxed) || !self.budget.alive() {
                     return;
                 }
-                self.combinations.fetch_add(1, Ordering::Relaxed);
+                searched.fetch_add(1, Ordering::Relaxed);
                 let outcome = match self.search(&combo, mode) {
                     Ok(None) => return,
                     Ok(Some(w)) => Ok(w),
@@ -303,7 +307,20 @@ impl Runner<'_> {
                     .insert(i, outcome);
             });
         let found = found.into_inner().unwrap_or_else(|e| e.into_inner());
-        found.into_iter().next().map(|(_, w)| w).transpose()
+        let first = found.into_iter().next();
+        // The combinations the answer took: with one at i, those numbered up to i that
+        // `wanted` accepts (each searched whole). Those that other workers had started
+        // past i depend on scheduling and are not counted: the figure (in --json) is the
+        // same whatever the thread count.
+        let n = match &first {
+            Some((i, _)) => odometer(options)
+                .take(i + 1)
+                .filter(|combo| wanted(combo))
+                .count() as u64,
+            None => searched.load(Ordering::Relaxed),
+        };
+        self.combinations.fetch_add(n, Ordering::Relaxed);
+        first.map(|(_, w)| w).transpose()
     }
 
     /// Searches one combination: its least candidate meeting the conditions of `mode`.

@@ -306,6 +306,13 @@ struct Node {
 }
 
 impl Tree {
+    /// The tree of the invocations of `program`, from their `Pn@sg A, wg B, qf C` ids.
+    pub fn of(program: &vkherd_model::Program) -> Tree {
+        let ids: Vec<(u64, u64, u64)> =
+            program.threads.iter().map(|t| (t.qf, t.wg, t.sg)).collect();
+        Tree::new(&ids)
+    }
+
     /// The tree of invocations with these (qf, wg, sg) ids, thread `t` being `ids[t]`.
     pub fn new(ids: &[(u64, u64, u64)]) -> Tree {
         fn build(level: usize, threads: Vec<usize>, ids: &[(u64, u64, u64)], id: u64) -> Node {
