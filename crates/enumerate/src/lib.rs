@@ -9,6 +9,7 @@ mod coherence;
 mod columns;
 pub mod combine;
 pub mod estimate;
+pub mod liveness;
 mod model;
 mod naive;
 pub mod outcomes;
@@ -247,6 +248,13 @@ pub trait Visitor: Sync {
     fn wanted(&self) -> Vec<&'static str> {
         Vec::new()
     }
+    /// May read event `read` take its value from `source`? A visitor may say no only
+    /// where its `visit` rejects every candidate with that rf pair (it checks again), so
+    /// that the pruned search, which then never offers the pair, finds what the plain
+    /// enumeration finds (liveness: the lap rule's rf conditions).
+    fn rf_allowed(&self, _read: usize, _source: values::Source) -> bool {
+        true
+    }
 }
 
 /// Why enumeration failed.
@@ -296,7 +304,7 @@ impl EnumError {
     }
 
     /// An error of the test as a whole, of `kind`, worded for a run at `unroll`.
-    fn of_kind(kind: EnumErrorKind, unroll: u32) -> EnumError {
+    pub(crate) fn of_kind(kind: EnumErrorKind, unroll: u32) -> EnumError {
         let message = match kind {
             EnumErrorKind::Paths(PathLimitError::TooMany { thread, limit }) => format!(
                 "thread P{thread} has more than {limit} paths at --unroll {unroll}: lower --unroll or simplify the loops"
@@ -507,14 +515,37 @@ fn combination<V: Visitor>(
         Meeting::Deadlock => return Ok(None),
         Meeting::Instances(v) => v,
     };
-    let solver = ValueSolver::new(program, combo.to_vec(), &lay).with_deadline(budget);
+    search_layout(
+        program,
+        opts,
+        visitor,
+        (budget, witnesses),
+        (combination, split),
+        combo,
+        (&lay, scbarinsts),
+    )
+    .map(Some)
+}
+
+/// Enumerates the rf × asmo candidates of one laid-out path combination, for each of its
+/// barrier meetings (`scbarinst` choices).
+pub(crate) fn search_layout<V: Visitor>(
+    program: &Program,
+    opts: &EnumOptions,
+    visitor: &V,
+    (budget, witnesses): (&Budget, &search::WitnessTally),
+    (combination, split): (u64, bool),
+    combo: &[&Path],
+    (lay, scbarinsts): (&combine::Layout, Vec<Rel>),
+) -> Result<(V::Acc, EnumStats), EnumError> {
+    let solver = ValueSolver::new(program, combo.to_vec(), lay).with_deadline(budget);
     let wanted = visitor.wanted();
     let mut acc = V::Acc::default();
     let mut stats = EnumStats::default();
     for (meeting, scbarinst) in scbarinsts.into_iter().enumerate() {
         let statics = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
         check_instances(&statics.scbarinst, &statics.po, &statics.events)
-            .map_err(|e| barrier_error(program, &lay, e))?;
+            .map_err(|e| barrier_error(program, lay, e))?;
         let prepared = ModelState::new(opts.cat.as_deref(), &statics, &wanted);
         let ctx = Ctx {
             program,
@@ -540,7 +571,7 @@ fn combination<V: Visitor>(
             break;
         }
     }
-    Ok(Some((acc, stats)))
+    Ok((acc, stats))
 }
 
 impl EnumStats {
@@ -741,7 +772,7 @@ pub(crate) struct Budget {
 }
 
 impl Budget {
-    fn new(limit: Option<u64>, timeout: Option<std::time::Duration>) -> Self {
+    pub(crate) fn new(limit: Option<u64>, timeout: Option<std::time::Duration>) -> Self {
         Budget {
             limit,
             deadline: timeout.map(|t| (Instant::now() + t, t)),
@@ -800,7 +831,11 @@ impl Budget {
     }
 }
 
-fn barrier_error(program: &Program, lay: &combine::Layout, e: combine::BarrierError) -> EnumError {
+pub(crate) fn barrier_error(
+    program: &Program,
+    lay: &combine::Layout,
+    e: combine::BarrierError,
+) -> EnumError {
     let ev = &lay.events[e.event];
     let span = match &program.threads[ev.thread].code[ev.instr] {
         Instruction::Access(a) => a.span,

@@ -4,7 +4,7 @@
 use vkherd_model::{Instruction, Thread};
 
 /// One step of a path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Step {
     /// Instruction `index` (an access or arithmetic) is executed.
     Exec(usize),

@@ -74,6 +74,14 @@
 //!
 //! The cuts are disabled when the visitor needs inconsistent candidates.
 //!
+//! - Liveness (`liveness/`) runs this same search on the path combinations of stuck
+//!   executions (paths ending in a spin iteration, laps, a blocked cbar, or a pause). The
+//!   cuts above stay sound there: a stuck execution must satisfy the model's axioms like
+//!   any candidate, so every consistent one is still visited, and the liveness conditions
+//!   (final reads, the lap rule) are checked on each complete candidate, exactly. The one
+//!   addition, [`Visitor::rf_allowed`], drops rf sources the visitor rejects at every leaf
+//!   that has them, so it only removes candidates the visitor would not count.
+//!
 //! Sharding (`--shard K/N`): every branch descends through [`Ctx::unit_child`], which
 //! hashes the choice into the node's work unit and drops branches that are another
 //! shard's units; leaves and pruned subtrees above the units are counted by one shard
@@ -219,7 +227,13 @@ type Acc<V> = (<V as Visitor>::Acc, EnumStats);
 
 pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumError> {
     let s = ctx.s;
-    let all = rf_options(ctx.program, s);
+    let mut all = rf_options(ctx.program, s);
+    // Sources the visitor rejects anyway (`Visitor::rf_allowed`) are never offered.
+    for (e, options) in all.iter_mut().enumerate() {
+        if let Some(o) = options {
+            o.retain(|&src| ctx.visitor.rf_allowed(e, src));
+        }
+    }
     let rmw = s.r.inter(&s.w);
     // The pairs asmo orders (the dialect decides: candidates::asmo_pairs).
     let allowed = asmo_pairs(ctx.program, s);

@@ -362,14 +362,57 @@ impl<'a> ValueSolver<'a> {
     /// Executes thread `t` with the read values known so far, recording write values and
     /// leaving its final registers in `regs`.
     fn run_thread(&self, t: usize, p: &mut Partial, regs: &mut Vec<Option<i64>>) {
+        self.run_thread_observed(t, p, regs, |_| {});
+    }
+
+    /// The registers of thread `t` before each step of its path and after the last one
+    /// (`steps + 1` rows), given a complete assignment of `values` (liveness: the lap
+    /// rule and spin iterations compare registers at iteration boundaries).
+    pub fn register_trace(&self, t: usize, values: &Values) -> Vec<Vec<i64>> {
+        let mut p = Partial {
+            read: values.read.iter().map(|&v| Some(v)).collect(),
+            write: values.write.iter().map(|&v| Some(v)).collect(),
+            regs: Vec::new(),
+        };
+        let unwrap = |r: &[Option<i64>]| r.iter().map(|x| x.unwrap_or(0)).collect::<Vec<i64>>();
+        let mut rows = vec![unwrap(&self.initial_regs(t))];
+        let mut regs = Vec::new();
+        self.run_thread_observed(t, &mut p, &mut regs, |r| rows.push(unwrap(r)));
+        rows
+    }
+
+    /// [`Self::run_thread`], calling `observe` with the registers after each step.
+    fn run_thread_observed(
+        &self,
+        t: usize,
+        p: &mut Partial,
+        regs: &mut Vec<Option<i64>>,
+        mut observe: impl FnMut(&[Option<i64>]),
+    ) {
         self.initial_regs_into(t, regs);
         let regs = &mut regs[..];
         let code = &self.program.threads[t].code;
         for (s, step) in self.paths[t].steps.iter().enumerate() {
-            let (i, cas_success) = match *step {
+            self.run_step(t, s, *step, code, p, regs);
+            observe(regs);
+        }
+    }
+
+    /// Executes step `s` of thread `t`'s path with the read values known so far.
+    fn run_step(
+        &self,
+        t: usize,
+        s: usize,
+        step: Step,
+        code: &[Instruction],
+        p: &mut Partial,
+        regs: &mut [Option<i64>],
+    ) {
+        {
+            let (i, cas_success) = match step {
                 Step::Exec(i) => (i, None),
                 Step::Cas { index, success } => (index, Some(success)),
-                Step::Jump { .. } => continue,
+                Step::Jump { .. } => return,
             };
             match &code[i] {
                 Instruction::Access(a) => {
@@ -388,7 +431,7 @@ impl<'a> ValueSolver<'a> {
                         if let Some(d) = cas.success_dst {
                             regs[d as usize] = Some(i64::from(success));
                         }
-                        continue;
+                        return;
                     }
                     match a.kind {
                         AccessKind::Load => {

@@ -118,6 +118,35 @@ pub struct RunArgs {
     /// data-race flag are not reported, and known states are not enumerated again.
     #[arg(long)]
     states_only: bool,
+    #[command(flatten)]
+    pub liveness: LivenessArgs,
+}
+
+/// `--liveness` and `--progress` (docs/liveness.md).
+#[derive(Args, Debug, Clone, Default)]
+pub struct LivenessArgs {
+    /// Also answer whether some invocation can loop or wait forever under the progress
+    /// model (`Liveness: violation|ok|unknown` after the report; docs/liveness.md).
+    #[arg(long)]
+    liveness: bool,
+    /// The progress model for --liveness (implies it): fair (default), hsa, obe, hsa_obe,
+    /// lobe or unfair, or per level: qf=MODEL,wg=MODEL,sg=MODEL,inv=MODEL[,default=MODEL].
+    // A short value name: a long one would switch clap's help to the two-line layout for
+    // every option, changing the help of commands that have nothing to do with liveness.
+    #[arg(long, value_name = "MODEL", value_parser = parse_progress)]
+    progress: Option<vkherd::liveness::Progress>,
+}
+
+impl LivenessArgs {
+    /// The progress model to check liveness under, if asked.
+    pub fn progress(&self) -> Option<vkherd::liveness::Progress> {
+        self.progress
+            .or(self.liveness.then(vkherd::liveness::Progress::default))
+    }
+}
+
+fn parse_progress(s: &str) -> Result<vkherd::liveness::Progress, vkherd::liveness::ProgressError> {
+    vkherd::liveness::Progress::parse(s)
 }
 
 /// The default `--max-candidates` of every command that runs tests (`explain` too).
@@ -276,6 +305,10 @@ enum Command {
         /// main form's default).
         #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT)]
         timeout: f64,
+        /// Explain the liveness verdict instead of a state: the witness, or why the
+        /// progress model rules out the witnesses of weaker ones.
+        #[command(flatten)]
+        liveness: LivenessArgs,
     },
     /// List the bundled models, one line each.
     Models,
@@ -406,6 +439,7 @@ impl RunArgs {
             },
             states_only: self.states_only,
             shard: None,
+            liveness: self.liveness.progress(),
         }
     }
 }
@@ -615,6 +649,7 @@ pub fn main() -> i32 {
             no_thin_air,
             max_candidates,
             timeout,
+            liveness,
         }) => {
             common.init_threads();
             let model = match common.model() {
@@ -639,8 +674,12 @@ pub fn main() -> i32 {
                 no_thin_air: *no_thin_air,
                 max_candidates: limits.max_candidates(),
                 timeout: limits.timeout(),
+                liveness: liveness.progress(),
                 ..Options::default()
             };
+            if opts.liveness.is_some() {
+                return crate::explain_cmd::run_liveness(file, &opts, common.json);
+            }
             crate::explain_cmd::run(
                 file,
                 state.as_deref(),

@@ -228,11 +228,25 @@ fn execution(
         }
         let pad = "  ".repeat(open.len());
         let _ = writeln!(out, "{indent}{pad}subgraph cluster_{p}p{} {{", t.thread);
+        // A liveness witness says how the thread ends (`P0: paused after ...`).
+        let name = match ex.endings.get(&t.thread) {
+            Some(ending) => format!("{}: {ending}", t.name),
+            None => t.name.clone(),
+        };
         let _ = writeln!(
             out,
             "{indent}{pad}  label={}; style=solid; rank=same;",
-            quote(&t.name)
+            quote(&name)
         );
+        // A thread without events is drawn only through a node: its ending.
+        if !ex.events.iter().any(|e| e.thread == t.thread) && ex.endings.contains_key(&t.thread) {
+            let _ = writeln!(
+                out,
+                "{indent}{pad}  {p}eend{} [label={}, shape=plaintext];",
+                t.thread,
+                quote("(no event)")
+            );
+        }
         for e in ex.events.iter().filter(|e| e.thread == t.thread) {
             let loc = e.location.as_deref().unwrap_or("");
             let value = match (e.read, e.written) {
@@ -242,12 +256,20 @@ fn execution(
                 (None, None) => e.kind.clone(),
             };
             let label = format!("{}: {}\n{}", e.name, e.label, value.trim());
-            let _ = writeln!(
-                out,
-                "{indent}{pad}  {p}e{} [label={}];",
-                e.id,
-                quote(&label)
-            );
+            // Liveness: the spin iteration, the laps and the cut iteration, filled.
+            let style = match ex.marks.get(&e.id) {
+                Some(mark) => {
+                    let fill = if mark == "lap A" {
+                        "lightyellow"
+                    } else {
+                        "lightpink"
+                    };
+                    let label = format!("{label}\n[{mark}]");
+                    format!("label={}, style=filled, fillcolor={fill}", quote(&label))
+                }
+                None => format!("label={}", quote(&label)),
+            };
+            let _ = writeln!(out, "{indent}{pad}  {p}e{} [{style}];", e.id);
         }
         let _ = writeln!(out, "{indent}{pad}}}");
     }
@@ -256,10 +278,16 @@ fn execution(
         let _ = writeln!(out, "{indent}{}}}", "  ".repeat(open.len()));
     }
     // The columns, left to right: the initial values, then each thread's first event.
+    // (A liveness witness's thread without events is its ending's node.)
     let firsts: Vec<String> = columns
         .iter()
-        .filter_map(|t| ex.events.iter().find(|e| e.thread == t.thread))
-        .map(|e| format!("{p}e{}", e.id))
+        .filter_map(|t| match ex.events.iter().find(|e| e.thread == t.thread) {
+            Some(e) => Some(format!("{p}e{}", e.id)),
+            None => ex
+                .endings
+                .contains_key(&t.thread)
+                .then(|| format!("{p}eend{}", t.thread)),
+        })
         .collect();
     for (loc, v) in &ex.init {
         let _ = writeln!(
@@ -404,6 +432,8 @@ mod tests {
             consistent: true,
             flags: Vec::new(),
             thin_air: false,
+            marks: Default::default(),
+            endings: Default::default(),
         }
     }
 

@@ -65,6 +65,14 @@ pub struct Execution {
     /// The flags the model raises on it (Vulkan: `racy`).
     pub flags: Vec<String>,
     pub thin_air: bool,
+    /// Liveness witnesses: the role of events in a stuck ending (`spin`, `lap A`,
+    /// `lap B`), by event id.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub marks: BTreeMap<usize, String>,
+    /// Liveness witnesses: how each thread that does not terminate ends, by thread
+    /// (`paused after ...`, `blocked at ...`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub endings: BTreeMap<usize, String>,
 }
 
 /// The relations every execution carries.
@@ -231,6 +239,8 @@ impl Execution {
             consistent: c.consistent,
             flags: insp.flags(),
             thin_air: c.values.thin_air,
+            marks: BTreeMap::new(),
+            endings: BTreeMap::new(),
         }
     }
 

@@ -156,3 +156,33 @@ pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: 
     }
     EXIT_OK
 }
+
+/// `vkherd explain --liveness [--progress M] FILE`: the verdict and its witness; for
+/// `ok`, the models weaker than M (per level) under which the test has a violation, and
+/// why M rules out their witnesses (which invocation it guarantees).
+pub fn run_liveness(file: &PathBuf, opts: &vkherd::Options, json: bool) -> i32 {
+    let name = file.display().to_string();
+    let source = match std::fs::read(file) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => {
+            eprintln!("error: cannot read {name}: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let text = match vkherd::load_litmus(&source)
+        .and_then(|program| vkherd::liveness::explain(&program, Some(&source), opts))
+    {
+        Ok(t) => t,
+        Err(d) => {
+            eprint!("{}", d.render(&name, &source));
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let out = if json {
+        serde_json::json!({ "file": name, "explanation": text }).to_string() + "\n"
+    } else {
+        text
+    };
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    EXIT_OK
+}

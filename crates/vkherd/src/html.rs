@@ -543,6 +543,13 @@ fn push_litmus(out: &mut String, r: &Report, extras: &Extras) {
         r.stats.candidates,
         o.consistent,
     );
+    if let Some(l) = &r.liveness {
+        let _ = writeln!(
+            out,
+            "<pre class=\"liveness\">{}</pre>",
+            escape(l.text.trim_end())
+        );
+    }
     if !r.notes.is_empty() {
         out.push_str("<ul class=\"notes\">\n");
         for n in &r.notes {

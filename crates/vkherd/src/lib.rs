@@ -19,6 +19,7 @@ pub mod graphviz;
 pub mod html;
 pub mod judge;
 pub mod khronos;
+pub mod liveness;
 pub mod locate;
 pub mod logs;
 pub mod merge;
@@ -79,6 +80,8 @@ pub struct Options {
     pub states_only: bool,
     /// Run only this part of each test's search (`--shard K/N`; `merge` puts them back).
     pub shard: Option<Shard>,
+    /// Also check liveness under this progress model (`--liveness`, `--progress`).
+    pub liveness: Option<liveness::Progress>,
 }
 
 impl Default for Options {
@@ -98,6 +101,7 @@ impl Default for Options {
             speedcheck: Speedcheck::Off,
             states_only: false,
             shard: None,
+            liveness: None,
         }
     }
 }
@@ -183,6 +187,18 @@ pub struct Report {
     pub counts_absent: bool,
     /// The states listed are not exact (`--speedcheck fast`: the run stops at a witness).
     pub states_absent: bool,
+    /// The liveness check, with `--liveness` (printed after everything else).
+    pub liveness: Option<LivenessPart>,
+}
+
+/// The liveness check of a report: the result and its text and JSON, rendered with the
+/// source's labels and instruction texts when the run had them.
+#[derive(Debug, Clone)]
+pub struct LivenessPart {
+    pub result: vkherd_enumerate::liveness::Liveness,
+    /// `Liveness: ...` and the lines under it.
+    pub text: String,
+    pub json: serde_json::Value,
 }
 
 impl Report {
@@ -254,20 +270,48 @@ pub fn far_past_limits(estimate: &Estimate, opts: &Options) -> Option<String> {
 /// Enumerates a lowered program and judges its condition, with the model [`judge`]
 /// chooses for its dialect.
 pub fn run(program: &Program, opts: &Options) -> Result<Report, Diagnostic> {
+    run_with_source(program, None, opts)
+}
+
+/// [`run`], with the source text the program was loaded from (the liveness report names
+/// its labels and instructions as written).
+pub fn run_with_source(
+    program: &Program,
+    source: Option<&str>,
+    opts: &Options,
+) -> Result<Report, Diagnostic> {
     let judge = judge::judge(program.dialect, opts)
         .map_err(|e| Diagnostic::new(locate::WHOLE_TEST, e.for_test(&program.name)))?;
     let opts = &judge.opts;
     let start = Instant::now();
     let (outcomes, stats) = collect_outcomes(program, &opts.enum_options())
         .map_err(|e| locate::enum_diagnostic(program, e))?;
-    Ok(Report::assemble(
+    let mut report = Report::assemble(
         program.clone(),
         outcomes,
         stats,
         opts,
         program_notes_of(program, &judge),
         start.elapsed().as_secs_f64(),
-    ))
+    );
+    if let Some(progress) = &opts.liveness {
+        let result = vkherd_enumerate::liveness::check(program, &opts.enum_options(), progress)
+            .map_err(|e| locate::enum_diagnostic(program, e))?;
+        let names = liveness::Names::new(program, source);
+        if result.verdict == vkherd_enumerate::liveness::Verdict::Unknown {
+            report.notes.push(format!(
+                "Warning: liveness unknown: {}; a higher --unroll may settle it",
+                liveness::unknown_reason(&result, &names, opts.unroll)
+            ));
+        }
+        report.liveness = Some(LivenessPart {
+            text: liveness::text(&result, program, &names, opts.unroll),
+            json: liveness::json(&result, program, &names, opts.unroll),
+            result,
+        });
+        report.seconds = start.elapsed().as_secs_f64();
+    }
+    Ok(report)
 }
 
 /// The notes a report of `program` gets before its run's: locations no instruction
@@ -369,6 +413,7 @@ impl Report {
             speedcheck: opts.speedcheck,
             counts_absent,
             states_absent,
+            liveness: None,
         };
         if let Some(reason) = report.stats.stopped {
             let what = if report.verdict_final() {

@@ -35,6 +35,8 @@ struct Tally {
     racy: u64,
     partial: u64,
     bounded_empty: u64,
+    /// With `--liveness`: tests with a liveness violation, and with an unknown answer.
+    liveness: Option<(u64, u64)>,
     errors: u64,
 }
 
@@ -148,7 +150,7 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
                 };
                 let progress = crate::progress::Progress::start(&label, budget);
                 opts.progress = progress.as_ref().map(|p| p.counter());
-                vkherd::run(&program, &opts)
+                vkherd::run_with_source(&program, Some(&source), &opts)
             })
         };
         // A panic (a bug) fails this test alone (isolate.rs).
@@ -220,6 +222,15 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
         tally.racy += u64::from(rep.outcomes.flag_data_race);
         tally.partial += u64::from(rep.stats.stopped.is_some());
         tally.bounded_empty += u64::from(rep.bounded_empty);
+        if let Some(l) = &rep.liveness {
+            use vkherd_enumerate::liveness::Verdict as L;
+            let (v, u) = tally.liveness.get_or_insert((0, 0));
+            match l.result.verdict {
+                L::Violation => *v += 1,
+                L::Unknown => *u += 1,
+                L::Ok => {}
+            }
+        }
         for note in &rep.notes {
             eprintln!("{name}: {note}");
         }
@@ -296,6 +307,23 @@ fn draw_witnesses(
             });
         }
     }
+    // The liveness witness (or the execution reaching the cut), after the states'.
+    let live = rep.liveness.as_ref().and_then(|l| {
+        vkherd::liveness::witness_execution(&l.result, program, Some(source), &model)
+    });
+    if let Some(ex) = live {
+        if let Some(dir) = &graphs.graph {
+            let dot = vkherd::dot::to_dot(&ex, &show);
+            vkherd::graphs::write_graph(dir, &format!("{test}-liveness"), &dot, svg)?;
+        }
+        if graphs.dot {
+            drawn.figures.push(vkherd::dot::Figure {
+                title: format!("{}: {}", program.name, ex.state),
+                execution: ex,
+                highlight: Vec::new(),
+            });
+        }
+    }
     Ok(())
 }
 
@@ -345,8 +373,13 @@ fn progress_label(k: usize, n: usize, name: &str) -> String {
 /// `Summary: 12 tests in 13 files: 8 Ok, 3 No, 1 open, 4 racy, 1 partial, 0 bounded-empty,
 /// 1 error, 0.53 s`. Ok and No count settled verdicts only; `open` counts the `??` ones.
 fn summary_line(t: &Tally, files: usize, seconds: f64) -> String {
+    // With --liveness: `2 violations, 1 unknown` before the time.
+    let liveness = match t.liveness {
+        Some((v, u)) => format!("{}, {u} unknown, ", plural(v, "violation")),
+        None => String::new(),
+    };
     format!(
-        "Summary: {} in {}: {} Ok, {} No, {} open, {} racy, {} partial, {} bounded-empty, {}, {seconds:.2} s",
+        "Summary: {} in {}: {} Ok, {} No, {} open, {} racy, {} partial, {} bounded-empty, {}, {liveness}{seconds:.2} s",
         plural(t.tests, "test"),
         plural(files as u64, "file"),
         t.ok,

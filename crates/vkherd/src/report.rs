@@ -194,6 +194,11 @@ pub fn write_herd_text(w: &mut dyn Write, report: &Report, marks: bool) -> std::
             crate::raised_unroll(report.unroll)
         ));
     }
+    // The liveness check comes last: everything before it is the safety report, the same
+    // with or without --liveness.
+    if let Some(l) = &report.liveness {
+        out.push_str(&l.text);
+    }
     w.write_all(out.as_bytes())
 }
 
@@ -325,6 +330,9 @@ pub fn write_json(
         },
     });
     if let Value::Object(m) = &mut tail {
+        if let Some(l) = &report.liveness {
+            m.insert("liveness".into(), l.json.clone());
+        }
         m.extend(info.clone());
     }
     // `{head...}` and `{tail...}` joined around the states: `{head...,"states":[..],tail...}`.

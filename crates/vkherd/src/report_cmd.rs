@@ -236,7 +236,7 @@ fn run_litmus(
         progress: progress.as_ref().map(|p| p.counter()),
         ..opts.clone()
     };
-    let rep = vkherd::run(&program, &opts)?;
+    let rep = vkherd::run_with_source(&program, Some(source), &opts)?;
     let mut code = report_status(&rep);
     let extras = if show.graphs {
         let relations: Vec<&str> = show.relations.iter().map(|s| s.as_str()).collect();

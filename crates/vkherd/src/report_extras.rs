@@ -30,10 +30,20 @@ pub fn extras(
     let figures = match witness_executions(program, Some(source), opts, show) {
         Ok(list) => Ok({
             figures_left_out = list.len().saturating_sub(MAX_FIGURES);
-            list.iter()
+            let mut figs: Vec<Figure> = list
+                .iter()
                 .take(MAX_FIGURES)
                 .map(|(_, ex)| figure(format!("Witness of {}", witness_caption(ex)), ex, show))
-                .collect()
+                .collect();
+            // The liveness witness, with --liveness.
+            let model = vkherd::explain::model_for(program, opts).ok();
+            let live = report.liveness.as_ref().zip(model).and_then(|(l, m)| {
+                vkherd::liveness::witness_execution(&l.result, program, Some(source), &m)
+            });
+            if let Some(ex) = live {
+                figs.push(figure(ex.state.clone(), &ex, show));
+            }
+            figs
         }),
         Err(e) => Err(format!("the witnesses could not be found: {e}")),
     };

@@ -14,12 +14,15 @@ fn corpus_dir() -> PathBuf {
 fn corpus() -> Vec<(String, String)> {
     let root = corpus_dir();
     // The OpenCL corpora have their own headers and model: tests/opencl_corpus.rs and
-    // tests/opencl_mmra.rs.
+    // tests/opencl_mmra.rs. The liveness corpus states liveness verdicts:
+    // tests/liveness.rs.
     let opencl = |p: &Path| {
         p.strip_prefix(&root)
             .ok()
             .and_then(|r| r.components().next())
-            .is_some_and(|c| c.as_os_str() == "opencl" || c.as_os_str() == "opencl-mmra")
+            .is_some_and(|c| {
+                ["opencl", "opencl-mmra", "liveness"].contains(&&*c.as_os_str().to_string_lossy())
+            })
     };
     let files: Vec<PathBuf> = files::litmus_files(&root)
         .into_iter()

@@ -1,0 +1,420 @@
+//! The conditions a consistent candidate must meet to be a stuck execution
+//! (liveness.md "Stuck executions"), checked by [`StuckVisitor`] on each candidate the
+//! search hands it, and how a cut path counts (the `unknown` verdict).
+//!
+//! - Spin iterations: their reads are final (no write is fr-after them), or read a write
+//!   of another invocation's laps, or the initial value of a location nothing writes;
+//!   and they leave each register they read before writing unchanged.
+//! - Laps A and B (unions over the repeating invocations): the lap rule, items 1 to 5.
+//! - Iterations passed through without writes must not be spin iterations (the path
+//!   would have stopped there), in every mode.
+//!
+//! Why the search stays exact. The search visits every consistent candidate of the path
+//! combination: its cuts only drop candidates that cannot be consistent (search.rs), and
+//! a stuck execution must be consistent like any execution. The conditions above are
+//! then checked on the complete candidate, exactly. [`StuckVisitor::rf_allowed`] keeps
+//! the search from offering rf pairs that the conditions reject whatever the rest of the
+//! candidate (each case says why); `visit` checks them again, so the plain enumeration
+//! (`--naive`), which offers every pair, finds the same witnesses.
+
+use super::endings::{Ending, LPath};
+use crate::combine::Layout;
+use crate::paths::Step;
+use crate::values::{Source, ValueSolver, Values};
+use crate::{CandidateView, Visitor};
+use vkherd_model::{Flags, Operand, Program, Rel, Statics};
+
+/// What the visitor looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Stuck executions: spin and lap conditions.
+    Witness,
+    /// A consistent execution reaching a cut (the cut iteration no spin iteration).
+    Reach,
+}
+
+/// A candidate that meets the conditions, and its place in a fixed order (the least one
+/// is kept, so the result does not depend on scheduling).
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub key: Vec<i64>,
+    pub rf: Rel,
+    pub rfinit: vkherd_model::EventSet,
+    pub asmo: Rel,
+    pub values: Values,
+    pub racy: bool,
+    /// The events and static relations of the candidate's barrier meeting.
+    pub statics: Box<Statics>,
+}
+
+/// The role of each event in the combination's endings.
+pub(crate) struct Roles {
+    /// In some spin iteration.
+    pub spin: Vec<bool>,
+    /// In lap A / lap B of some repeating invocation.
+    pub a: Vec<bool>,
+    pub b: Vec<bool>,
+    /// For an event of A, the matching event of the copy at the end of B.
+    pub copy: Vec<Option<usize>>,
+    /// Locations some event of A or B writes.
+    pub lap_locations: Vec<bool>,
+    /// Locations some event writes.
+    pub written: Vec<bool>,
+}
+
+impl Roles {
+    pub(crate) fn new(program: &Program, paths: &[LPath], lay: &Layout) -> Roles {
+        let n = lay.events.len();
+        let mut r = Roles {
+            spin: vec![false; n],
+            a: vec![false; n],
+            b: vec![false; n],
+            copy: vec![None; n],
+            lap_locations: vec![false; program.locations.len()],
+            written: vec![false; program.locations.len()],
+        };
+        let events_in = |t: usize, from: usize, to: usize| -> Vec<usize> {
+            lay.step_events[t][from..to]
+                .iter()
+                .flatten()
+                .copied()
+                .collect()
+        };
+        for (t, p) in paths.iter().enumerate() {
+            let len = p.path.steps.len();
+            match p.ending {
+                Ending::Spinning { start, .. } => {
+                    for e in events_in(t, start, len) {
+                        r.spin[e] = true;
+                    }
+                }
+                Ending::Repeating { a, b, .. } => {
+                    let la = events_in(t, a, b);
+                    for &e in &la {
+                        r.a[e] = true;
+                    }
+                    for e in events_in(t, b, len) {
+                        r.b[e] = true;
+                    }
+                    let copy = events_in(t, len - (b - a), len);
+                    for (&x, &y) in la.iter().zip(&copy) {
+                        r.copy[x] = Some(y);
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (e, ev) in lay.events.iter().enumerate() {
+            // A write on its path (a failed compare-exchange only reads).
+            if let (Some(l), true) = (ev.location, ev.flags.0 & Flags::W.0 != 0) {
+                r.written[l] = true;
+                if r.a[e] || r.b[e] {
+                    r.lap_locations[l] = true;
+                }
+            }
+        }
+        r
+    }
+
+    fn in_laps(&self, e: usize) -> bool {
+        self.a[e] || self.b[e]
+    }
+
+    fn any(&self) -> bool {
+        self.spin.iter().chain(&self.a).chain(&self.b).any(|&x| x)
+    }
+}
+
+/// The visitor of one path combination of the liveness check.
+pub(crate) struct StuckVisitor<'a> {
+    pub program: &'a Program,
+    pub paths: &'a [LPath],
+    pub lay: &'a Layout,
+    pub solver: ValueSolver<'a>,
+    pub roles: Roles,
+    pub mode: Mode,
+}
+
+impl<'a> StuckVisitor<'a> {
+    pub(crate) fn new(
+        program: &'a Program,
+        paths: &'a [LPath],
+        lay: &'a Layout,
+        mode: Mode,
+    ) -> StuckVisitor<'a> {
+        let refs: Vec<&crate::paths::Path> = paths.iter().map(|p| &p.path).collect();
+        StuckVisitor {
+            program,
+            paths,
+            lay,
+            solver: ValueSolver::new(program, refs, lay),
+            roles: Roles::new(program, paths, lay),
+            mode,
+        }
+    }
+
+    /// Is `steps[from..to]` of thread `t` a spin iteration in these values: does it leave
+    /// every register it reads before writing with its value from its start? (Called only
+    /// for iterations without writes.)
+    fn is_spin(&self, t: usize, trace: &[Vec<i64>], (from, to): (usize, usize)) -> bool {
+        let steps = &self.paths[t].path.steps[from..to];
+        read_first_registers(&self.program.threads[t], steps)
+            .into_iter()
+            .all(|r| trace[from].get(r as usize) == trace[to].get(r as usize))
+    }
+
+    /// The register and value conditions of every thread (spin iterations, laps' item 1
+    /// values and registers, iterations that must not spin).
+    fn registers_agree(&self, values: &Values) -> bool {
+        for (t, p) in self.paths.iter().enumerate() {
+            let needs_trace = !p.not_spin.is_empty()
+                || matches!(
+                    p.ending,
+                    Ending::Spinning { pure: false, .. }
+                        | Ending::Repeating { .. }
+                        | Ending::Cut { writes: false, .. }
+                );
+            if !needs_trace {
+                continue;
+            }
+            let trace = self.solver.register_trace(t, values);
+            if p.not_spin.iter().any(|&r| self.is_spin(t, &trace, r)) {
+                return false;
+            }
+            let len = p.path.steps.len();
+            let witness = self.mode == Mode::Witness;
+            let holds = match p.ending {
+                // A spin through its values: the registers it reads first are unchanged.
+                Ending::Spinning {
+                    pure: false, start, ..
+                } if witness => self.is_spin(t, &trace, (start, len)),
+                // Item 1: the same registers at the end of A and of B.
+                Ending::Repeating { b, .. } if witness => trace[b] == trace[len],
+                // A cut counts only if its iteration is no spin iteration.
+                Ending::Cut {
+                    writes: false,
+                    start,
+                    ..
+                } => !self.is_spin(t, &trace, (start, len)),
+                _ => true,
+            };
+            if !holds {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The memory conditions of spin iterations and laps.
+    fn memory_agrees(&self, c: &CandidateView<'_>) -> bool {
+        let s = c.statics;
+        let roles = &self.roles;
+        if !roles.any() {
+            return true;
+        }
+        let fr = c.eval.rel("fr");
+        // "Follows in asmo or locord": the model's locord where it has one (Vulkan),
+        // else its coherence order.
+        let follows = c.eval.rel("locord").or_else(|| c.eval.rel("co"));
+        let final_read = |r: usize| fr.is_some_and(|fr| !fr.row(r).iter().any(|w| s.w.contains(w)));
+        let source =
+            |r: usize| -> Option<usize> { c.rf.pairs().find(|&(_, x)| x == r).map(|(w, _)| w) };
+        let after =
+            |w: usize, v: usize| c.asmo.contains(w, v) || follows.is_some_and(|f| f.contains(w, v));
+        for r in s.r.iter() {
+            let src = source(r);
+            let loc = s.events[r].location;
+            // Spin reads: final, or from a write of another invocation's laps.
+            if roles.spin[r] {
+                let from_laps = src.is_some_and(|w| roles.in_laps(w));
+                if !from_laps && !final_read(r) {
+                    return false;
+                }
+            }
+            if roles.b[r] {
+                // Item 2: from A or B, or a final write to a location A and B never write.
+                let from_laps = src.is_some_and(|w| roles.in_laps(w));
+                let other_ok = final_read(r) && loc.is_some_and(|l| !roles.lap_locations[l]);
+                if !from_laps && !other_ok {
+                    return false;
+                }
+            } else if src.is_some_and(|w| roles.b[w]) {
+                // Item 4: no read outside B reads a write of B.
+                return false;
+            }
+        }
+        for w in s.w.iter().filter(|&w| roles.b[w]) {
+            // Item 3: no write outside A and B follows a write of B.
+            if s.w
+                .iter()
+                .any(|v| !roles.in_laps(v) && v != w && after(w, v))
+            {
+                return false;
+            }
+        }
+        // Item 1: the values of A and its copy, and the edges between their events.
+        for x in 0..s.n {
+            let Some(x2) = roles.copy[x] else { continue };
+            if s.r.contains(x) && c.values.read[x] != c.values.read[x2] {
+                return false;
+            }
+            if s.w.contains(x) && c.values.write[x] != c.values.write[x2] {
+                return false;
+            }
+            for y in 0..s.n {
+                let Some(y2) = roles.copy[y] else { continue };
+                let same = |rel: &Rel| rel.contains(x, y) == rel.contains(x2, y2);
+                if !same(c.rf) || !same(c.asmo) || !follows.is_none_or(same) {
+                    return false;
+                }
+            }
+        }
+        // Item 5 (spin iterations are laps B with A empty): a cbar in B meets only cbars
+        // in B.
+        let in_b = |e: usize| roles.b[e] || roles.spin[e];
+        for (x, y) in s.scbarinst.pairs() {
+            if x != y && in_b(x) && !in_b(y) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The key of a candidate in the fixed order: rf sources, asmo pairs, values.
+    fn key(c: &CandidateView<'_>) -> Vec<i64> {
+        let s = c.statics;
+        let mut key: Vec<i64> = (0..s.n)
+            .filter(|&e| s.r.contains(e))
+            .map(|e| {
+                if c.rfinit.contains(e) {
+                    -1
+                } else {
+                    c.rf.pairs()
+                        .find(|&(_, x)| x == e)
+                        .map_or(-2, |(w, _)| w as i64)
+                }
+            })
+            .collect();
+        for (a, b) in c.asmo.pairs() {
+            key.push(a as i64);
+            key.push(b as i64);
+        }
+        key.extend(&c.values.read);
+        key.extend(&c.values.write);
+        key
+    }
+}
+
+/// The registers an iteration reads before writing them and also writes (those whose
+/// values decide whether it is a spin iteration).
+pub(crate) fn read_first_registers(thread: &vkherd_model::Thread, steps: &[Step]) -> Vec<u32> {
+    let mut written: Vec<u32> = Vec::new();
+    let mut read_first: Vec<u32> = Vec::new();
+    for step in steps {
+        let (reads, dsts) = super::endings::step_registers(thread, step);
+        for o in reads {
+            if let Operand::Reg(r) = o {
+                if !written.contains(&r) && !read_first.contains(&r) {
+                    read_first.push(r);
+                }
+            }
+        }
+        for d in dsts {
+            if !written.contains(&d) {
+                written.push(d);
+            }
+        }
+    }
+    read_first.retain(|r| written.contains(r));
+    read_first
+}
+
+impl Visitor for StuckVisitor<'_> {
+    type Acc = Option<Found>;
+
+    fn visit(&self, acc: &mut Option<Found>, c: &CandidateView<'_>) {
+        if !c.consistent {
+            return;
+        }
+        if self.mode == Mode::Witness && !self.memory_agrees(c) {
+            return;
+        }
+        if !self.registers_agree(c.values) {
+            return;
+        }
+        let key = Self::key(c);
+        if acc.as_ref().is_some_and(|f| f.key <= key) {
+            return;
+        }
+        *acc = Some(Found {
+            key,
+            rf: c.rf.clone(),
+            rfinit: c.rfinit.clone(),
+            asmo: c.asmo.clone(),
+            values: c.values.clone(),
+            racy: c.eval.racy(),
+            statics: Box::new(c.statics.clone()),
+        });
+    }
+
+    fn merge(&self, a: Option<Found>, b: Option<Found>) -> Option<Found> {
+        match (a, b) {
+            (Some(x), Some(y)) => Some(if x.key <= y.key { x } else { y }),
+            (x, y) => x.or(y),
+        }
+    }
+
+    fn wanted(&self) -> Vec<&'static str> {
+        if self.mode == Mode::Witness && self.roles.any() {
+            vec!["fr", "locord", "co"]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Sources that no stuck execution of this combination can have:
+    /// - a read outside B reading a write of B (item 4);
+    /// - a read of B reading a write outside A and B of a location A or B writes (item
+    ///   2);
+    /// - a read of a spin iteration or of B taking the initial value of a location that
+    ///   some event writes: the initial value is fr-before every write of its location,
+    ///   so the read is not final (and it is not a write of the laps).
+    fn rf_allowed(&self, read: usize, source: Source) -> bool {
+        if self.mode != Mode::Witness {
+            return true;
+        }
+        let roles = &self.roles;
+        let loc = self.lay.events[read].location;
+        match source {
+            Source::Write(w) => {
+                if roles.b[w] && !roles.b[read] {
+                    return false;
+                }
+                if roles.b[read] && !roles.in_laps(w) && loc.is_some_and(|l| roles.lap_locations[l])
+                {
+                    return false;
+                }
+                true
+            }
+            Source::Init => {
+                let spins = roles.spin[read] || roles.b[read];
+                !(spins && loc.is_some_and(|l| roles.written[l]))
+            }
+        }
+    }
+}
+
+/// A found candidate as a captured execution, for drawing it.
+pub(crate) fn captured(f: Found) -> crate::capture::Captured {
+    crate::capture::Captured {
+        statics: *f.statics,
+        rf: f.rf,
+        rfinit: f.rfinit,
+        asmo: f.asmo,
+        values: f.values,
+        consistent: true,
+        racy: f.racy,
+        states: Vec::new(),
+        key: f.key,
+    }
+}

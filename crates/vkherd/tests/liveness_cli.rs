@@ -1,0 +1,309 @@
+//! `--liveness` and `--progress` from the command line (docs/liveness.md, liveness.md
+//! "Command line and report"): the options, the report lines after `Observation`, the
+//! `unknown` warning, the JSON object, the directory summary, the witness drawn by
+//! `--dot` / `--graph` and in `vkherd report`, and `vkherd explain --liveness`.
+//!
+//! Expected verdicts and counts come from the hand-derived headers of
+//! litmus-tests/liveness/ (their table in litmus-tests/README.md).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Runs vkherd in the project root: exit code, stdout, stderr.
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_vkherd"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn test(name: &str) -> String {
+    format!("litmus-tests/liveness/{name}.litmus")
+}
+
+/// The `Liveness:` line of a one-test report.
+fn verdict_line(out: &str) -> &str {
+    out.lines()
+        .find(|l| l.starts_with("Liveness: "))
+        .unwrap_or_else(|| panic!("no Liveness line in {out}"))
+}
+
+/// Worked example 1 of liveness.md, under obe: P0 never starts, P1 spins on the initial
+/// 0. The verdict comes right after `Observation`, one line per invocation that does not
+/// terminate; a violation is an answer, exit 0.
+#[test]
+fn the_verdict_follows_the_observation_with_a_line_per_stuck_invocation() {
+    let (code, out, err) = run(&["--progress", "obe", &test("spin-flag-lo")]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("Observation spin-flag-lo "))
+        .expect("an Observation line");
+    assert_eq!(
+        &lines[at + 1..at + 4],
+        [
+            "Liveness: violation (progress obe)",
+            "  P0 paused before its first instruction (not started; obe does not schedule it)",
+            "  P1 spinning at LC00: ld.atom.acq.dv.sc0.semsc0 r0, flag reads 0 (initial value, final)",
+        ]
+    );
+    // --liveness alone is fair, where P0 must run: ok, and no line under it.
+    let (code, out, _) = run(&["--liveness", &test("spin-flag-lo")]);
+    assert_eq!(code, 0);
+    assert_eq!(verdict_line(&out), "Liveness: ok (progress fair)");
+    assert!(!out.contains("  P1 spinning"), "{out}");
+    // Without either option, no liveness at all.
+    let (_, out, _) = run(&[&test("spin-flag-lo")]);
+    assert!(!out.contains("Liveness"), "{out}");
+}
+
+/// Per-level models (liveness.md: spin-flag-lo is a violation with wg=obe and ok with
+/// inv=obe), `default=`, any case, the `hsa-obe` spelling; unknown models and levels, a
+/// level given twice and an empty item are usage errors.
+#[test]
+fn progress_takes_per_level_models_and_refuses_unknown_names() {
+    let f = test("spin-flag-lo");
+    let verdict = |p: &str| {
+        let (code, out, err) = run(&["--progress", p, &f]);
+        assert_eq!(code, 0, "{p}: {err}");
+        verdict_line(&out).to_string()
+    };
+    assert_eq!(verdict("wg=obe"), "Liveness: violation (progress wg=obe)");
+    assert_eq!(verdict("inv=obe"), "Liveness: ok (progress inv=obe)");
+    // Only wg has two members: a default for the others changes nothing there.
+    assert_eq!(
+        verdict("wg=fair,default=obe"),
+        "Liveness: ok (progress wg=fair,default=obe)"
+    );
+    assert_eq!(verdict("OBE"), "Liveness: violation (progress obe)");
+    assert_eq!(verdict("hsa-obe"), "Liveness: ok (progress hsa_obe)");
+    for (bad, says) in [
+        ("foo", "unknown progress model `foo`"),
+        ("xx=obe", "unknown level `xx`"),
+        ("wg=obe,wg=hsa", "`wg` is set twice"),
+        ("wg=obe,", "is not a progress model"),
+    ] {
+        let (code, out, err) = run(&["--progress", bad, &f]);
+        assert_eq!(code, 2, "{bad}: {out}");
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+}
+
+/// `unknown`: a loop that changes a register every time round runs past the bound; the
+/// line names the loop and the bound, and a warning says so on stderr.
+#[test]
+fn unknown_names_the_loop_and_the_bound_and_warns() {
+    let (code, out, err) = run(&["--liveness", "--unroll", "3", &test("counter-wait")]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        verdict_line(&out),
+        "Liveness: unknown (progress fair): P0 loops at LC00 beyond --unroll 3"
+    );
+    assert!(
+        err.contains("Warning: liveness unknown: P0 loops at LC00 beyond --unroll 3"),
+        "{err}"
+    );
+}
+
+/// The JSON object: verdict, the model of each level, and the endings.
+#[test]
+fn json_carries_the_verdict_the_levels_and_the_endings() {
+    let (code, out, err) = run(&["--json", "--progress", "wg=obe", &test("spin-flag-lo")]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let l = &v["liveness"];
+    assert_eq!(l["verdict"], "violation");
+    assert_eq!(l["progress_text"], "wg=obe");
+    for (level, model) in [
+        ("qf", "fair"),
+        ("wg", "obe"),
+        ("sg", "fair"),
+        ("inv", "fair"),
+    ] {
+        assert_eq!(l["progress"][level], model, "{level}");
+    }
+    let threads = l["threads"].as_array().unwrap();
+    assert_eq!(threads.len(), 2);
+    assert_eq!(threads[0]["thread"], "P0");
+    assert_eq!(threads[0]["ending"], "paused");
+    assert_eq!(threads[0]["started"], false);
+    assert_eq!(threads[1]["thread"], "P1");
+    assert_eq!(threads[1]["ending"], "spinning");
+    assert_eq!(threads[1]["started"], true);
+    assert!(l["reason"].is_null());
+    // unknown gives its reason.
+    let (_, out, _) = run(&["--json", "--liveness", &test("counter-wait")]);
+    let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(v["liveness"]["verdict"], "unknown");
+    assert_eq!(
+        v["liveness"]["reason"],
+        "P0 loops at LC00 beyond --unroll 2"
+    );
+    // Without --liveness, no key.
+    let (_, out, _) = run(&["--json", &test("spin-flag-lo")]);
+    assert!(!out.contains("\"liveness\""), "{out}");
+}
+
+/// A directory run counts violations and unknowns in its summary: the obe and fair
+/// columns of the hand-derived table (litmus-tests/README.md, --unroll 2). A violation
+/// is an answer, not a failure: the exit code is the safety report's (5 here: three
+/// tests have no execution that completes within the bound).
+#[test]
+fn the_directory_summary_counts_violations_and_unknowns() {
+    let (safety_code, out, _) = run(&["-j", "1", "litmus-tests/liveness"]);
+    assert!(!out.contains("violations"), "{out}");
+    assert_eq!(safety_code, 5);
+    for (model, counts) in [
+        ("obe", "18 violations, 6 unknown"),
+        ("fair", "7 violations, 6 unknown"),
+    ] {
+        let (code, out, err) = run(&["-j", "1", "--progress", model, "litmus-tests/liveness"]);
+        assert_eq!(code, safety_code, "{err}");
+        let summary = out
+            .lines()
+            .find(|l| l.starts_with("Summary: "))
+            .expect("a summary");
+        assert!(summary.contains(counts), "{model}: {summary}");
+    }
+}
+
+/// `--dot` draws the witness: the spin iteration or laps A and B marked, and each thread
+/// that does not terminate labelled with its ending (one without events as a node).
+#[test]
+fn dot_draws_the_witness_with_its_marks_and_endings() {
+    let (code, dot, err) = run(&["--dot", "--progress", "obe", &test("spin-flag-lo")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        dot.contains("label=\"spin-flag-lo: liveness: violation (progress obe)\""),
+        "{dot}"
+    );
+    assert!(
+        dot.contains("label=\"P0: paused before its first instruction (not started; obe does not schedule it)\""),
+        "{dot}"
+    );
+    assert!(
+        dot.contains("[label=\"(no event)\", shape=plaintext]"),
+        "{dot}"
+    );
+    assert!(dot.contains("R flag=0\\n[spin]\""), "{dot}");
+    // Worked example 4 under hsa: laps A and B of P0's exchange, P1 paused holding it.
+    let (_, dot, _) = run(&["--dot", "--progress", "hsa", &test("tas-lock")]);
+    assert_eq!(dot.matches("[lap A]").count(), 1, "{dot}");
+    assert_eq!(dot.matches("[lap B]").count(), 1, "{dot}");
+    assert!(
+        dot.contains("label=\"P1: paused after rmw.atom.acq.wg.sc0.semsc0 r0, m, 1 (a lower id is schedulable (P0); hsa does not schedule it)\""),
+        "{dot}"
+    );
+    // --graph writes the witness beside the state graphs.
+    let dir = root().join("target/liveness-cli-graph");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (code, _, err) = run(&[
+        "--graph",
+        dir.to_str().unwrap(),
+        "--progress",
+        "obe",
+        &test("spin-flag-lo"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let witness = std::fs::read_to_string(dir.join("spin-flag-lo-liveness.dot")).unwrap();
+    assert!(witness.contains("[spin]"), "{witness}");
+}
+
+/// `vkherd report` shows the verdict and its lines, named from the source.
+#[test]
+fn report_shows_the_verdict_and_its_lines() {
+    let out_file = root().join("target/liveness-cli-report.html");
+    let (code, _, err) = run(&[
+        "report",
+        "--no-times",
+        "--progress",
+        "obe",
+        "-o",
+        out_file.to_str().unwrap(),
+        &test("spin-flag-lo"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let html = std::fs::read_to_string(&out_file).unwrap();
+    assert!(
+        html.contains("<pre class=\"liveness\">Liveness: violation (progress obe)\n  P0 paused before its first instruction (not started; obe does not schedule it)\n  P1 spinning at LC00: ld.atom.acq.dv.sc0.semsc0 r0, flag reads 0 (initial value, final)</pre>"),
+        "{html}"
+    );
+    assert!(html.contains("[spin]"), "the witness figure");
+}
+
+/// `explain --liveness`: for `ok`, the nearest weaker model's witness and the member the
+/// model guarantees that is paused in it (worked examples 1 and 2).
+#[test]
+fn explain_says_which_invocation_the_model_guarantees() {
+    let (code, out, err) = run(&["explain", "--progress", "hsa", &test("spin-flag-lo")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Liveness: ok (progress hsa)\n"), "{out}");
+    assert!(out.contains("Under unfair it is a violation:"), "{out}");
+    assert!(
+        out.contains("workgroup 0: no member of lower id is schedulable, so hsa guarantees it"),
+        "{out}"
+    );
+    assert!(out.contains("P0 is paused."), "{out}");
+    // cbar-then-spin under obe: P1 passed the barrier, so it has started.
+    let (_, out, _) = run(&["explain", "--progress", "obe", &test("cbar-then-spin")]);
+    assert!(out.starts_with("Liveness: ok (progress obe)\n"), "{out}");
+    assert!(
+        out.contains("P1: it has started, so obe guarantees it; P1 is paused."),
+        "{out}"
+    );
+    // A violation is explained by its witness.
+    let (_, out, _) = run(&["explain", "--progress", "lobe", &test("xf-barrier-2wg")]);
+    assert!(
+        out.starts_with("Liveness: violation (progress lobe)\n  P0 spinning at LC00"),
+        "{out}"
+    );
+}
+
+/// Same input, same bytes out, whatever the thread count: the JSON of the liveness corpus
+/// (witnesses, their lines, the combinations searched) at -j 1 and -j 2, times aside.
+#[test]
+fn liveness_output_does_not_depend_on_the_thread_count() {
+    let strip_times = |out: &str| -> Vec<serde_json::Value> {
+        out.lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                if let Some(stats) = v.get_mut("stats").and_then(|s| s.as_object_mut()) {
+                    stats.remove("seconds");
+                }
+                v
+            })
+            .collect()
+    };
+    for model in ["obe", "unfair"] {
+        let one = run(&[
+            "--json",
+            "-j",
+            "1",
+            "--progress",
+            model,
+            "litmus-tests/liveness",
+        ]);
+        let two = run(&[
+            "--json",
+            "-j",
+            "2",
+            "--progress",
+            model,
+            "litmus-tests/liveness",
+        ]);
+        let (one, two) = (strip_times(&one.1), strip_times(&two.1));
+        assert_eq!(one.len(), 32);
+        assert_eq!(one, two, "{model}");
+    }
+}
