@@ -14,7 +14,10 @@
 //! every `co` successor is also a `co` predecessor (the last strongly connected
 //! component), which for an acyclic `co` is the same thing as the maximal writes.
 
-use crate::{CandidateView, EnumError, EnumOptions, EnumStats, Visitor};
+use crate::error::EnumError;
+use crate::options::EnumOptions;
+use crate::stats::{EnumStats, StopReason};
+use crate::visitor::{CandidateView, Visitor};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use vkherd_model::{EventSet, Observable, Program, Rel, Statics};
@@ -51,7 +54,7 @@ pub enum CaptureError {
     /// The run stopped at `max_candidates` or the time limit, after `candidates`
     /// candidates: the list is not complete.
     Stopped {
-        reason: crate::StopReason,
+        reason: StopReason,
         candidates: u64,
     },
 }
@@ -63,7 +66,7 @@ pub fn witnesses(
     opts: &EnumOptions,
 ) -> Result<(BTreeMap<Vec<i64>, Captured>, EnumStats), CaptureError> {
     let v = WitnessCollector { program };
-    let (acc, stats) = crate::enumerate(program, opts, &v).map_err(CaptureError::Enum)?;
+    let (acc, stats) = crate::driver::enumerate(program, opts, &v).map_err(CaptureError::Enum)?;
     if let Some(reason) = stats.stopped {
         return Err(CaptureError::Stopped {
             reason,
@@ -92,7 +95,8 @@ pub fn candidates_reaching(
         naive: true,
         ..opts.clone()
     };
-    let (mut acc, stats) = crate::enumerate(program, &opts, &v).map_err(CaptureError::Enum)?;
+    let (mut acc, stats) =
+        crate::driver::enumerate(program, &opts, &v).map_err(CaptureError::Enum)?;
     if v.overflow.load(Ordering::Relaxed) {
         return Err(CaptureError::TooMany { limit });
     }

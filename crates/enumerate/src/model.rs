@@ -15,7 +15,8 @@
 //!
 //! The two agree candidate by candidate on the bundled Vulkan model (tests/cat_model.rs).
 
-use crate::{Ctx, Visitor};
+use crate::ctx::Ctx;
+use crate::visitor::Visitor;
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};

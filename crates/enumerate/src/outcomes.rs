@@ -1,7 +1,10 @@
 //! The herd-style outcome of a `.litmus` test: final states of the consistent executions,
 //! condition counts and the data-race flag (semantics.md "Outcomes").
 
-use crate::{CandidateView, Visitor};
+use crate::error::EnumError;
+use crate::options::{EnumOptions, Speedcheck};
+use crate::stats::EnumStats;
+use crate::visitor::{CandidateView, Visitor};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::RwLock;
@@ -57,19 +60,6 @@ impl Outcomes {
         self.thin_air += other.thin_air;
         self
     }
-}
-
-/// herd7's `-speedcheck`: which executions are kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Speedcheck {
-    /// Every execution.
-    #[default]
-    Off,
-    /// Only the executions that matter to the condition: those that validate `exists` or
-    /// `~exists` (satisfy the condition), or refute `forall` (do not satisfy it).
-    True,
-    /// As `True`, and the run stops at the first kept execution (the verdict is settled).
-    Fast,
 }
 
 /// Collects [`Outcomes`] from consistent candidates.
@@ -319,10 +309,10 @@ pub const FINAL_ORDER: &str = "co";
 /// Enumerates `program` and collects its outcomes.
 pub fn collect_outcomes(
     program: &Program,
-    opts: &crate::EnumOptions,
-) -> Result<(Outcomes, crate::EnumStats), crate::EnumError> {
+    opts: &EnumOptions,
+) -> Result<(Outcomes, EnumStats), EnumError> {
     let collector = OutcomeCollector::new(program, opts.speedcheck, opts.states_only);
-    crate::enumerate(program, opts, &collector)
+    crate::driver::enumerate(program, opts, &collector)
 }
 
 #[cfg(test)]

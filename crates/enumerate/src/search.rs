@@ -82,11 +82,16 @@
 
 use crate::candidates::{asmo_pairs, rf_options, AsmoOrders};
 use crate::coherence::CoherenceCore;
+use crate::ctx::Ctx;
+use crate::error::EnumError;
 use crate::model::AsmoState;
+use crate::model::{Asmo, NodeEval};
+use crate::shard::Unit;
+use crate::stats::EnumStats;
 use crate::values::{Known, Source};
-use crate::{Asmo, Ctx, EnumError, EnumStats, NodeEval, Unit, Visitor};
+use crate::visitor::Visitor;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use vkherd_model::{EventSet, Rel};
 
@@ -204,15 +209,6 @@ struct Search<'c, 'a, V> {
     overflow: AtomicBool,
     /// Some subtree was cut by the visitor for its final-state columns.
     cut_by_state: AtomicBool,
-}
-
-/// Witnesses tried, passed and skipped in a run ([`Search::witness`]), which decide
-/// whether the next ones are worth trying.
-#[derive(Default)]
-pub(crate) struct WitnessTally {
-    tries: AtomicU64,
-    hits: AtomicU64,
-    skipped: AtomicU64,
 }
 
 type Acc<V> = (<V as Visitor>::Acc, EnumStats);
@@ -633,17 +629,7 @@ impl<V: Visitor> Search<'_, '_, V> {
         if !self.ctx.opts.witnesses || !self.ctx.checks_by_witness() {
             return None;
         }
-        let tally = self.ctx.witnesses;
-        let tries = tally.tries.load(Ordering::Relaxed);
-        let hits = tally.hits.load(Ordering::Relaxed);
-        // Mostly failing so far: only one in 32 is tried, to notice a change.
-        if tries >= 16
-            && hits * 2 < tries
-            && !tally
-                .skipped
-                .fetch_add(1, Ordering::Relaxed)
-                .is_multiple_of(32)
-        {
+        if !self.ctx.witnesses.worth_trying() {
             return None;
         }
         let (mut rf, mut rfinit) = (p.rf.clone(), p.rfinit.clone());
@@ -656,10 +642,7 @@ impl<V: Visitor> Search<'_, '_, V> {
         let passes = (self.ctx)
             .check_node(asmo, state, &rf, &rfinit, None)
             .is_some();
-        tally.tries.fetch_add(1, Ordering::Relaxed);
-        if passes {
-            tally.hits.fetch_add(1, Ordering::Relaxed);
-        }
+        self.ctx.witnesses.record(passes);
         Some(passes)
     }
 
