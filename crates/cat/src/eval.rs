@@ -122,8 +122,9 @@ pub struct Prepared<'m> {
     full_roots: Vec<N>,
     cand_slots: usize,
     cut_checks: Vec<usize>,
-    /// The named relations asked for at preparation, by name.
-    wanted: Vec<(String, N)>,
+    /// The named relations asked for at preparation, in the order asked (`None`: a name
+    /// the model does not define).
+    wanted: Vec<(String, Option<N>)>,
     /// Whether each known value (by holder) is empty.
     known_empty: Vec<bool>,
     /// The candidate slots' steps, by slot, and their operands.
@@ -448,10 +449,9 @@ impl<'m> Prepared<'m> {
         let checks = &model.checks;
         let mut full_roots: Vec<N> = checks.iter().map(|c| c.node).collect();
         for w in wanted {
-            if let Some(node) = model.named(w) {
-                p.wanted.push((w.to_string(), node));
-                full_roots.push(node);
-            }
+            let node = model.named(w);
+            p.wanted.push((w.to_string(), node));
+            full_roots.extend(node);
         }
         let mut cx = PrepareCx {
             statics: s,
@@ -1373,8 +1373,14 @@ impl Evaluation<'_, '_> {
 
     /// A relation asked for when the model was prepared.
     pub fn rel(&self, name: &str) -> Option<&Rel> {
-        let (_, n) = self.prep.wanted.iter().find(|(w, _)| w == name)?;
-        match self.get(*n) {
+        let i = self.prep.wanted.iter().position(|(w, _)| w == name)?;
+        self.wanted_rel(i)
+    }
+
+    /// The `i`-th relation asked for when the model was prepared (`None` if the model
+    /// does not define it, or it is a set).
+    pub fn wanted_rel(&self, i: usize) -> Option<&Rel> {
+        match self.get(self.prep.wanted.get(i)?.1?) {
             Value::Rel(r) => Some(r),
             Value::Set(_) => None,
         }
@@ -1383,6 +1389,6 @@ impl Evaluation<'_, '_> {
     /// A wanted set or relation, as a value.
     pub fn value(&self, name: &str) -> Option<&Value> {
         let (_, n) = self.prep.wanted.iter().find(|(w, _)| w == name)?;
-        Some(self.get(*n))
+        Some(self.get((*n)?))
     }
 }

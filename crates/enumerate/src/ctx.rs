@@ -3,8 +3,7 @@
 
 use crate::budget::Budget;
 use crate::columns;
-use crate::error::EnumError;
-use crate::model::{Asmo, ModelState, NodeEval};
+use crate::engine::{Asmo, Capabilities, PreparedModel};
 use crate::options::EnumOptions;
 use crate::shard::{mix, Unit};
 use crate::stats::EnumStats;
@@ -12,16 +11,17 @@ use crate::values::{self, ValueSolver, Values};
 use crate::visitor::{CandidateView, Visitor};
 use crate::witness::WitnessTally;
 use std::sync::atomic::Ordering;
-use vkherd_litmus::Span;
+use vkherd_model::axioms::Candidate;
 use vkherd_model::{EventSet, Program, Rel, Statics};
 
 /// What the rf × asmo enumeration of one path combination needs.
-pub(crate) struct Ctx<'a, V> {
+pub(crate) struct Ctx<'a, P, V> {
     pub program: &'a Program,
     pub s: &'a Statics,
-    pub model: &'a ModelState<'a>,
-    /// The relations the visitor reads.
-    pub wanted: &'a [&'static str],
+    /// The model, prepared for this path combination and barrier meeting.
+    pub model: &'a P,
+    /// What the engine lets the search do besides judging.
+    pub caps: Capabilities,
     pub solver: &'a ValueSolver<'a>,
     pub opts: &'a EnumOptions,
     pub visitor: &'a V,
@@ -34,9 +34,45 @@ pub(crate) struct Ctx<'a, V> {
     pub split: bool,
 }
 
-// The search's view of a run besides the model (whose calls are in model.rs): liveness,
-// cuts by state, sharding and pruned counts.
-impl<V: Visitor> Ctx<'_, V> {
+// The search's view of the model: the engine's calls, on this search's preparation.
+impl<P: PreparedModel, V> Ctx<'_, P, V> {
+    /// The per-asmo part of the model for `asmo`.
+    pub(crate) fn asmo(&self, asmo: Rel) -> Asmo<P> {
+        let state = self.model.for_asmo(&asmo);
+        (asmo, state)
+    }
+
+    /// [`PreparedModel::check_node`] on the partial candidate (`rf`, `rfinit`, `asmo`).
+    pub(crate) fn check_node(
+        &self,
+        asmo: &Rel,
+        state: &P::Asmo,
+        rf: &Rel,
+        rfinit: &EventSet,
+        parent: Option<&P::Node>,
+    ) -> Option<P::Node> {
+        (self.model).check_node(Candidate { rf, rfinit, asmo }, state, parent)
+    }
+
+    /// [`PreparedModel::lower_asmo`].
+    pub(crate) fn lower_asmo(&self) -> Option<P::Asmo> {
+        self.model.lower_asmo()
+    }
+
+    /// May a node's model check be answered by a witness ([`Capabilities::witness_checks`])?
+    pub(crate) fn checks_by_witness(&self) -> bool {
+        self.caps.witness_checks
+    }
+
+    /// Does the model entail Vulkan's coherence core ([`Capabilities::coherence_core`])?
+    pub(crate) fn vulkan_core(&self) -> bool {
+        self.caps.coherence_core
+    }
+}
+
+// The search's view of a run besides the model: liveness, cuts by state, sharding and
+// pruned counts.
+impl<P: PreparedModel, V: Visitor> Ctx<'_, P, V> {
     /// False once the budget is spent, the time is up or the visitor is done.
     pub fn alive(&self) -> bool {
         self.budget.alive() && !self.visitor.done()
@@ -116,7 +152,7 @@ impl<V: Visitor> Ctx<'_, V> {
         st: &mut EnumStats,
         rf: &Rel,
         rfinit: &EventSet,
-        asmo: &Asmo,
+        asmo: &Asmo<P>,
         solutions: &[Values],
     ) {
         self.visit_leaf_filtered(acc, st, (rf, rfinit, asmo), solutions, None, || true);
@@ -131,9 +167,9 @@ impl<V: Visitor> Ctx<'_, V> {
         &self,
         acc: &mut V::Acc,
         st: &mut EnumStats,
-        (rf, rfinit, asmo): (&Rel, &EventSet, &Asmo),
+        (rf, rfinit, asmo): (&Rel, &EventSet, &Asmo<P>),
         solutions: &[Values],
-        parent: Option<&NodeEval>,
+        parent: Option<&P::Node>,
         may_be_consistent: impl FnOnce() -> bool,
     ) {
         st.candidates += 1;
@@ -147,7 +183,12 @@ impl<V: Visitor> Ctx<'_, V> {
         if !self.visitor.needs_inconsistent() && !may_be_consistent() {
             return;
         }
-        let (eval, consistent) = self.judge(asmo, rf, rfinit, self.wanted, parent);
+        let cand = Candidate {
+            rf,
+            rfinit,
+            asmo: &asmo.0,
+        };
+        let (eval, consistent) = self.model.judge(cand, &asmo.1, parent);
         if !consistent && !self.visitor.needs_inconsistent() {
             return;
         }
@@ -169,16 +210,5 @@ impl<V: Visitor> Ctx<'_, V> {
             };
             self.visitor.visit(acc, &view);
         }
-    }
-
-    /// The error for a candidate whose thin-air values are too many to try.
-    pub fn thin_air_error() -> EnumError {
-        EnumError::other(
-            Span::default(),
-            format!(
-                "too many thin-air value assignments to try (more than {}): the test has long cycles of values through rf",
-                values::MAX_THIN_AIR_ASSIGNMENTS
-            ),
-        )
     }
 }

@@ -4,8 +4,8 @@
 use crate::budget::Budget;
 use crate::combine::{check_instances, layout, meetings, Meeting};
 use crate::ctx::Ctx;
+use crate::engine::{AnyEngine, Engine};
 use crate::error::{barrier_error, EnumError, EnumErrorKind};
-use crate::model::ModelState;
 use crate::options::EnumOptions;
 use crate::paths::{thread_paths, Path, PathCombinations, ThreadPaths};
 use crate::shard::{mix, WHOLE_COMBINATIONS_PER_SHARD};
@@ -17,9 +17,23 @@ use crate::{naive, search};
 use rayon::prelude::*;
 use vkherd_model::{Program, Statics};
 
-/// Enumerates every candidate of `program` and folds them with `visitor`.
+/// Enumerates every candidate of `program` and folds them with `visitor`, judged by the
+/// engine `opts` names.
 pub fn enumerate<V: Visitor>(
     program: &Program,
+    opts: &EnumOptions,
+    visitor: &V,
+) -> Result<(V::Acc, EnumStats), EnumError> {
+    match opts.engine() {
+        AnyEngine::Hand(e) => enumerate_with(program, &e, opts, visitor),
+        AnyEngine::Cat(e) => enumerate_with(program, &e, opts, visitor),
+    }
+}
+
+/// [`enumerate`] with the engine `engine`: the search is monomorphised for it.
+pub fn enumerate_with<E: Engine, V: Visitor>(
+    program: &Program,
+    engine: &E,
     opts: &EnumOptions,
     visitor: &V,
 ) -> Result<(V::Acc, EnumStats), EnumError> {
@@ -77,7 +91,7 @@ pub fn enumerate<V: Visitor>(
                 let split = opts.shard.is_some() && whole.is_none();
                 match combination(
                     program,
-                    opts,
+                    (engine, opts),
                     visitor,
                     (&budget, &witnesses),
                     (index as u64, split),
@@ -154,9 +168,9 @@ pub(crate) fn all_thread_paths(
 }
 
 /// Enumerates one path combination: `None` if it deadlocks at a barrier.
-fn combination<V: Visitor>(
+fn combination<E: Engine, V: Visitor>(
     program: &Program,
-    opts: &EnumOptions,
+    (engine, opts): (&E, &EnumOptions),
     visitor: &V,
     (budget, witnesses): (&Budget, &WitnessTally),
     (combination, split): (u64, bool),
@@ -175,12 +189,12 @@ fn combination<V: Visitor>(
         let statics = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
         check_instances(&statics.scbarinst, &statics.po, &statics.events)
             .map_err(|e| barrier_error(program, &lay, e))?;
-        let prepared = ModelState::new(opts.cat.as_deref(), &statics, &wanted);
+        let prepared = engine.prepare(&statics, &wanted);
         let ctx = Ctx {
             program,
             s: &statics,
             model: &prepared,
-            wanted: &wanted,
+            caps: engine.capabilities(),
             solver: &solver,
             opts,
             visitor,

@@ -84,3 +84,16 @@ pub(crate) fn barrier_error(program: &Program, lay: &Layout, e: BarrierError) ->
     };
     EnumError::other(span, e.message)
 }
+
+impl EnumError {
+    /// The error for a candidate whose thin-air values are too many to try.
+    pub(crate) fn thin_air() -> EnumError {
+        EnumError::other(
+            Span::default(),
+            format!(
+                "too many thin-air value assignments to try (more than {}): the test has long cycles of values through rf",
+                crate::values::MAX_THIN_AIR_ASSIGNMENTS
+            ),
+        )
+    }
+}

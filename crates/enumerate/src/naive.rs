@@ -4,20 +4,21 @@
 use crate::candidates::{rf_options, AsmoOrders};
 use crate::combine::{layout, meetings, Meeting};
 use crate::ctx::Ctx;
+use crate::engine::{Asmo, PreparedModel};
 use crate::error::EnumError;
-use crate::model::Asmo;
 use crate::options::EnumOptions;
 use crate::paths::{thread_paths, PathCombinations, ThreadPaths};
 use crate::stats::EnumStats;
 use crate::values::Source;
 use crate::visitor::Visitor;
-use crate::candidates;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use vkherd_litmus::Span;
 use vkherd_model::{EventSet, Program, Rel, Statics};
 
-pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumStats), EnumError> {
+pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
+    ctx: &Ctx<'_, P, V>,
+) -> Result<(V::Acc, EnumStats), EnumError> {
     let s = ctx.s;
     let options = rf_options(ctx.program, s);
     let reads: Vec<usize> = (0..s.n).filter(|&e| options[e].is_some()).collect();
@@ -31,7 +32,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
             "too many reads-from candidates to enumerate (more than 2^64)".into(),
         ));
     };
-    let asmos: Vec<Asmo> = AsmoOrders::new(ctx.program, s)
+    let asmos: Vec<Asmo<P>> = AsmoOrders::new(ctx.program, s)
         .take_while(|_| ctx.budget.alive())
         .map(|a| ctx.asmo(a))
         .collect();
@@ -86,7 +87,7 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
             },
         );
     if overflow.load(Ordering::Relaxed) {
-        return Err(Ctx::<V>::thin_air_error());
+        return Err(EnumError::thin_air());
     }
     Ok(result)
 }
@@ -107,7 +108,7 @@ pub fn naive_size(program: &Program, opts: &EnumOptions, cap: u64) -> Option<u64
         };
         for scbarinst in scbarinsts {
             let s = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
-            let rf: u64 = candidates::rf_options(program, &s)
+            let rf: u64 = rf_options(program, &s)
                 .iter()
                 .flatten()
                 .try_fold(1u64, |acc, o| acc.checked_mul(o.len() as u64))?;
@@ -115,9 +116,7 @@ pub fn naive_size(program: &Program, opts: &EnumOptions, cap: u64) -> Option<u64
                 continue;
             }
             let asmo_cap = (cap / rf).saturating_add(1) as usize;
-            let asmo = candidates::AsmoOrders::new(program, &s)
-                .take(asmo_cap)
-                .count() as u64;
+            let asmo = AsmoOrders::new(program, &s).take(asmo_cap).count() as u64;
             total = total.checked_add(rf.checked_mul(asmo)?)?;
             if total > cap {
                 return None;

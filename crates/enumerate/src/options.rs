@@ -1,5 +1,8 @@
 //! How to enumerate: the run's limits and modes ([`EnumOptions`]).
 
+use crate::engine::cat::CatEngine;
+use crate::engine::hand::HandEngine;
+use crate::engine::AnyEngine;
 use crate::paths::PathLimits;
 use crate::shard::Shard;
 use std::sync::atomic::AtomicU64;
@@ -82,4 +85,27 @@ pub enum Speedcheck {
     True,
     /// As `True`, and the run stops at the first kept execution (the verdict is settled).
     Fast,
+}
+
+impl EnumOptions {
+    /// The engine these options name: the hand-written one when `cat` is `None`, else
+    /// the cat model, declaring the coherence core when it is a bundled Vulkan file.
+    // TODO(stage C): the resolver of the model declares it, not its text.
+    pub fn engine(&self) -> AnyEngine {
+        match &self.cat {
+            None => AnyEngine::Hand(HandEngine {
+                options: self.model,
+            }),
+            Some(m) => {
+                let bundled = ["vulkan.cat", "vulkan-asserts.cat"]
+                    .iter()
+                    .any(|f| vkherd_cat::bundled_file(f) == Some(&*m.source.text));
+                AnyEngine::Cat(if bundled {
+                    CatEngine::bundled_vulkan(m.clone())
+                } else {
+                    CatEngine::new(m.clone())
+                })
+            }
+        }
+    }
 }

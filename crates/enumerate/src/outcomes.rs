@@ -1,6 +1,7 @@
 //! The herd-style outcome of a `.litmus` test: final states of the consistent executions,
 //! condition counts and the data-race flag (semantics.md "Outcomes").
 
+use crate::engine::{Judgement, Wanted};
 use crate::error::EnumError;
 use crate::options::{EnumOptions, Speedcheck};
 use crate::stats::EnumStats;
@@ -105,9 +106,13 @@ impl<'p> OutcomeCollector<'p> {
 /// followed only by writes that also precede it counts as last too, so that the writes of a
 /// cycle give their values; a consistent candidate of the bundled models has an acyclic
 /// `co`, where the rule is the plain one.
-pub(crate) fn final_values(program: &Program, s: &Statics, c: &CandidateView<'_>) -> Vec<Vec<i64>> {
+pub(crate) fn final_values<J: Judgement>(
+    program: &Program,
+    s: &Statics,
+    c: &CandidateView<'_, J>,
+) -> Vec<Vec<i64>> {
     // co is asked for (see `wanted`) only when a location is observed.
-    let order = c.eval.rel(FINAL_ORDER);
+    let order = c.eval.rel(FINAL_ORDER_AT);
     program
         .observed
         .iter()
@@ -175,7 +180,7 @@ fn for_each_product(choices: &[Vec<i64>], f: &mut dyn FnMut(&[i64])) {
 impl Visitor for OutcomeCollector<'_> {
     type Acc = Outcomes;
 
-    fn visit(&self, acc: &mut Outcomes, c: &CandidateView<'_>) {
+    fn visit<J: Judgement>(&self, acc: &mut Outcomes, c: &CandidateView<'_, J>) {
         let s = c.statics;
         if !c.consistent {
             return;
@@ -303,8 +308,12 @@ impl Visitor for OutcomeCollector<'_> {
     }
 }
 
-/// The model relation whose maximal writes give a location's final value.
+/// The model relation whose maximal writes give a location's final value. Every visitor
+/// that reads final values ([`final_values`]) names it first in its `wanted` list.
 pub const FINAL_ORDER: &str = "co";
+
+/// [`FINAL_ORDER`]'s handle: first in the `wanted` list.
+const FINAL_ORDER_AT: Wanted = Wanted(0);
 
 /// Enumerates `program` and collects its outcomes.
 pub fn collect_outcomes(

@@ -83,9 +83,8 @@
 use crate::candidates::{asmo_pairs, rf_options, AsmoOrders};
 use crate::coherence::CoherenceCore;
 use crate::ctx::Ctx;
+use crate::engine::{Asmo, PreparedModel};
 use crate::error::EnumError;
-use crate::model::AsmoState;
-use crate::model::{Asmo, NodeEval};
 use crate::shard::Unit;
 use crate::stats::EnumStats;
 use crate::values::{Known, Source};
@@ -115,13 +114,13 @@ struct Partial {
 /// and the values known (`ValueSolver::agrees_from`). Either may be absent; the
 /// children's checks give the same answers without them.
 #[derive(Clone, Default)]
-struct NodeCheck {
-    model: Option<NodeEval>,
+struct NodeCheck<N> {
+    model: Option<N>,
     values: Option<Arc<Known>>,
 }
 
-impl NodeCheck {
-    fn model(&self) -> Option<&NodeEval> {
+impl<N> NodeCheck<N> {
+    fn model(&self) -> Option<&N> {
         self.model.as_ref()
     }
 
@@ -132,21 +131,21 @@ impl NodeCheck {
 
 /// A stage-1 node on the explicit stack of `Search::contended`: choice `k` is being
 /// made below `p`, whose check gave `check`; branches `0..next` are done.
-struct OpenChoice {
+struct OpenChoice<N> {
     k: usize,
     p: Partial,
     unit: Unit,
-    check: NodeCheck,
+    check: NodeCheck<N>,
     next: usize,
 }
 
 /// A stage-3 node on the explicit stack of `Search::subtree`: the read at `depth` is
 /// being given each of its options in turn.
-struct OpenRead {
+struct OpenRead<N> {
     depth: usize,
     unit: Unit,
     /// What the node's check computed, for its children.
-    check: NodeCheck,
+    check: NodeCheck<N>,
     /// Whether the node's witness passes, if known (its first child shares it).
     witness: Option<bool>,
     /// The option visited first: the one this read had in the previous leaf.
@@ -157,7 +156,7 @@ struct OpenRead {
     assigned: Option<usize>,
 }
 
-impl OpenRead {
+impl<N> OpenRead<N> {
     /// The option of the `n`-th child visited: `first`, then the others in order.
     fn nth_child(&self, n: usize) -> usize {
         match n {
@@ -176,8 +175,8 @@ enum Choice {
     Orient(usize, usize),
 }
 
-struct Search<'c, 'a, V> {
-    ctx: &'c Ctx<'a, V>,
+struct Search<'c, 'a, P: PreparedModel, V> {
+    ctx: &'c Ctx<'a, P, V>,
     /// Stage 1: rf and asmo choices on the contended locations.
     choices: Vec<Choice>,
     /// `choice_suffix[k]`: rf completions of the reads still open at choice k (saturating).
@@ -191,7 +190,7 @@ struct Search<'c, 'a, V> {
     rmw: EventSet,
     /// The asmo-term lower bound (only built when there is a stage 1, and only if the
     /// engine has one: `Ctx::lower_asmo`).
-    lower_terms: Option<AsmoState>,
+    lower_terms: Option<P::Asmo>,
     /// The model entails Vulkan's coherence core (`Ctx::vulkan_core`): the coherence
     /// filter and the placing of an RMW right after the write it reads are sound.
     vulkan_core: bool,
@@ -213,7 +212,9 @@ struct Search<'c, 'a, V> {
 
 type Acc<V> = (<V as Visitor>::Acc, EnumStats);
 
-pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumError> {
+pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
+    ctx: &Ctx<'_, P, V>,
+) -> Result<Acc<V>, EnumError> {
     let s = ctx.s;
     let all = rf_options(ctx.program, s);
     let rmw = s.r.inter(&s.w);
@@ -317,13 +318,13 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
     };
     let mut result = search.contended(0, root, ctx.unit_root(), NodeCheck::default());
     if search.overflow.load(Ordering::Relaxed) {
-        return Err(Ctx::<V>::thin_air_error());
+        return Err(EnumError::thin_air());
     }
     result.1.cut_by_state |= search.cut_by_state.load(Ordering::Relaxed);
     Ok(result)
 }
 
-impl<V: Visitor> Search<'_, '_, V> {
+impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
     fn merge(&self, (a1, mut s1): Acc<V>, (a2, s2): Acc<V>) -> Acc<V> {
         s1.add(&s2);
         (self.ctx.visitor.merge(a1, a2), s1)
@@ -336,9 +337,9 @@ impl<V: Visitor> Search<'_, '_, V> {
     /// times makes tens of thousands of choices, far more levels than a thread's native
     /// stack holds. The first [`PARALLEL_DEPTH`] choices are split across rayon tasks,
     /// each of which walks its subtree with a stack of its own.
-    fn contended(&self, k: usize, p: Partial, unit: Unit, parent: NodeCheck) -> Acc<V> {
+    fn contended(&self, k: usize, p: Partial, unit: Unit, parent: NodeCheck<P::Node>) -> Acc<V> {
         let mut out = Acc::<V>::default();
-        let mut stack: Vec<OpenChoice> = Vec::new();
+        let mut stack: Vec<OpenChoice<P::Node>> = Vec::new();
         self.open_choice((k, p, unit, parent), &mut stack, &mut out);
         while let Some(top) = stack.last_mut() {
             let width = self.width(top.k);
@@ -372,8 +373,8 @@ impl<V: Visitor> Search<'_, '_, V> {
     /// and the accumulators merge commutatively.
     fn open_choice(
         &self,
-        (mut k, p, mut unit, parent): (usize, Partial, Unit, NodeCheck),
-        stack: &mut Vec<OpenChoice>,
+        (mut k, p, mut unit, parent): (usize, Partial, Unit, NodeCheck<P::Node>),
+        stack: &mut Vec<OpenChoice<P::Node>>,
         out: &mut Acc<V>,
     ) {
         loop {
@@ -452,9 +453,9 @@ impl<V: Visitor> Search<'_, '_, V> {
         &self,
         k: usize,
         p: &Partial,
-        parent: &NodeCheck,
+        parent: &NodeCheck<P::Node>,
         i: usize,
-    ) -> Option<(Partial, NodeCheck)> {
+    ) -> Option<(Partial, NodeCheck<P::Node>)> {
         let mut q = p.clone();
         match &self.choices[k] {
             Choice::Rf(e, opts) => {
@@ -523,8 +524,8 @@ impl<V: Visitor> Search<'_, '_, V> {
         &self,
         p: &Partial,
         ok: bool,
-        parent: Option<&NodeEval>,
-    ) -> Option<Option<NodeEval>> {
+        parent: Option<&P::Node>,
+    ) -> Option<Option<P::Node>> {
         if !ok {
             return None;
         }
@@ -546,7 +547,7 @@ impl<V: Visitor> Search<'_, '_, V> {
             let Some(unit) = self.ctx.unit_child(unit, index as u64, 1) else {
                 return Default::default();
             };
-            let asmo: Asmo = self.ctx.asmo(a);
+            let asmo: Asmo<P> = self.ctx.asmo(a);
             let mut q = p.clone();
             self.subtree(&asmo, 0, &mut q, unit, None, None)
         };
@@ -572,12 +573,12 @@ impl<V: Visitor> Search<'_, '_, V> {
     /// (`witness`: known from the parent, whose first child shares its witness).
     fn viable(
         &self,
-        (asmo, state): &Asmo,
+        (asmo, state): &Asmo<P>,
         p: &Partial,
         depth: usize,
-        parent: Option<&NodeCheck>,
+        parent: Option<&NodeCheck<P::Node>>,
         witness: Option<bool>,
-    ) -> Option<(NodeCheck, Option<bool>)> {
+    ) -> Option<(NodeCheck<P::Node>, Option<bool>)> {
         let values =
             (self.ctx.solver).agrees_from(&p.rf_src, parent.and_then(NodeCheck::values))?;
         if !self.core_acyclic(&p.rf, &p.rfinit, asmo) {
@@ -585,7 +586,7 @@ impl<V: Visitor> Search<'_, '_, V> {
         }
         let witness = witness.or_else(|| self.witness((asmo, state), p, depth));
         let model = if witness == Some(true) {
-            NodeEval::Nothing
+            P::Node::default()
         } else {
             (self.ctx).check_node(
                 asmo,
@@ -620,12 +621,7 @@ impl<V: Visitor> Search<'_, '_, V> {
     /// failed witness and then the node costs two checks), judged from the witnesses
     /// tried so far. Either way the node's answer is the same, so what is tried changes
     /// only the time, never the output.
-    fn witness(
-        &self,
-        (asmo, state): (&Rel, &AsmoState),
-        p: &Partial,
-        depth: usize,
-    ) -> Option<bool> {
+    fn witness(&self, (asmo, state): (&Rel, &P::Asmo), p: &Partial, depth: usize) -> Option<bool> {
         if !self.ctx.opts.witnesses || !self.ctx.checks_by_witness() {
             return None;
         }
@@ -656,15 +652,15 @@ impl<V: Visitor> Search<'_, '_, V> {
     /// whole sequential subtree (merging one per node cost 6% of MP chain 8).
     fn subtree(
         &self,
-        asmo: &Asmo,
+        asmo: &Asmo<P>,
         depth: usize,
         p: &mut Partial,
         unit: Unit,
-        parent: Option<&NodeCheck>,
+        parent: Option<&NodeCheck<P::Node>>,
         witness: Option<bool>,
     ) -> Acc<V> {
         let mut out = Acc::<V>::default();
-        let mut stack: Vec<OpenRead> = Vec::new();
+        let mut stack: Vec<OpenRead<P::Node>> = Vec::new();
         let root = (unit, parent, witness);
         if let Some(node) = self.open_read(asmo, depth, p, root, &mut out) {
             stack.push(node);
@@ -706,12 +702,12 @@ impl<V: Visitor> Search<'_, '_, V> {
     /// [`Self::subtree`] to walk its children.
     fn open_read(
         &self,
-        asmo: &Asmo,
+        asmo: &Asmo<P>,
         depth: usize,
         p: &mut Partial,
-        (unit, parent, witness): (Unit, Option<&NodeCheck>, Option<bool>),
+        (unit, parent, witness): (Unit, Option<&NodeCheck<P::Node>>, Option<bool>),
         out: &mut Acc<V>,
-    ) -> Option<OpenRead> {
+    ) -> Option<OpenRead<P::Node>> {
         let (acc, st) = out;
         if depth == self.reads.len() {
             if self.ctx.unit_counts(unit) {
@@ -778,11 +774,11 @@ impl<V: Visitor> Search<'_, '_, V> {
 
     fn leaf(
         &self,
-        asmo: &Asmo,
+        asmo: &Asmo<P>,
         p: &Partial,
         acc: &mut V::Acc,
         st: &mut EnumStats,
-        parent: Option<&NodeCheck>,
+        parent: Option<&NodeCheck<P::Node>>,
     ) {
         if self.ctx.visitor.done() || !self.ctx.budget.take() {
             return;

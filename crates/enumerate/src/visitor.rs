@@ -1,19 +1,19 @@
 //! What the enumerator hands each candidate to: the [`Visitor`] and its view of a
 //! candidate.
 
-use crate::model::Judgement;
+use crate::engine::Judgement;
 use crate::values::Values;
 use vkherd_model::{EventSet, Rel, Statics};
 
 /// One candidate execution, with its values and the model's verdict and relations.
-pub struct CandidateView<'a> {
+pub struct CandidateView<'a, J> {
     pub statics: &'a Statics,
     pub rf: &'a Rel,
     pub rfinit: &'a EventSet,
     pub asmo: &'a Rel,
     pub values: &'a Values,
     /// The model's judgement (race flag, and the relations the visitor asked for).
-    pub eval: &'a Judgement<'a>,
+    pub eval: &'a J,
     /// Every non-flag check of the model holds.
     pub consistent: bool,
 }
@@ -22,7 +22,7 @@ pub struct CandidateView<'a> {
 /// associative so that results do not depend on how rayon splits the work.
 pub trait Visitor: Sync {
     type Acc: Send + Default;
-    fn visit(&self, acc: &mut Self::Acc, c: &CandidateView<'_>);
+    fn visit<J: Judgement>(&self, acc: &mut Self::Acc, c: &CandidateView<'_, J>);
     fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc;
     /// True if the visitor must see inconsistent candidates too (then nothing may be
     /// pruned for inconsistency and the plain enumeration runs).
@@ -44,7 +44,8 @@ pub trait Visitor: Sync {
     fn done(&self) -> bool {
         false
     }
-    /// The model's named relations the visitor reads ([`Evaluation::rel`]).
+    /// The model's named relations the visitor reads, each then found by its place in
+    /// this list ([`crate::engine::Wanted`], [`Judgement::rel`]).
     fn wanted(&self) -> Vec<&'static str> {
         Vec::new()
     }

@@ -1,7 +1,7 @@
 //! Running Khronos `.test` files: every `SATISFIABLE`/`NOSOLUTION` line is a check of
 //! whether some candidate execution satisfies its predicate (khronos-test-format.md).
 
-use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Visitor};
+use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Judgement, Visitor, Wanted};
 use vkherd_litmus::ast::{KhronosCheck, KhronosPred};
 use vkherd_litmus::Diagnostic;
 use vkherd_model::{lower_khronos, ModelOptions, Program};
@@ -104,6 +104,10 @@ pub fn load_khronos(source: &str, name: &str) -> Result<Program, Diagnostic> {
     lower_khronos(&vkherd_litmus::parse_khronos(source)?, name)
 }
 
+/// The relations the predicates count, by their place in [`PredicateVisitor::wanted`].
+const DR: Wanted = Wanted(0);
+const RS: Wanted = Wanted(1);
+
 /// Is some candidate satisfying the check's predicate?
 struct PredicateVisitor<'a> {
     check: &'a KhronosCheck,
@@ -120,17 +124,17 @@ fn compare_count(count: usize, greater: bool, n: u64) -> bool {
 impl Visitor for PredicateVisitor<'_> {
     type Acc = bool;
 
-    fn visit(&self, acc: &mut bool, c: &CandidateView<'_>) {
+    fn visit<J: Judgement>(&self, acc: &mut bool, c: &CandidateView<'_, J>) {
         if *acc {
             return;
         }
-        let count = |name: &str| c.eval.rel(name).map_or(0, |r| r.count());
+        let count = |w: Wanted| c.eval.rel(w).map_or(0, |r| r.count());
         *acc = self.check.preds.iter().all(|p| match *p {
             KhronosPred::Consistent => c.consistent,
             // dr is symmetric: each racing pair counts twice, as in Alloy's #dr.
-            KhronosPred::DataRaces { greater, n } => compare_count(count("dr"), greater, n),
+            KhronosPred::DataRaces { greater, n } => compare_count(count(DR), greater, n),
             // rs includes (w, w) for every atomic release write.
-            KhronosPred::ReleaseSeq { greater, n } => compare_count(count("rs"), greater, n),
+            KhronosPred::ReleaseSeq { greater, n } => compare_count(count(RS), greater, n),
         });
     }
 
@@ -143,6 +147,7 @@ impl Visitor for PredicateVisitor<'_> {
         !self.check.preds.contains(&KhronosPred::Consistent)
     }
 
+    /// `dr` and `rs`, found by [`DR`] and [`RS`].
     fn wanted(&self) -> Vec<&'static str> {
         vec!["dr", "rs"]
     }

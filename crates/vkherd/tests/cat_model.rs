@@ -12,7 +12,7 @@ mod files;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use vkherd_cat::{AsmoValues, Model, Prepared};
-use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Visitor};
+use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Judgement, Visitor};
 use vkherd_model::axioms::Candidate;
 use vkherd_model::{Derived, ModelOptions, Program, Rel, Variant};
 
@@ -90,7 +90,7 @@ fn derived_rel<'a>(d: &'a vkherd_model::Derived, name: &str) -> &'a Rel {
 impl<'m> Visitor for Compare<'m> {
     type Acc = Tally;
 
-    fn visit(&self, acc: &mut Tally, c: &CandidateView<'_>) {
+    fn visit<J: Judgement>(&self, acc: &mut Tally, c: &CandidateView<'_, J>) {
         let s = c.statics;
         let key = format!("{:?}{:?}", s.events, s.scbarinst);
         let prep = {
@@ -271,7 +271,7 @@ fn on_corpus(
     }
     impl Visitor for V<'_, '_> {
         type Acc = (u64, Vec<String>);
-        fn visit(&self, acc: &mut Self::Acc, c: &CandidateView<'_>) {
+        fn visit<J: Judgement>(&self, acc: &mut Self::Acc, c: &CandidateView<'_, J>) {
             let prep = Prepared::new(self.model, c.statics, self.wanted);
             let asmo = prep.for_asmo(c.asmo);
             let e = prep.evaluate(&asmo, c.asmo, c.rf, c.rfinit);
