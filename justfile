@@ -21,7 +21,8 @@ lint:
 # them (ASan works; add `-s none` after `run` if it does not on your machine). Seeds come
 # from the repository (fuzz/seed.sh); findings land in fuzz/artifacts/TARGET/. Needs
 # `cargo install cargo-fuzz`. See docs/errors.md "Fuzzing".
-# Fuzz TARGET (parse_litmus, parse_khronos or pipeline) for SECS seconds; not part of CI.
+# Fuzz TARGET (parse_litmus, parse_khronos, parse_opencl, parse_cat, run_cat or pipeline)
+# for SECS seconds; not part of CI.
 fuzz target="pipeline" secs="1800":
     ./fuzz/seed.sh {{target}}
     cd fuzz && RUSTC_BOOTSTRAP=1 RAYON_NUM_THREADS=1 cargo fuzz run {{target}} corpus/{{target}} -- \

@@ -30,6 +30,9 @@ pub enum PostOp {
 pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
+    /// Operators from this node down to its deepest leaf (a leaf is 0): bounded by the
+    /// parser, so that walking, cloning and dropping the tree cannot overflow the stack.
+    pub depth: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,6 +67,18 @@ pub struct Binding {
     pub span: Span,
 }
 
+/// What a failed (or holding) check does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CheckMode {
+    /// A plain check: a candidate where it fails is inconsistent.
+    Check,
+    /// `flag`: raised when the check holds; the candidate stays consistent.
+    Flag,
+    /// `undefined_unless`: raised when the check fails; the candidate stays consistent
+    /// (herd7: the execution has undefined behaviour). A flag on the negated check.
+    UndefinedUnless,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CheckKind {
     Acyclic,
@@ -78,8 +93,7 @@ pub enum Stmt {
         bindings: Vec<Binding>,
     },
     Check {
-        /// `flag`: reported, does not make the candidate inconsistent.
-        flag: bool,
+        mode: CheckMode,
         /// `~`: the check holds when the condition fails (`~empty r`: r is not empty).
         negated: bool,
         kind: CheckKind,
@@ -89,6 +103,24 @@ pub enum Stmt {
     },
     Include {
         file: String,
+        span: Span,
+    },
+    /// `show e as name`, `show a, b`, `unshow a, b`: for herd7's graphs; vkherd checks
+    /// the names and expressions and otherwise ignores them.
+    Show {
+        exprs: Vec<Expr>,
+    },
+    /// `procedure name(params) = stmts end`
+    Procedure {
+        name: String,
+        params: Vec<String>,
+        body: Vec<Stmt>,
+        span: Span,
+    },
+    /// `call name(args)`
+    Call {
+        name: String,
+        args: Vec<Expr>,
         span: Span,
     },
 }

@@ -1,20 +1,22 @@
 //! From statements to a [`Graph`]: names resolved (model definitions, then base names),
-//! functions inlined, variants chosen, types checked, includes read.
+//! functions and procedures inlined, variants chosen, types checked, includes read.
+//!
+//! Depth is bounded ([`Limit`]): the compiler's recursion over expressions, through the
+//! functions they call (`ExpressionDepth`); calls nested in calls (`CallDepth`); files
+//! included in files (`IncludeDepth`); and the depth of every node of the graph
+//! (`DefinitionDepth`), which bounds the recursion of everything that walks the graph
+//! afterwards (the graph's own constructors, [`crate::mono`], [`crate::eval`],
+//! [`crate::inspect`]).
 
 use crate::ast::*;
 use crate::base::{lookup, Kind};
+use crate::error::{Error, ErrorKind, Limit};
 use crate::ir::{Graph, Op, RecGroup, N};
 use crate::mono::polarity;
 use crate::{CatError, Check, Source};
 use std::collections::BTreeSet;
 use std::rc::Rc;
-use vkherd_litmus::{Diagnostic, Span};
-
-/// Files included inside one another at most this deep.
-const MAX_INCLUDE_DEPTH: usize = 16;
-/// Function calls nested at most this deep (a function cannot call itself, but a chain of
-/// functions can still be long).
-const MAX_CALL_DEPTH: usize = 64;
+use vkherd_litmus::Span;
 
 /// A value bound to a name.
 #[derive(Clone)]
@@ -38,6 +40,14 @@ enum Entry {
         body: Rc<Expr>,
         /// The definitions visible where the function was defined: the first `env_len`
         /// entries of the environment (top-level definitions are only ever appended).
+        env_len: usize,
+        file: usize,
+    },
+    /// `procedure name(params) = body end`, run at each `call` (no recursion: the body
+    /// sees the definitions before the procedure, as a function's does).
+    Proc {
+        params: Vec<String>,
+        body: Rc<Vec<Stmt>>,
         env_len: usize,
         file: usize,
     },
@@ -65,10 +75,15 @@ pub struct Compiler<'a> {
     pub files: Vec<Source>,
     resolve: &'a dyn Fn(&str, &Source) -> Option<Source>,
     file: usize,
+    /// Function and procedure calls being compiled, one inside the other.
     call_depth: usize,
+    /// [`Compiler::expr`] calls on the stack.
+    expr_depth: usize,
+    /// Procedure bodies being run: their definitions are local, not the model's.
+    in_procedure: usize,
 }
 
-type Res<T> = Result<T, Diagnostic>;
+type Res<T> = Result<T, Error>;
 
 impl<'a> Compiler<'a> {
     pub fn new(
@@ -86,14 +101,17 @@ impl<'a> Compiler<'a> {
             resolve,
             file: 0,
             call_depth: 0,
+            expr_depth: 0,
+            in_procedure: 0,
         }
     }
 
-    fn error(&self, e: Diagnostic) -> CatError {
+    fn error(&self, e: Error) -> CatError {
         CatError {
             file: self.files[self.file].name.clone(),
             source: self.files[self.file].text.clone(),
-            diagnostic: e,
+            kind: e.kind,
+            diagnostic: e.diagnostic,
         }
     }
 
@@ -115,16 +133,14 @@ impl<'a> Compiler<'a> {
         let stmts = crate::parse::parse_cat(&self.files[index].text).map_err(|d| self.error(d))?;
         for st in stmts {
             if let Stmt::Include { file, span } = &st {
-                if depth >= MAX_INCLUDE_DEPTH {
-                    return Err(self.error(Diagnostic::new(
-                        *span,
-                        format!("includes nested more than {MAX_INCLUDE_DEPTH} deep (does the file include itself?)"),
-                    )));
+                if depth >= Limit::IncludeDepth.max() {
+                    return Err(self.error(Error::limit(Limit::IncludeDepth, *span)));
                 }
                 let Some(inc) = (self.resolve)(file, &self.files[index]) else {
-                    return Err(self.error(Diagnostic::new(
+                    return Err(self.error(Error::new(
+                        ErrorKind::Include,
                         *span,
-                        format!("cannot read included file `{file}`: expected a bundled model name or a path relative to this file"),
+                        missing_include(file),
                     )));
                 };
                 self.file_stmts(inc, depth + 1)?;
@@ -138,7 +154,30 @@ impl<'a> Compiler<'a> {
 
     fn stmt(&mut self, st: Stmt) -> Res<()> {
         match st {
-            Stmt::Include { .. } => unreachable!("handled by file_stmts"),
+            Stmt::Include { span, .. } => Err(Error::syntax(
+                span,
+                "`include` inside a procedure: expected it at the top level of a file",
+            )),
+            Stmt::Show { exprs } => {
+                // Only for herd7's graphs: the names must exist and the expressions type.
+                for e in &exprs {
+                    self.expr(e)?;
+                }
+                Ok(())
+            }
+            Stmt::Procedure {
+                name, params, body, ..
+            } => {
+                let entry = Entry::Proc {
+                    params,
+                    body: Rc::new(body),
+                    env_len: self.env.len(),
+                    file: self.file,
+                };
+                self.env.push((name, entry));
+                Ok(())
+            }
+            Stmt::Call { name, args, span } => self.call(&name, &args, span),
             Stmt::Let {
                 rec: false,
                 bindings,
@@ -161,7 +200,9 @@ impl<'a> Compiler<'a> {
                 for (name, e) in new {
                     if let Entry::Val(v) = &e {
                         let n = self.node_default(v.clone());
-                        self.named.push((name.clone(), n));
+                        if self.in_procedure == 0 {
+                            self.named.push((name.clone(), n));
+                        }
                     }
                     self.env.push((name, e));
                 }
@@ -172,13 +213,17 @@ impl<'a> Compiler<'a> {
                 bindings,
             } => self.let_rec(bindings),
             Stmt::Check {
-                flag,
+                mode,
                 negated,
                 kind,
                 expr,
                 name,
                 span,
             } => {
+                let flag = mode != CheckMode::Check;
+                // `undefined_unless C` is raised when C fails: a flag on `~C`.
+                let written = negated;
+                let negated = negated != (mode == CheckMode::UndefinedUnless);
                 let v = self.expr(&expr)?;
                 let n = match kind {
                     CheckKind::Empty => self.node_default(v),
@@ -194,8 +239,14 @@ impl<'a> Compiler<'a> {
                     } else {
                         pol.monotone()
                     };
+                let name = name.unwrap_or_else(|| match mode {
+                    CheckMode::UndefinedUnless => {
+                        format!("undefined-unless-{}", default_check_name(kind, written))
+                    }
+                    _ => default_check_name(kind, negated),
+                });
                 self.checks.push(Check {
-                    name: name.unwrap_or_else(|| default_check_name(kind, negated)),
+                    name,
                     kind,
                     negated,
                     flag,
@@ -214,7 +265,7 @@ impl<'a> Compiler<'a> {
         let mut vars = Vec::new();
         for (i, b) in bindings.iter().enumerate() {
             if !b.params.is_empty() {
-                return Err(Diagnostic::new(
+                return Err(Error::typing(
                     b.span,
                     "`let rec` cannot define a function: expected `let rec NAME = ...`",
                 ));
@@ -235,7 +286,7 @@ impl<'a> Compiler<'a> {
         for (b, &body) in bindings.iter().zip(&bodies) {
             for &v in &vars {
                 if !crate::mono::monotone_in(&self.graph, body, v) {
-                    return Err(Diagnostic::new(
+                    return Err(Error::typing(
                         b.body.span,
                         "a `let rec` body must only grow with the recursive names (no `~` or `\\` right of them): the fixpoint would not be well defined",
                     ));
@@ -264,7 +315,10 @@ impl<'a> Compiler<'a> {
         let inputs: Vec<N> = inputs.into_iter().collect();
         for (i, b) in bindings.into_iter().enumerate() {
             let n = self.graph.fix(group, i as u32, inputs.clone(), Kind::Rel);
-            self.named.push((b.name.clone(), n));
+            self.check_depth(n, b.span)?;
+            if self.in_procedure == 0 {
+                self.named.push((b.name.clone(), n));
+            }
             self.env.push((b.name, Entry::Val(Val::Node(n))));
         }
         Ok(())
@@ -283,7 +337,7 @@ impl<'a> Compiler<'a> {
             Val::Poly(Poly::Empty) => Ok(self.graph.empty(k)),
             Val::Poly(Poly::Universe) => Ok(self.graph.full(k)),
             Val::Node(n) if self.graph.kind(n) == k => Ok(n),
-            Val::Node(_) => Err(Diagnostic::new(
+            Val::Node(_) => Err(Error::typing(
                 span,
                 format!(
                     "this is a {}, but {what} needs a {}",
@@ -309,14 +363,37 @@ impl<'a> Compiler<'a> {
             .map(|(_, e)| e)
     }
 
+    /// Compiles `e`, within the limits on the compiler's recursion and the graph's depth.
     fn expr(&mut self, e: &Expr) -> Res<Val> {
+        if self.expr_depth >= Limit::ExpressionDepth.max() {
+            return Err(Error::limit(Limit::ExpressionDepth, e.span));
+        }
+        self.expr_depth += 1;
+        let v = self.expr_inner(e);
+        self.expr_depth -= 1;
+        let v = v?;
+        if let Val::Node(n) = v {
+            self.check_depth(n, e.span)?;
+        }
+        Ok(v)
+    }
+
+    /// Refuses node `n` (written at `span`) if it is deeper than the limit.
+    fn check_depth(&self, n: N, span: Span) -> Res<()> {
+        if self.graph.node(n).depth as usize > Limit::DefinitionDepth.max() {
+            return Err(Error::limit(Limit::DefinitionDepth, span));
+        }
+        Ok(())
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> Res<Val> {
         Ok(match &e.kind {
             ExprKind::Empty => Val::Poly(Poly::Empty),
             ExprKind::Universe => Val::Poly(Poly::Universe),
             ExprKind::Name(name) => match self.lookup(name).cloned() {
                 Some(Entry::Val(v)) => v,
                 Some(Entry::Func { params, .. }) => {
-                    return Err(Diagnostic::new(
+                    return Err(Error::typing(
                         e.span,
                         format!(
                             "`{name}` is a function of {} argument(s): expected `{name}(...)`",
@@ -324,21 +401,26 @@ impl<'a> Compiler<'a> {
                         ),
                     ))
                 }
+                Some(Entry::Proc { .. }) => {
+                    return Err(Error::typing(
+                        e.span,
+                        format!(
+                            "`{name}` is a procedure: expected `call {name}(...)` as a statement"
+                        ),
+                    ))
+                }
                 None => match lookup(name) {
                     Some(i) => Val::Node(self.graph.base(i)),
                     None => {
-                        return Err(Diagnostic::new(
+                        return Err(Error::new(
+                            ErrorKind::UnknownName,
                             e.span,
-                            format!("unknown name `{name}`: expected a definition above or a base name (see docs/models.md)"),
+                            unknown_name(name),
                         ))
                     }
                 },
             },
-            ExprKind::If {
-                variant,
-                then,
-                els,
-            } => {
+            ExprKind::If { variant, then, els } => {
                 self.seen_variants.insert(variant.clone());
                 if self.variants.contains(variant) {
                     self.expr(then)?
@@ -412,7 +494,7 @@ impl<'a> Compiler<'a> {
     fn apply(&mut self, f: &str, args: &[Expr], span: Span) -> Res<Val> {
         if matches!(f, "domain" | "range") && self.lookup(f).is_none() {
             if args.len() != 1 {
-                return Err(Diagnostic::new(
+                return Err(Error::typing(
                     span,
                     format!("`{f}` takes one relation, not {} arguments", args.len()),
                 ));
@@ -424,7 +506,7 @@ impl<'a> Compiler<'a> {
         }
         if f == "total-order" && self.lookup(f).is_none() {
             if args.len() != 3 {
-                return Err(Diagnostic::new(
+                return Err(Error::typing(
                     span,
                     format!(
                         "`{f}` takes three relations (P, C, F), not {} arguments",
@@ -446,18 +528,62 @@ impl<'a> Compiler<'a> {
             file,
         }) = self.lookup(f).cloned()
         else {
-            let what = if self.lookup(f).is_some() || lookup(f).is_some() {
-                "is not a function"
-            } else {
-                "is not defined"
-            };
-            return Err(Diagnostic::new(
+            let what = self.not_callable(f, "function");
+            return Err(Error::typing(
                 span,
                 format!("`{f}` {what}: expected a function defined with `let {f}(...) = ...`, `domain`, `range` or `total-order`"),
             ));
         };
+        let vals = self.arguments(f, &params, args, span)?;
+        self.inside(f, &params, vals, env_len, file, span, |c| c.expr(&body))
+    }
+
+    /// Why `f` cannot be called as a `kind`: it is something else, or not defined.
+    fn not_callable(&self, f: &str, kind: &str) -> String {
+        if self.lookup(f).is_some() || lookup(f).is_some() {
+            format!("is not a {kind}")
+        } else {
+            "is not defined".to_string()
+        }
+    }
+
+    /// `call f(args)`: the procedure's statements, with its parameters bound.
+    fn call(&mut self, f: &str, args: &[Expr], span: Span) -> Res<()> {
+        let Some(Entry::Proc {
+            params,
+            body,
+            env_len,
+            file,
+        }) = self.lookup(f).cloned()
+        else {
+            let what = self.not_callable(f, "procedure");
+            return Err(Error::typing(
+                span,
+                format!("`{f}` {what}: expected a procedure defined with `procedure {f}(...) = ... end`"),
+            ));
+        };
+        let vals = self.arguments(f, &params, args, span)?;
+        self.in_procedure += 1;
+        let r = self.inside(f, &params, vals, env_len, file, span, |c| {
+            for st in body.iter() {
+                c.stmt(st.clone())?;
+            }
+            Ok(())
+        });
+        self.in_procedure -= 1;
+        r
+    }
+
+    /// The values of a call's arguments, checked against the parameters.
+    fn arguments(
+        &mut self,
+        f: &str,
+        params: &[String],
+        args: &[Expr],
+        span: Span,
+    ) -> Res<Vec<Val>> {
         if params.len() != args.len() {
-            return Err(Diagnostic::new(
+            return Err(Error::typing(
                 span,
                 format!(
                     "`{f}` takes {} argument(s), not {}",
@@ -466,16 +592,25 @@ impl<'a> Compiler<'a> {
                 ),
             ));
         }
-        if self.call_depth >= MAX_CALL_DEPTH {
-            return Err(Diagnostic::new(
-                span,
-                format!("function calls nested more than {MAX_CALL_DEPTH} deep"),
-            ));
+        if self.call_depth >= Limit::CallDepth.max() {
+            return Err(Error::limit(Limit::CallDepth, span));
         }
-        let mut vals = Vec::new();
-        for a in args {
-            vals.push(self.expr(a)?);
-        }
+        args.iter().map(|a| self.expr(a)).collect()
+    }
+
+    /// Runs `body` as the body of `f`, defined in `file` after the first `env_len`
+    /// definitions, with `params` bound to `vals`.
+    #[allow(clippy::too_many_arguments)]
+    fn inside<T>(
+        &mut self,
+        f: &str,
+        params: &[String],
+        vals: Vec<Val>,
+        env_len: usize,
+        file: usize,
+        span: Span,
+        body: impl FnOnce(&mut Self) -> Res<T>,
+    ) -> Res<T> {
         // The body sees the definitions before the function and its parameters: the
         // rest of the environment is set aside (moved, not copied) during the call.
         let rest = self.env.split_off(env_len);
@@ -484,17 +619,17 @@ impl<'a> Compiler<'a> {
         }
         let saved_file = std::mem::replace(&mut self.file, file);
         self.call_depth += 1;
-        let r = self.expr(&body);
+        let r = body(self);
         self.call_depth -= 1;
         self.env.truncate(env_len);
         self.env.extend(rest);
         self.file = saved_file;
         // An error inside the body is reported at the call (the body's own file may differ).
-        r.map_err(|d| {
+        r.map_err(|e| {
             if file == self.file {
-                d
+                e
             } else {
-                Diagnostic::new(span, format!("in `{f}`: {}", d.message))
+                Error::new(e.kind, span, format!("in `{f}`: {}", e.diagnostic.message))
             }
         })
     }
@@ -517,5 +652,59 @@ fn default_check_name(kind: CheckKind, negated: bool) -> String {
         format!("not-{k}")
     } else {
         k.to_string()
+    }
+}
+
+/// herd7's names for what vkherd has under another name or not at all.
+const HERD7_NAMES: &[(&str, &str)] = &[
+    ("loc", "herd7's `loc` is `sloc` here"),
+    ("int", "herd7's `int` is `sthd` here"),
+    ("ext", "herd7's `ext` is `~sthd` here"),
+    ("M", "herd7's `M` is `R | W` here"),
+    ("po-loc", "herd7's `po-loc` is `po & sloc` here"),
+    ("co", "the model defines `co` itself (vulkan.cat: `(locord | asmo)+`); the enumerator's choice of write order is `asmo`"),
+    ("fr", "the model defines `fr` itself (vulkan.cat does)"),
+    ("IW", "initial values are not events here: the reads of an initial value are `RFINIT`"),
+    ("FW", "final writes are decided by the model's `co`"),
+    ("rmw", "an atomic read-modify-write is one event, in both `R` and `W`"),
+    ("amo", "an atomic read-modify-write is one event, in both `R` and `W`"),
+    ("addr", "dependencies are not base relations here"),
+    ("data", "dependencies are not base relations here"),
+    ("ctrl", "dependencies are not base relations here"),
+];
+
+/// The message for a name that is neither defined nor a base name: the base names, and
+/// the vkherd equivalent of a herd7 name.
+fn unknown_name(name: &str) -> String {
+    let bases: Vec<&str> = crate::base::BASES.iter().map(|b| b.name).collect();
+    let hint = HERD7_NAMES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, h)| format!(" ({h})"))
+        .unwrap_or_default();
+    format!(
+        "unknown name `{name}`{hint}: expected a definition above or a base name: {} (docs/models.md)",
+        bases.join(", ")
+    )
+}
+
+/// herd7's library files that vkherd does not provide, and why.
+const HERD7_LIBRARY: &[(&str, &str)] = &[
+    ("cos.cat", "it builds co and fr from herd's initial-write events and its co; here the model defines `co` (or `locord`) itself, and reads of initial values are `RFINIT`"),
+    ("filters.cat", "it filters herd's events by architecture annotations, which GPU tests do not have"),
+    ("cross.cat", "it enumerates herd's co and rf itself; here the enumerator does"),
+];
+
+/// The message for an `include` that names neither a bundled file nor a readable one.
+fn missing_include(file: &str) -> String {
+    let bundled: Vec<&str> = crate::FILES.iter().map(|(n, _)| *n).collect();
+    match HERD7_LIBRARY.iter().find(|(n, _)| *n == file) {
+        Some((_, why)) => format!(
+            "herd7's library file `{file}` is not provided by vkherd: {why} (docs/models.md)"
+        ),
+        None => format!(
+            "cannot read included file `{file}`: expected a bundled file ({}) or a path relative to this file",
+            bundled.join(", ")
+        ),
     }
 }

@@ -63,6 +63,10 @@ pub struct Node {
     pub stage: Stage,
     /// Reads a recursive variable (directly or not): evaluated inside its fixpoint only.
     pub in_rec: bool,
+    /// Operations from this node down to the base names (a base is 1), through the
+    /// bodies of a fixpoint: the recursion depth of every walk over the graph, bounded by
+    /// the compiler (`Limit::DefinitionDepth`).
+    pub depth: u32,
 }
 
 /// A `let rec` group: its variables and their bodies.
@@ -185,12 +189,23 @@ impl Graph {
             Op::Fix { .. } => Stage::Candidate,
             _ => stage,
         };
+        let below = ops.iter().map(|&o| self.node(o).depth).max().unwrap_or(0);
+        let below = match op {
+            // Walks of a fixpoint descend into its group's bodies.
+            Op::Fix { group, .. } => self.groups[*group as usize]
+                .bodies
+                .iter()
+                .map(|&b| self.node(b).depth)
+                .fold(below, u32::max),
+            _ => below,
+        };
         let n = self.nodes.len() as N;
         self.nodes.push(Node {
             op: op.clone(),
             kind,
             stage,
             in_rec,
+            depth: below.saturating_add(1),
         });
         self.memo.insert(key, n);
         n

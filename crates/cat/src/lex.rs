@@ -1,13 +1,14 @@
 //! The tokens of a cat file, read with nom: names, strings, `0`, `_`, operators and
 //! punctuation. Comments `(* ... *)` (nested) and `// ...` are skipped like whitespace.
 
+use crate::error::Error;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::character::complete::satisfy;
 use nom::combinator::recognize;
 use nom::sequence::pair;
 use nom::{IResult, Parser};
-use vkherd_litmus::{span_at, Diagnostic, Span};
+use vkherd_litmus::{span_at, Span};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Tok {
@@ -31,8 +32,11 @@ pub struct Token {
 }
 
 /// The longer symbols first, so that `^-1` is not read as something shorter.
-const SYMBOLS: [&str; 15] = [
-    "^-1", "|", "&", "\\", ";", "*", "+", "?", "~", "[", "]", "(", ")", "=", ",",
+/// `++` (herd7's set addition), `{`, `}` (sets of tags) and `'` (tags) are recognised
+/// only to be refused by name by the parser.
+const SYMBOLS: [&str; 19] = [
+    "^-1", "++", "{", "}", "'", "|", "&", "\\", ";", "*", "+", "?", "~", "[", "]", "(", ")", "=",
+    ",",
 ];
 
 type R<'a, T> = IResult<&'a str, T>;
@@ -62,7 +66,7 @@ fn symbol(i: &str) -> R<'_, &'static str> {
 }
 
 /// Skips whitespace and comments; an unterminated `(*` is an error at the `(*`.
-fn skip_blank<'a>(src: &'a str, mut i: &'a str) -> Result<&'a str, Diagnostic> {
+fn skip_blank<'a>(src: &'a str, mut i: &'a str) -> Result<&'a str, Error> {
     loop {
         let (rest, _) = alt((
             take_while1::<_, _, nom::error::Error<&str>>(char::is_whitespace),
@@ -91,7 +95,7 @@ fn skip_blank<'a>(src: &'a str, mut i: &'a str) -> Result<&'a str, Diagnostic> {
                 } else if let Some(c) = j.chars().next() {
                     j = &j[c.len_utf8()..];
                 } else {
-                    return Err(Diagnostic::new(
+                    return Err(Error::syntax(
                         span_at(src, start, 2),
                         "unterminated comment: expected `*)` before the end of the file",
                     ));
@@ -131,61 +135,84 @@ impl<'a> Lines<'a> {
     }
 }
 
-/// Splits `src` into tokens, ending with [`Tok::Eof`].
-pub fn tokenize(src: &str) -> Result<Vec<Token>, Diagnostic> {
+/// Splits `src` into tokens, ending with [`Tok::Eof`]. Text that is no token stops the
+/// split: the tokens before it, then an `Eof` at it, and the error, which the parser
+/// reports when it reaches that `Eof` (so that an earlier problem, such as a herd7
+/// construct named as unsupported, is reported first).
+pub fn tokenize(src: &str) -> (Vec<Token>, Option<Error>) {
     let lines = Lines::new(src);
     let mut out = Vec::new();
     let mut i = src;
-    loop {
-        i = skip_blank(src, i)?;
-        let at = src.len() - i.len();
-        if i.is_empty() {
-            out.push(Token {
-                tok: Tok::Eof,
-                span: lines.span(at, 0),
-            });
-            return Ok(out);
-        }
-        let (rest, tok) = if let Ok((rest, w)) = ident(i) {
-            let tok = if w == "_" {
-                Tok::Under
-            } else {
-                Tok::Ident(w.to_string())
-            };
-            (rest, tok)
-        } else if let Ok((rest, n)) = number(i) {
-            if n != "0" {
-                return Err(Diagnostic::new(
-                    span_at(src, at, n.len()),
-                    format!("unexpected number `{n}`: the only number in cat is `0` (the empty relation)"),
-                ));
-            }
-            (rest, Tok::Zero)
-        } else if let Some(body) = i.strip_prefix('"') {
-            match body.find(['"', '\n']) {
-                Some(end) if body[end..].starts_with('"') => {
-                    (&body[end + 1..], Tok::Str(body[..end].to_string()))
-                }
-                _ => {
-                    return Err(Diagnostic::new(
-                        span_at(src, at, 1),
-                        "unterminated string: expected a closing `\"` on the same line",
-                    ))
-                }
-            }
-        } else if let Ok((rest, s)) = symbol(i) {
-            (rest, Tok::Sym(s))
-        } else {
-            let c = i.chars().next().expect("not empty");
-            return Err(Diagnostic::new(
-                span_at(src, at, c.len_utf8()),
-                format!("unexpected character `{c}`: expected a name, an operator or `(`"),
-            ));
+    let error = loop {
+        i = match skip_blank(src, i) {
+            Ok(i) => i,
+            Err(e) => break Some(e),
         };
-        out.push(Token {
-            tok,
-            span: lines.span(at, i.len() - rest.len()),
-        });
-        i = rest;
-    }
+        if i.is_empty() {
+            break None;
+        }
+        match token(src, i) {
+            Ok((rest, tok)) => {
+                let at = src.len() - i.len();
+                out.push(Token {
+                    tok,
+                    span: lines.span(at, i.len() - rest.len()),
+                });
+                i = rest;
+            }
+            Err(e) => break Some(e),
+        }
+    };
+    let at = match &error {
+        Some(e) => e.diagnostic.span.offset,
+        None => src.len(),
+    };
+    out.push(Token {
+        tok: Tok::Eof,
+        span: lines.span(at, 0),
+    });
+    (out, error)
+}
+
+/// The token at the start of `i` (not blank, not empty), and the text after it.
+fn token<'a>(src: &str, i: &'a str) -> Result<(&'a str, Tok), Error> {
+    let at = src.len() - i.len();
+    Ok(if let Ok((rest, w)) = ident(i) {
+        let tok = if w == "_" {
+            Tok::Under
+        } else {
+            Tok::Ident(w.to_string())
+        };
+        (rest, tok)
+    } else if let Ok((rest, n)) = number(i) {
+        if n != "0" {
+            return Err(Error::syntax(
+                span_at(src, at, n.len()),
+                format!(
+                    "unexpected number `{n}`: the only number in cat is `0` (the empty relation)"
+                ),
+            ));
+        }
+        (rest, Tok::Zero)
+    } else if let Some(body) = i.strip_prefix('"') {
+        match body.find(['"', '\n']) {
+            Some(end) if body[end..].starts_with('"') => {
+                (&body[end + 1..], Tok::Str(body[..end].to_string()))
+            }
+            _ => {
+                return Err(Error::syntax(
+                    span_at(src, at, 1),
+                    "unterminated string: expected a closing `\"` on the same line",
+                ))
+            }
+        }
+    } else if let Ok((rest, s)) = symbol(i) {
+        (rest, Tok::Sym(s))
+    } else {
+        let c = i.chars().next().expect("not empty");
+        return Err(Error::syntax(
+            span_at(src, at, c.len_utf8()),
+            format!("unexpected character `{c}`: expected a name, an operator or `(`"),
+        ));
+    })
 }

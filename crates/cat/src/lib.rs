@@ -12,6 +12,7 @@ pub mod ast;
 pub mod base;
 mod compile;
 pub mod dialect;
+pub mod error;
 pub mod eval;
 pub mod inspect;
 pub mod ir;
@@ -26,6 +27,7 @@ use std::sync::Arc;
 use vkherd_litmus::{Diagnostic, Span};
 
 pub use base::{Kind, Stage, Value, BASES};
+pub use error::{Construct, ErrorKind, Limit};
 pub use eval::{AsmoValues, Evaluation, Prepared};
 
 /// A cat source text with the name it is reported under.
@@ -40,6 +42,7 @@ pub struct Source {
 pub struct CatError {
     pub file: String,
     pub source: Arc<str>,
+    pub kind: ErrorKind,
     pub diagnostic: Diagnostic,
 }
 
@@ -53,6 +56,7 @@ impl CatError {
         CatError {
             file: String::new(),
             source: Arc::from(""),
+            kind: ErrorKind::Model,
             diagnostic: Diagnostic::new(Span::default(), message),
         }
     }
@@ -95,6 +99,7 @@ pub const FILES: &[(&str, &str)] = &[
         include_str!("../models/vulkan-asserts.cat"),
     ),
     ("opencl.cat", include_str!("../models/opencl.cat")),
+    ("stdlib.cat", include_str!("../models/stdlib.cat")),
 ];
 
 /// The models `--model NAME` accepts.
@@ -158,7 +163,8 @@ impl Model {
             }
             let dir = std::path::Path::new(&from.name).parent()?;
             let path = dir.join(file);
-            let text = std::fs::read_to_string(&path).ok()?;
+            // As the CLI reads files: bytes that are not UTF-8 become U+FFFD.
+            let text = String::from_utf8_lossy(&std::fs::read(&path).ok()?).into_owned();
             Some(Source {
                 name: path.display().to_string(),
                 text: Arc::from(text),

@@ -1,10 +1,14 @@
-//! The cat grammar over the tokens of [`crate::lex`].
+//! The cat grammar over the tokens of [`crate::lex`] (herd7's, less what docs/models.md
+//! lists as unsupported: those constructs are recognised and refused by name).
 //!
 //! ```text
-//! file   := STRING? stmt*
+//! file   := (STRING | NAME)? stmt*                      the title, quoted or not
 //! stmt   := "let" "rec"? binding ("and" binding)*
-//!         | "flag"? "~"? ("acyclic" | "irreflexive" | "empty") expr ("as" NAME)?
+//!         | ("flag" | "undefined_unless")? "~"? ("acyclic" | "irreflexive" | "empty") expr ("as" NAME)?
 //!         | "include" STRING
+//!         | "show" expr "as" NAME | "show" NAME ("," NAME)* | "unshow" NAME ("," NAME)*
+//!         | "procedure" NAME "(" (NAME ("," NAME)*)? ")" "=" stmt* "end"
+//!         | "call" NAME "(" (expr ("," expr)*)? ")"
 //! binding:= NAME ("(" NAME ("," NAME)* ")")? "=" expr
 //! expr   := binary operators, loosest first: `|`  `;`  `\`  `&`  `*` (all left-assoc.)
 //! unary  := "~" unary | atom ("+" | "*" | "?" | "^-1")*
@@ -14,13 +18,18 @@
 //!
 //! `*` after an operand is the cartesian product when an operand follows it, else the
 //! reflexive-transitive closure.
+//!
+//! Depth is bounded ([`Limit`]): parentheses, brackets, `~`, `if` and procedures nested
+//! in one another (the parser's own recursion), and the operators of an expression tree
+//! (the recursion of everything that walks, clones or drops it).
 
 use crate::ast::*;
+use crate::error::{Construct, Error, Limit};
 use crate::lex::{tokenize, Tok, Token};
-use vkherd_litmus::{Diagnostic, Span};
+use vkherd_litmus::Span;
 
 /// Words that cannot be used as names.
-pub const KEYWORDS: [&str; 12] = [
+pub const KEYWORDS: [&str; 18] = [
     "let",
     "rec",
     "and",
@@ -33,35 +42,179 @@ pub const KEYWORDS: [&str; 12] = [
     "if",
     "then",
     "else",
+    "show",
+    "unshow",
+    "procedure",
+    "call",
+    "end",
+    "undefined_unless",
 ];
 
-/// Most nested parentheses/operators in one expression (deeper input is refused, not a
-/// stack overflow).
-const MAX_DEPTH: usize = 200;
+/// herd7 keywords of constructs vkherd refuses (also not names): what each is, and what
+/// to do instead.
+const UNSUPPORTED: &[(&str, Construct, &str, &str)] = &[
+    (
+        "enum",
+        Construct::Tags,
+        "`enum` (tags)",
+        "use the base sets",
+    ),
+    (
+        "match",
+        Construct::Tags,
+        "`match` (tags)",
+        "use `if \"VARIANT\" then .. else ..` or set operations",
+    ),
+    (
+        "instructions",
+        Construct::Declaration,
+        "`instructions` declaration",
+        "use the base sets",
+    ),
+    (
+        "events",
+        Construct::Declaration,
+        "`events` declaration",
+        "use the base sets",
+    ),
+    (
+        "forall",
+        Construct::Iteration,
+        "`forall ... do ... end`",
+        "write the checks out, or use a procedure",
+    ),
+    (
+        "with",
+        Construct::Iteration,
+        "`with ... from ...`",
+        "the enumerator chooses rf and asmo; the model does not",
+    ),
+    (
+        "try",
+        Construct::Try,
+        "`try ... with ...`",
+        "write the expression without the fallback",
+    ),
+    (
+        "fun",
+        Construct::Lambda,
+        "`fun` (anonymous functions)",
+        "use `let f(x) = ...`",
+    ),
+    (
+        "assert",
+        Construct::Statement,
+        "`assert`",
+        "use a check or a `flag`",
+    ),
+    (
+        "debug",
+        Construct::Statement,
+        "`debug`",
+        "use `vkherd explain`",
+    ),
+    (
+        "begin",
+        Construct::Statement,
+        "`begin ... end`",
+        "write the statements without it",
+    ),
+    (
+        "withco",
+        Construct::ModelOption,
+        "model option `withco`",
+        "the enumerator always builds asmo; define `co` or `locord` in the model",
+    ),
+    (
+        "withoutco",
+        Construct::ModelOption,
+        "model option `withoutco`",
+        "the enumerator always builds asmo; define `co` or `locord` in the model",
+    ),
+    (
+        "withinit",
+        Construct::ModelOption,
+        "model option `withinit`",
+        "initial values are not events here: use RFINIT",
+    ),
+    (
+        "withoutinit",
+        Construct::ModelOption,
+        "model option `withoutinit`",
+        "initial values are not events here: use RFINIT",
+    ),
+    (
+        "withsc",
+        Construct::ModelOption,
+        "model option `withsc`",
+        "there is no SC order to guess: define it in the model",
+    ),
+    (
+        "withoutsc",
+        Construct::ModelOption,
+        "model option `withoutsc`",
+        "there is no SC order to guess: define it in the model",
+    ),
+    (
+        "catdep",
+        Construct::ModelOption,
+        "model option `catdep`",
+        "dependencies are not base relations here",
+    ),
+];
+
+fn unsupported_word(
+    s: &str,
+) -> Option<&'static (&'static str, Construct, &'static str, &'static str)> {
+    UNSUPPORTED.iter().find(|u| u.0 == s)
+}
+
+/// Is `s` a word that cannot be a name?
+fn reserved(s: &str) -> bool {
+    KEYWORDS.contains(&s) || unsupported_word(s).is_some()
+}
 
 /// Parses a cat file into its statements.
-pub fn parse_cat(src: &str) -> Result<Vec<Stmt>, Diagnostic> {
-    let toks = tokenize(src)?;
+pub fn parse_cat(src: &str) -> Result<Vec<Stmt>, Error> {
+    let (toks, lex_error) = tokenize(src);
     let mut p = Parser {
         toks,
         pos: 0,
         depth: 0,
+        lex_error,
     };
-    if let Tok::Str(_) = p.peek() {
-        p.pos += 1;
+    match p.peek() {
+        Tok::Str(_) => p.pos += 1,
+        // A bare title (`VULKAN`): a name where a statement must start with a keyword.
+        Tok::Ident(s) if !reserved(s) => p.pos += 1,
+        _ => {}
+    }
+    // herd7's model options come after the title.
+    if let Tok::Ident(s) = p.peek() {
+        if let Some(&(_, c @ Construct::ModelOption, what, instead)) = unsupported_word(s) {
+            return Err(Error::unsupported(c, p.span(), what, instead));
+        }
     }
     let mut out = Vec::new();
     while *p.peek() != Tok::Eof {
         out.push(p.stmt()?);
     }
-    Ok(out)
+    match p.lex_error {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
 }
 
 struct Parser {
     toks: Vec<Token>,
     pos: usize,
+    /// Parentheses, brackets, `~`, `if` and procedures open around the current token.
     depth: usize,
+    /// Why the tokens end early (at their `Eof`), if they do.
+    lex_error: Option<Error>,
 }
+
+type Res<T> = Result<T, Error>;
 
 fn describe(t: &Tok) -> String {
     match t {
@@ -76,6 +229,22 @@ fn describe(t: &Tok) -> String {
 
 fn is_kw(t: &Tok, kw: &str) -> bool {
     matches!(t, Tok::Ident(s) if s == kw)
+}
+
+/// A node built from `kind`, one operator deeper than its deepest operand.
+fn node(kind: ExprKind, span: Span) -> Res<Expr> {
+    let below = match &kind {
+        ExprKind::Name(_) | ExprKind::Empty | ExprKind::Universe => None,
+        ExprKind::App(_, args) => args.iter().map(|a| a.depth).max(),
+        ExprKind::Bin(_, a, b) => Some(a.depth.max(b.depth)),
+        ExprKind::Post(_, a) | ExprKind::Compl(a) | ExprKind::Stor(a) => Some(a.depth),
+        ExprKind::If { then, els, .. } => Some(then.depth.max(els.depth)),
+    };
+    let depth = below.map_or(0, |d| d + 1);
+    if depth as usize > Limit::ExpressionDepth.max() {
+        return Err(Error::limit(Limit::ExpressionDepth, span));
+    }
+    Ok(Expr { kind, span, depth })
 }
 
 impl Parser {
@@ -103,11 +272,52 @@ impl Parser {
         t
     }
 
-    fn unexpected<T>(&self, expected: &str) -> Result<T, Diagnostic> {
-        Err(Diagnostic::new(
+    fn unexpected<T>(&self, expected: &str) -> Res<T> {
+        if let (Tok::Eof, Some(e)) = (self.peek(), &self.lex_error) {
+            return Err(e.clone());
+        }
+        // A herd7 construct vkherd refuses is named as such, wherever it turns up.
+        if let Tok::Ident(s) = self.peek() {
+            if let Some(&(_, c, what, instead)) = unsupported_word(s) {
+                return Err(Error::unsupported(c, self.span(), what, instead));
+            }
+        }
+        match self.peek() {
+            Tok::Sym("++") => {
+                return Err(Error::unsupported(
+                    Construct::Operator,
+                    self.span(),
+                    "set addition `++`",
+                    "use `|`",
+                ))
+            }
+            Tok::Sym(s @ ("{" | "}" | "'")) => {
+                return Err(Error::unsupported(
+                    Construct::Tags,
+                    self.span(),
+                    &format!("`{s}` (sets of tags or tuples `{{ ... }}`, tags `'a`)"),
+                    "use the base sets",
+                ))
+            }
+            _ => {}
+        }
+        Err(Error::syntax(
             self.span(),
             format!("unexpected {}: expected {expected}", describe(self.peek())),
         ))
+    }
+
+    /// Enters one more level of nesting at `at`.
+    fn enter(&mut self, at: Span) -> Res<()> {
+        self.depth += 1;
+        if self.depth > Limit::Nesting.max() {
+            return Err(Error::limit(Limit::Nesting, at));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
     }
 
     fn eat_sym(&mut self, s: &'static str) -> bool {
@@ -119,7 +329,7 @@ impl Parser {
         }
     }
 
-    fn expect_sym(&mut self, s: &'static str, ctx: &str) -> Result<(), Diagnostic> {
+    fn expect_sym(&mut self, s: &'static str, ctx: &str) -> Res<()> {
         if self.eat_sym(s) {
             Ok(())
         } else {
@@ -137,21 +347,27 @@ impl Parser {
     }
 
     /// A name that is not a keyword.
-    fn name(&mut self, what: &str) -> Result<(String, Span), Diagnostic> {
+    fn name(&mut self, what: &str) -> Res<(String, Span)> {
         match self.peek().clone() {
-            Tok::Ident(s) if !KEYWORDS.contains(&s.as_str()) => {
+            Tok::Ident(s) if !reserved(&s) => {
                 let sp = self.bump().span;
                 Ok((s, sp))
             }
-            Tok::Ident(s) => Err(Diagnostic::new(
+            Tok::Ident(s) if KEYWORDS.contains(&s.as_str()) => Err(Error::syntax(
                 self.span(),
                 format!("`{s}` is a keyword: expected {what}"),
+            )),
+            Tok::Sym("(") if what.starts_with("a name to define") => Err(Error::unsupported(
+                Construct::Tuple,
+                self.span(),
+                "tuple definition `let (a, b) = ...`",
+                "define each name with its own `let`",
             )),
             _ => self.unexpected(what),
         }
     }
 
-    fn string(&mut self, what: &str) -> Result<String, Diagnostic> {
+    fn string(&mut self, what: &str) -> Res<String> {
         match self.peek().clone() {
             Tok::Str(s) => {
                 self.bump();
@@ -161,7 +377,19 @@ impl Parser {
         }
     }
 
-    fn stmt(&mut self) -> Result<Stmt, Diagnostic> {
+    /// `NAME ("," NAME)*`
+    fn names(&mut self, what: &str) -> Res<Vec<Expr>> {
+        let mut out = Vec::new();
+        loop {
+            let (n, span) = self.name(what)?;
+            out.push(node(ExprKind::Name(n), span)?);
+            if !self.eat_sym(",") {
+                return Ok(out);
+            }
+        }
+    }
+
+    fn stmt(&mut self) -> Res<Stmt> {
         let start = self.span();
         if self.eat_kw("let") {
             let rec = self.eat_kw("rec");
@@ -178,7 +406,45 @@ impl Parser {
                 span: join(start, self.prev_span()),
             });
         }
-        let flag = self.eat_kw("flag");
+        if self.eat_kw("show") {
+            let is_expr_as = !matches!(self.peek(), Tok::Ident(_))
+                || matches!(self.peek_at(1), Tok::Sym(s) if !matches!(*s, "," | "~"))
+                || is_kw(self.peek_at(1), "as");
+            if is_expr_as {
+                let e = self.expr()?;
+                if !self.eat_kw("as") {
+                    return self.unexpected("`as NAME` after `show EXPR`");
+                }
+                self.name("a name after `as`")?;
+                return Ok(Stmt::Show { exprs: vec![e] });
+            }
+            let exprs = self.names("a name to show")?;
+            return Ok(Stmt::Show { exprs });
+        }
+        if self.eat_kw("unshow") {
+            let exprs = self.names("a name to unshow")?;
+            return Ok(Stmt::Show { exprs });
+        }
+        if self.eat_kw("procedure") {
+            return self.procedure(start);
+        }
+        if self.eat_kw("call") {
+            let (name, _) = self.name("a procedure name after `call`")?;
+            self.expect_sym("(", &format!(" after `call {name}`"))?;
+            let args = self.args(")")?;
+            return Ok(Stmt::Call {
+                name,
+                args,
+                span: join(start, self.prev_span()),
+            });
+        }
+        let mode = if self.eat_kw("flag") {
+            CheckMode::Flag
+        } else if self.eat_kw("undefined_unless") {
+            CheckMode::UndefinedUnless
+        } else {
+            CheckMode::Check
+        };
         let negated = self.eat_sym("~");
         let kind = if self.eat_kw("acyclic") {
             CheckKind::Acyclic
@@ -186,11 +452,11 @@ impl Parser {
             CheckKind::Irreflexive
         } else if self.eat_kw("empty") {
             CheckKind::Empty
-        } else if flag || negated {
+        } else if mode != CheckMode::Check || negated {
             return self.unexpected("`acyclic`, `irreflexive` or `empty`");
         } else {
             return self.unexpected(
-                "a statement: `let`, `include`, `flag` or a check (`acyclic`, `irreflexive`, `empty`)",
+                "a statement: `let`, `include`, `procedure`, `call`, `show`, `flag`, `undefined_unless` or a check (`acyclic`, `irreflexive`, `empty`)",
             );
         };
         let expr = self.expr()?;
@@ -200,7 +466,7 @@ impl Parser {
             None
         };
         Ok(Stmt::Check {
-            flag,
+            mode,
             negated,
             kind,
             expr,
@@ -209,7 +475,53 @@ impl Parser {
         })
     }
 
-    fn binding(&mut self) -> Result<Binding, Diagnostic> {
+    /// After `procedure`: `NAME(params) = stmt* end`.
+    fn procedure(&mut self, start: Span) -> Res<Stmt> {
+        let (name, _) = self.name("a procedure name after `procedure`")?;
+        self.expect_sym("(", &format!(" after `procedure {name}`"))?;
+        let mut params = Vec::new();
+        if !self.eat_sym(")") {
+            loop {
+                params.push(self.name("a parameter name")?.0);
+                if self.eat_sym(")") {
+                    break;
+                }
+                self.expect_sym(",", " or `)` in the parameter list")?;
+            }
+        }
+        self.expect_sym("=", &format!(" after `procedure {name}(...)`"))?;
+        self.enter(start)?;
+        let mut body = Vec::new();
+        while !self.eat_kw("end") {
+            if *self.peek() == Tok::Eof {
+                return self.unexpected(&format!("`end` to close `procedure {name}`"));
+            }
+            body.push(self.stmt()?);
+        }
+        self.leave();
+        Ok(Stmt::Procedure {
+            name,
+            params,
+            body,
+            span: join(start, self.prev_span()),
+        })
+    }
+
+    /// Arguments after `(` up to `close`: `expr ("," expr)*`, or none.
+    fn args(&mut self, close: &'static str) -> Res<Vec<Expr>> {
+        let mut args = Vec::new();
+        if self.eat_sym(close) {
+            return Ok(args);
+        }
+        args.push(self.expr()?);
+        while self.eat_sym(",") {
+            args.push(self.expr()?);
+        }
+        self.expect_sym(close, " or `,` in the arguments")?;
+        Ok(args)
+    }
+
+    fn binding(&mut self) -> Res<Binding> {
         let (name, start) = self.name("a name to define")?;
         let mut params = Vec::new();
         if self.eat_sym("(") {
@@ -231,17 +543,8 @@ impl Parser {
         })
     }
 
-    pub fn expr(&mut self) -> Result<Expr, Diagnostic> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return Err(Diagnostic::new(
-                self.span(),
-                format!("expression nested more than {MAX_DEPTH} deep"),
-            ));
-        }
-        let e = self.binary(0);
-        self.depth -= 1;
-        e
+    pub fn expr(&mut self) -> Res<Expr> {
+        self.binary(0)
     }
 
     fn binop(&self, level: usize) -> Option<BinOp> {
@@ -262,7 +565,7 @@ impl Parser {
         Some(op)
     }
 
-    fn binary(&mut self, level: usize) -> Result<Expr, Diagnostic> {
+    fn binary(&mut self, level: usize) -> Res<Expr> {
         if level == 5 {
             return self.unary();
         }
@@ -270,30 +573,20 @@ impl Parser {
         while let Some(op) = self.binop(level) {
             self.bump();
             let rhs = self.binary(level + 1)?;
-            lhs = Expr {
-                span: join(lhs.span, rhs.span),
-                kind: ExprKind::Bin(op, Box::new(lhs), Box::new(rhs)),
-            };
+            let span = join(lhs.span, rhs.span);
+            lhs = node(ExprKind::Bin(op, Box::new(lhs), Box::new(rhs)), span)?;
         }
         Ok(lhs)
     }
 
-    fn unary(&mut self) -> Result<Expr, Diagnostic> {
+    fn unary(&mut self) -> Res<Expr> {
         let start = self.span();
         if self.eat_sym("~") {
-            self.depth += 1;
-            if self.depth > MAX_DEPTH {
-                return Err(Diagnostic::new(
-                    start,
-                    format!("expression nested more than {MAX_DEPTH} deep"),
-                ));
-            }
+            self.enter(start)?;
             let e = self.unary()?;
-            self.depth -= 1;
-            return Ok(Expr {
-                span: join(start, e.span),
-                kind: ExprKind::Compl(Box::new(e)),
-            });
+            self.leave();
+            let span = join(start, e.span);
+            return node(ExprKind::Compl(Box::new(e)), span);
         }
         let mut e = self.atom()?;
         loop {
@@ -305,15 +598,13 @@ impl Parser {
                 _ => break,
             };
             let end = self.bump().span;
-            e = Expr {
-                span: join(e.span, end),
-                kind: ExprKind::Post(op, Box::new(e)),
-            };
+            let span = join(e.span, end);
+            e = node(ExprKind::Post(op, Box::new(e)), span)?;
         }
         Ok(e)
     }
 
-    fn atom(&mut self) -> Result<Expr, Diagnostic> {
+    fn atom(&mut self) -> Res<Expr> {
         let start = self.span();
         let kind = match self.peek().clone() {
             Tok::Zero => {
@@ -326,21 +617,34 @@ impl Parser {
             }
             Tok::Sym("(") => {
                 self.bump();
+                self.enter(start)?;
                 let e = self.expr()?;
+                if *self.peek() == Tok::Sym(",") {
+                    return Err(Error::unsupported(
+                        Construct::Tuple,
+                        self.span(),
+                        "tuple `(a, b)`",
+                        "use relations and sets only",
+                    ));
+                }
                 self.expect_sym(")", " to close `(`")?;
+                self.leave();
                 return Ok(Expr {
-                    kind: e.kind,
                     span: join(start, self.prev_span()),
+                    ..e
                 });
             }
             Tok::Sym("[") => {
                 self.bump();
+                self.enter(start)?;
                 let e = self.expr()?;
                 self.expect_sym("]", " to close `[`")?;
+                self.leave();
                 ExprKind::Stor(Box::new(e))
             }
             Tok::Ident(kw) if kw == "if" => {
                 self.bump();
+                self.enter(start)?;
                 let variant = self.string("a variant name in double quotes after `if`")?;
                 if !self.eat_kw("then") {
                     return self.unexpected("`then`");
@@ -350,23 +654,28 @@ impl Parser {
                     return self.unexpected("`else` (every `if` has an `else`)");
                 }
                 let els = self.expr()?;
+                self.leave();
                 ExprKind::If {
                     variant,
                     then: Box::new(then),
                     els: Box::new(els),
                 }
             }
-            Tok::Ident(kw) if KEYWORDS.contains(&kw.as_str()) => {
+            Tok::Ident(kw) if reserved(&kw) => {
                 return self.unexpected("an expression: a name, `0`, `_`, `~`, `(` or `[`")
             }
             Tok::Ident(_) => {
                 let (name, _) = self.name("a name")?;
                 if self.eat_sym("(") {
-                    let mut args = vec![self.expr()?];
-                    while self.eat_sym(",") {
-                        args.push(self.expr()?);
+                    self.enter(start)?;
+                    let args = self.args(")")?;
+                    self.leave();
+                    if args.is_empty() {
+                        return Err(Error::syntax(
+                            self.prev_span(),
+                            format!("`{name}()` has no arguments: expected `{name}(e1, ...)` (a function takes one or more)"),
+                        ));
                     }
-                    self.expect_sym(")", " or `,` in the arguments")?;
                     ExprKind::App(name, args)
                 } else {
                     ExprKind::Name(name)
@@ -374,17 +683,14 @@ impl Parser {
             }
             _ => return self.unexpected("an expression: a name, `0`, `_`, `~`, `(` or `[`"),
         };
-        Ok(Expr {
-            kind,
-            span: join(start, self.prev_span()),
-        })
+        node(kind, join(start, self.prev_span()))
     }
 }
 
 /// Can `t` start an operand (so that a `*` before it is the cartesian product)?
 fn starts_atom(t: &Tok) -> bool {
     match t {
-        Tok::Ident(s) => !KEYWORDS.contains(&s.as_str()) || s == "if",
+        Tok::Ident(s) => !reserved(s) || s == "if",
         Tok::Zero | Tok::Under => true,
         Tok::Sym(s) => matches!(*s, "(" | "[" | "~"),
         Tok::Str(_) | Tok::Eof => false,

@@ -108,7 +108,10 @@ fn errors_are_located_with_a_caret_and_say_what_was_expected() {
     );
     assert_eq!(
         err("let y = foo | po"),
-        "error: unknown name `foo`: expected a definition above or a base name (see docs/models.md)\n --> m.cat:1:9\n  |\n1 | let y = foo | po\n  |         ^^^\n"
+        format!(
+            "error: unknown name `foo`: expected a definition above or a base name: {} (docs/models.md)\n --> m.cat:1:9\n  |\n1 | let y = foo | po\n  |         ^^^\n",
+            vkherd_cat::BASES.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")
+        )
     );
     assert!(err("let y = po ; R").contains("this is a set, but `;` needs a relation"));
     assert!(err("let y = po * R")
@@ -123,7 +126,7 @@ fn errors_are_located_with_a_caret_and_say_what_was_expected() {
     assert!(err("acyclic R as x").contains("needs a relation"));
     assert!(err("let rec t = po \\ t").contains("must only grow"));
     assert!(err("let as = po").contains("`as` is a keyword"));
-    assert!(err("foo").contains("expected a statement"));
+    assert!(err("\"title\" foo").contains("expected a statement"));
     let deep = format!("let x = {}po{}", "(".repeat(300), ")".repeat(300));
     assert!(err(&deep).contains("nested more than"));
 }

@@ -163,8 +163,11 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
                 (hand(v), Model::bundled(b, &all))
             }
             None => {
-                let text =
-                    std::fs::read_to_string(name).map_err(|e| {
+                // Read as test files are: bytes that are not UTF-8 become U+FFFD, which
+                // the lexer then refuses at their place.
+                let text = std::fs::read(name)
+                    .map(|b| String::from_utf8_lossy(&b).into_owned())
+                    .map_err(|e| {
                         format!(
                         "error: cannot read model {name}: {e} (expected a .cat file or one of: {})",
                         list().into_iter().map(|(n, _)| n).collect::<Vec<_>>().join(", ")
@@ -194,10 +197,20 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
             ));
         }
     }
-    if model.named("co").is_none() {
-        return Err(format!(
-            "error: model {name} defines neither `co` (the order of writes that decides final values) nor `locord` (see docs/models.md)"
-        ));
+    let problem = match model.named("co") {
+        None => Some("the model defines neither `co` (the order of writes that decides final values) nor `locord`"),
+        Some(co) if model.graph.kind(co) != vkherd_cat::Kind::Rel => {
+            Some("the model's `co` is a set: expected a relation (the order of writes that decides final values)")
+        }
+        Some(_) => None,
+    };
+    if let Some(problem) = problem {
+        // Located at the start of the model file, as errors about a whole test are.
+        let whole = vkherd_litmus::Diagnostic::new(
+            vkherd_litmus::span_at(&model.source.text, 0, 0),
+            format!("{problem} (see docs/models.md; this concerns the model as a whole)"),
+        );
+        return Err(whole.render(&model.source.name, &model.source.text));
     }
     Ok(ModelChoice {
         options,

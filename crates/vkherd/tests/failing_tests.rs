@@ -235,7 +235,7 @@ fn a_panic_in_the_middle_of_a_diff_is_an_error_of_its_own() {
     assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
     assert!(stdout.contains("c.litmus\n"), "{stdout}");
     assert!(
-        stdout.contains("3 tests: 1 differ, 1 verdict change(s), 1 error ("),
+        stdout.contains("3 tests: 1 differ, 1 verdict change(s), 0 partial, 1 error ("),
         "{stdout}"
     );
     assert!(stderr.contains(INTERNAL), "{stderr}");
