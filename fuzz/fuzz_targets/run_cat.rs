@@ -50,8 +50,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let opts = Options {
-        cat: Some(Arc::new(model)),
-        model_given: true,
+        model: vkherd::models::ModelChoice::given(vkherd::models::ModelSpec::cat(Arc::new(model))),
         max_candidates: Some(500),
         timeout: Some(Duration::from_millis(500)),
         ..Options::default()

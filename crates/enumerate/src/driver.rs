@@ -24,14 +24,15 @@ pub fn enumerate<V: Visitor>(
     opts: &EnumOptions,
     visitor: &V,
 ) -> Result<(V::Acc, EnumStats), EnumError> {
-    match opts.engine() {
-        AnyEngine::Hand(e) => enumerate_with(program, &e, opts, visitor),
-        AnyEngine::Cat(e) => enumerate_with(program, &e, opts, visitor),
+    match &opts.engine {
+        AnyEngine::Hand(e) => enumerate_with(program, e, opts, visitor),
+        AnyEngine::Cat(e) => enumerate_with(program, e, opts, visitor),
     }
 }
 
-/// [`enumerate`] with the engine `engine`: the search is monomorphised for it.
-pub fn enumerate_with<E: Engine, V: Visitor>(
+/// [`enumerate`] with `engine`, the engine `opts` holds, unwrapped: the search is
+/// monomorphised for it.
+fn enumerate_with<E: Engine, V: Visitor>(
     program: &Program,
     engine: &E,
     opts: &EnumOptions,
@@ -186,7 +187,12 @@ fn combination<E: Engine, V: Visitor>(
     let mut acc = V::Acc::default();
     let mut stats = EnumStats::default();
     for (meeting, scbarinst) in scbarinsts.into_iter().enumerate() {
-        let statics = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
+        let statics = Statics::new(
+            program,
+            lay.events.clone(),
+            scbarinst,
+            &engine.statics_options(),
+        );
         check_instances(&statics.scbarinst, &statics.po, &statics.events)
             .map_err(|e| barrier_error(program, &lay, e))?;
         let prepared = engine.prepare(&statics, &wanted);

@@ -14,11 +14,17 @@ pub struct EnumError {
     pub kind: EnumErrorKind,
 }
 
-/// The kinds of enumeration errors (the limits of docs/errors.md "On the enumeration").
+/// The kinds of enumeration errors (the limits of docs/errors.md "On the enumeration"):
+/// what a caller reads to place or classify an error, never the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EnumErrorKind {
-    /// Not given a kind of its own yet: the message says it all.
-    Other,
+    /// A barrier instance breaks a rule of the input format's barrier rule
+    /// (control-barriers.md); the span is the blamed barrier's.
+    BarrierRule,
+    /// A candidate has more than `limit` thin-air value assignments to try.
+    TooManyThinAir { limit: usize },
+    /// The plain enumeration's reads-from candidates do not fit in 64 bits.
+    TooManyReadsFrom,
     /// A limit on one thread's paths at the unroll bound.
     Paths(PathLimitError),
     /// More than `limit` path combinations (the product of the threads' paths).
@@ -34,7 +40,9 @@ impl EnumErrorKind {
             EnumErrorKind::Paths(
                 PathLimitError::TooMany { thread, .. } | PathLimitError::TooLong { thread, .. },
             ) => Some(thread),
-            EnumErrorKind::Other
+            EnumErrorKind::BarrierRule
+            | EnumErrorKind::TooManyThinAir { .. }
+            | EnumErrorKind::TooManyReadsFrom
             | EnumErrorKind::TooManyPathCombinations { .. }
             | EnumErrorKind::TooManyEvents { .. } => None,
         }
@@ -42,15 +50,6 @@ impl EnumErrorKind {
 }
 
 impl EnumError {
-    /// An error of no particular kind.
-    pub(crate) fn other(span: Span, message: String) -> EnumError {
-        EnumError {
-            span,
-            message,
-            kind: EnumErrorKind::Other,
-        }
-    }
-
     /// An error of the test as a whole, of `kind`, worded for a run at `unroll`.
     pub(crate) fn of_kind(kind: EnumErrorKind, unroll: u32) -> EnumError {
         let message = match kind {
@@ -66,7 +65,14 @@ impl EnumError {
             EnumErrorKind::TooManyEvents { events, limit } => format!(
                 "a path combination has {events} events at --unroll {unroll} (more than {limit}): lower --unroll or simplify the loops"
             ),
-            EnumErrorKind::Other => String::new(),
+            EnumErrorKind::TooManyThinAir { limit } => format!(
+                "too many thin-air value assignments to try (more than {limit}): the test has long cycles of values through rf"
+            ),
+            EnumErrorKind::TooManyReadsFrom => {
+                "too many reads-from candidates to enumerate (more than 2^64)".to_string()
+            }
+            // Worded by the rule broken ([`barrier_error`]).
+            EnumErrorKind::BarrierRule => String::new(),
         };
         EnumError {
             span: Span::default(),
@@ -82,18 +88,18 @@ pub(crate) fn barrier_error(program: &Program, lay: &Layout, e: BarrierError) ->
         Instruction::Access(a) => a.span,
         _ => Span::default(),
     };
-    EnumError::other(span, e.message)
+    EnumError {
+        span,
+        message: e.message,
+        kind: EnumErrorKind::BarrierRule,
+    }
 }
 
 impl EnumError {
     /// The error for a candidate whose thin-air values are too many to try.
     pub(crate) fn thin_air() -> EnumError {
-        EnumError::other(
-            Span::default(),
-            format!(
-                "too many thin-air value assignments to try (more than {}): the test has long cycles of values through rf",
-                crate::values::MAX_THIN_AIR_ASSIGNMENTS
-            ),
-        )
+        let limit = crate::values::MAX_THIN_AIR_ASSIGNMENTS;
+        // (The unroll bound is not part of its wording.)
+        EnumError::of_kind(EnumErrorKind::TooManyThinAir { limit }, 0)
     }
 }

@@ -28,9 +28,10 @@ pub mod values;
 mod visitor;
 mod witness;
 
-pub use driver::{enumerate, enumerate_with};
-pub use engine::cat::bundled_model;
-pub use engine::{AnyEngine, Engine, Judgement, PreparedModel, Wanted};
+pub use driver::enumerate;
+pub use engine::cat::{bundled_model, CatEngine};
+pub use engine::hand::HandEngine;
+pub use engine::{AnyEngine, Capabilities, Engine, Judgement, PreparedModel, Wanted};
 pub use error::{EnumError, EnumErrorKind};
 pub use naive::naive_size;
 pub use options::{EnumOptions, Speedcheck, MAX_EVENTS};

@@ -5,7 +5,7 @@ use crate::candidates::{rf_options, AsmoOrders};
 use crate::combine::{layout, meetings, Meeting};
 use crate::ctx::Ctx;
 use crate::engine::{Asmo, PreparedModel};
-use crate::error::EnumError;
+use crate::error::{EnumError, EnumErrorKind};
 use crate::options::EnumOptions;
 use crate::paths::{thread_paths, PathCombinations, ThreadPaths};
 use crate::stats::EnumStats;
@@ -13,7 +13,6 @@ use crate::values::Source;
 use crate::visitor::Visitor;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-use vkherd_litmus::Span;
 use vkherd_model::{EventSet, Program, Rel, Statics};
 
 pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
@@ -27,10 +26,7 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
         .map(|&e| options[e].as_ref().map_or(0, |o| o.len() as u64))
         .collect();
     let Some(total_rf) = radices.iter().try_fold(1u64, |acc, &r| acc.checked_mul(r)) else {
-        return Err(EnumError::other(
-            Span::default(),
-            "too many reads-from candidates to enumerate (more than 2^64)".into(),
-        ));
+        return Err(EnumError::of_kind(EnumErrorKind::TooManyReadsFrom, 0));
     };
     let asmos: Vec<Asmo<P>> = AsmoOrders::new(ctx.program, s)
         .take_while(|_| ctx.budget.alive())
@@ -107,7 +103,12 @@ pub fn naive_size(program: &Program, opts: &EnumOptions, cap: u64) -> Option<u64
             continue;
         };
         for scbarinst in scbarinsts {
-            let s = Statics::new(program, lay.events.clone(), scbarinst, &opts.model);
+            let s = Statics::new(
+                program,
+                lay.events.clone(),
+                scbarinst,
+                &opts.engine.statics_options(),
+            );
             let rf: u64 = rf_options(program, &s)
                 .iter()
                 .flatten()

@@ -1,21 +1,18 @@
 //! How to enumerate: the run's limits and modes ([`EnumOptions`]).
 
-use crate::engine::cat::CatEngine;
 use crate::engine::hand::HandEngine;
 use crate::engine::AnyEngine;
 use crate::paths::PathLimits;
 use crate::shard::Shard;
 use std::sync::atomic::AtomicU64;
-use vkherd_cat::Model;
-use vkherd_model::ModelOptions;
 
 /// How to enumerate.
 #[derive(Debug, Clone)]
 pub struct EnumOptions {
-    /// The options of the bundled Vulkan model (and of the hand-written reference).
-    pub model: ModelOptions,
-    /// A cat model to run; `None` runs the hand-written Vulkan model for `model`.
-    pub cat: Option<std::sync::Arc<Model>>,
+    /// The engine that judges the candidates, resolved from the model by the caller
+    /// (`vkherd::models::ModelSpec::engine`); the default is the hand-written Vulkan
+    /// model.
+    pub engine: AnyEngine,
     /// A backward jump may be taken at most this many times on a path.
     pub unroll: u32,
     /// Stop after this many candidates (rf × asmo choices) have been examined.
@@ -55,8 +52,7 @@ pub const MAX_EVENTS: usize = vkherd_litmus::limits::MAX_INSTRUCTIONS;
 impl Default for EnumOptions {
     fn default() -> Self {
         EnumOptions {
-            model: ModelOptions::default(),
-            cat: None,
+            engine: AnyEngine::Hand(HandEngine::default()),
             unroll: 2,
             max_candidates: None,
             path_limits: PathLimits::default(),
@@ -85,27 +81,4 @@ pub enum Speedcheck {
     True,
     /// As `True`, and the run stops at the first kept execution (the verdict is settled).
     Fast,
-}
-
-impl EnumOptions {
-    /// The engine these options name: the hand-written one when `cat` is `None`, else
-    /// the cat model, declaring the coherence core when it is a bundled Vulkan file.
-    // TODO(stage C): the resolver of the model declares it, not its text.
-    pub fn engine(&self) -> AnyEngine {
-        match &self.cat {
-            None => AnyEngine::Hand(HandEngine {
-                options: self.model,
-            }),
-            Some(m) => {
-                let bundled = ["vulkan.cat", "vulkan-asserts.cat"]
-                    .iter()
-                    .any(|f| vkherd_cat::bundled_file(f) == Some(&*m.source.text));
-                AnyEngine::Cat(if bundled {
-                    CatEngine::bundled_vulkan(m.clone())
-                } else {
-                    CatEngine::new(m.clone())
-                })
-            }
-        }
-    }
 }

@@ -4,7 +4,7 @@
 use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Judgement, Visitor, Wanted};
 use vkherd_litmus::ast::{KhronosCheck, KhronosPred};
 use vkherd_litmus::Diagnostic;
-use vkherd_model::{lower_khronos, ModelOptions, Program};
+use vkherd_model::{lower_khronos, Program};
 
 /// The result of one check line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,21 +28,6 @@ impl CheckResult {
     }
 }
 
-/// Parses, lowers and runs every check of a `.test` source, without limits.
-pub fn run_khronos(
-    source: &str,
-    name: &str,
-    model: ModelOptions,
-    cat: Option<&std::sync::Arc<vkherd_cat::Model>>,
-) -> Result<Vec<CheckResult>, Diagnostic> {
-    let opts = crate::Options {
-        model,
-        cat: cat.cloned(),
-        ..crate::Options::default()
-    };
-    run_khronos_with(source, name, &opts)
-}
-
 /// Parses, lowers and runs every check of a `.test` source with the model, variants and
 /// limits of `opts` (`--max-candidates` and `--timeout` apply to each check), counting
 /// candidates on `opts.progress` when it is set.
@@ -57,31 +42,19 @@ pub fn run_khronos_with(
     // `.litmus` test (crate::judge).
     crate::judge::judge(program.dialect, opts)
         .map_err(|e| Diagnostic::new(crate::locate::WHOLE_TEST, e.for_test(name)))?;
-    let model = opts.model;
     test.checks
         .iter()
         .map(|check| {
+            // A `NOCHAINS` check runs the model without availability/visibility chains.
+            let model = match check.nochains {
+                true => opts.model.spec.without_chains(),
+                false => opts.model.spec.clone(),
+            };
             let opts = EnumOptions {
-                model: ModelOptions {
-                    chains: model.chains && !check.nochains,
-                    ..model
-                },
+                engine: model.engine(),
                 max_candidates: opts.max_candidates,
                 timeout: opts.timeout,
                 progress: opts.progress.clone(),
-                // A `NOCHAINS` check runs the cat model with its `no-chains` variant (the
-                // default vulkan.cat through `chains` above).
-                cat: match &opts.cat {
-                    Some(m) if check.nochains => {
-                        Some(std::sync::Arc::new(m.with_variant("no-chains")))
-                    }
-                    Some(m) => Some(m.clone()),
-                    None if opts.hand_written => None,
-                    None => Some(vkherd_enumerate::bundled_model(&ModelOptions {
-                        chains: model.chains && !check.nochains,
-                        ..model
-                    })),
-                },
                 ..EnumOptions::default()
             };
             let visitor = PredicateVisitor { check };

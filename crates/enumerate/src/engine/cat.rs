@@ -8,11 +8,12 @@ use vkherd_cat::{AsmoValues, Evaluation, Model, Prepared};
 use vkherd_model::axioms::Candidate;
 use vkherd_model::{ModelOptions, Rel, Statics, Variant};
 
-/// A cat model, with the capabilities whoever resolved it declares.
+/// A cat model, with what whoever resolved it declares about it.
 #[derive(Debug, Clone)]
 pub struct CatEngine {
     model: Arc<Model>,
-    coherence_core: bool,
+    /// The model is one of the bundled Vulkan files ([`CatEngine::bundled_vulkan`]).
+    vulkan_file: bool,
 }
 
 /// The variants of the bundled Vulkan model that keep the coherence core
@@ -28,7 +29,7 @@ impl CatEngine {
     pub fn new(model: Arc<Model>) -> CatEngine {
         CatEngine {
             model,
-            coherence_core: false,
+            vulkan_file: false,
         }
     }
 
@@ -42,20 +43,31 @@ impl CatEngine {
     /// core for the same reasons ([`super::hand::HandEngine`]). The caller vouches that
     /// `model` is such a file: the engine cannot tell a model's text from another's.
     pub fn bundled_vulkan(model: Arc<Model>) -> CatEngine {
-        let coherence_core = model
-            .active
-            .iter()
-            .all(|v| CORE_KEEPING_VARIANTS.contains(&v.as_str()));
         CatEngine {
             model,
-            coherence_core,
+            vulkan_file: true,
         }
+    }
+
+    /// See [`CatEngine::bundled_vulkan`].
+    fn coherence_core(&self) -> bool {
+        self.vulkan_file
+            && (self.model.active.iter()).all(|v| CORE_KEEPING_VARIANTS.contains(&v.as_str()))
     }
 
     /// The bundled vulkan.cat with the variants `opts` names (`vulkan-2024`, `no-chains`,
     /// `mmra`), compiled once per process ([`bundled_model`]).
     pub fn vulkan(opts: &ModelOptions) -> CatEngine {
         CatEngine::bundled_vulkan(bundled_model(opts))
+    }
+
+    /// The same model compiled with the variant `v` on too (a Khronos `NOCHAINS` check
+    /// runs the model with `no-chains`).
+    pub fn with_variant(&self, v: &str) -> CatEngine {
+        CatEngine {
+            model: Arc::new(self.model.with_variant(v)),
+            vulkan_file: self.vulkan_file,
+        }
     }
 
     /// The model.
@@ -105,12 +117,25 @@ impl Engine for CatEngine {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             witness_checks: true,
-            coherence_core: self.coherence_core,
+            coherence_core: self.coherence_core(),
         }
     }
 
+    /// For a bundled Vulkan file, the hand-written model's options for the variants it
+    /// runs with (`vulkan-2024`, `no-chains`, `mmra`), so that the static relations are
+    /// those the hand-written model builds for the same model (the differential tests
+    /// read them, tests/cat_model.rs); the defaults for any other model. The cat engine
+    /// itself reads none of the relations they change.
     fn statics_options(&self) -> ModelOptions {
-        ModelOptions::default()
+        let on = |v: &str| self.vulkan_file && self.model.active.contains(v);
+        ModelOptions {
+            variant: match on("vulkan-2024") {
+                true => Variant::Vulkan2024,
+                false => Variant::Vulkan,
+            },
+            chains: !on("no-chains"),
+            mmra: on("mmra"),
+        }
     }
 
     fn prepare<'a>(&'a self, s: &'a Statics, wanted: &[&str]) -> Prepared<'a> {

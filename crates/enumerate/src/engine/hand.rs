@@ -19,7 +19,7 @@ use vkherd_model::{Derived, ModelOptions, Rel, Statics};
 /// contains `po & sloc & sref` (its single-thread term), `fr` and the first axiom are
 /// the Alloy file's, and the visitors' `co` is `(locord + asmo)+`; the `mmra` variant
 /// keeps `po & sref` in the single-thread term (docs/mmra.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct HandEngine {
     pub options: ModelOptions,
 }

@@ -121,10 +121,29 @@ pub trait PreparedModel: Sync {
 /// An asmo with the model values that depend on it alone.
 pub(crate) type Asmo<P> = (Rel, <P as PreparedModel>::Asmo);
 
-/// The engine a run uses, chosen once by whoever resolves the model; the enumerator
-/// dispatches on it once per run.
+/// The engine a run uses, chosen once by whoever resolves the model
+/// (`vkherd::models::ModelSpec::engine`); the enumerator dispatches on it once per run
+/// and the search is monomorphised for the engine held.
 #[derive(Debug, Clone)]
 pub enum AnyEngine {
     Hand(hand::HandEngine),
     Cat(cat::CatEngine),
+}
+
+impl AnyEngine {
+    /// [`Engine::statics_options`] of the engine held.
+    pub fn statics_options(&self) -> ModelOptions {
+        match self {
+            AnyEngine::Hand(e) => e.statics_options(),
+            AnyEngine::Cat(e) => e.statics_options(),
+        }
+    }
+
+    /// [`Engine::capabilities`] of the engine held.
+    pub fn capabilities(&self) -> Capabilities {
+        match self {
+            AnyEngine::Hand(e) => e.capabilities(),
+            AnyEngine::Cat(e) => e.capabilities(),
+        }
+    }
 }
