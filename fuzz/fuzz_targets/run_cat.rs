@@ -9,6 +9,7 @@ use libfuzzer_sys::fuzz_target;
 use std::collections::BTreeSet;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
+use vkherd::models::{ModelChoice, ModelSpec};
 use vkherd::{report, Options};
 
 /// Message passing through a workgroup-scoped release/acquire pair, with a plain
@@ -50,8 +51,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let opts = Options {
-        cat: Some(Arc::new(model)),
-        model_given: true,
+        model: ModelChoice::given(ModelSpec::cat(Arc::new(model))),
         max_candidates: Some(500),
         timeout: Some(Duration::from_millis(500)),
         ..Options::default()

@@ -14,7 +14,11 @@
 //! every `co` successor is also a `co` predecessor (the last strongly connected
 //! component), which for an acyclic `co` is the same thing as the maximal writes.
 
-use crate::{CandidateView, EnumError, EnumOptions, EnumStats, Visitor};
+use crate::engine::Judgement;
+use crate::error::EnumError;
+use crate::options::EnumOptions;
+use crate::stats::{EnumStats, StopReason};
+use crate::visitor::{CandidateView, Visitor};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use vkherd_model::{EventSet, Observable, Program, Rel, Statics};
@@ -51,7 +55,7 @@ pub enum CaptureError {
     /// The run stopped at `max_candidates` or the time limit, after `candidates`
     /// candidates: the list is not complete.
     Stopped {
-        reason: crate::StopReason,
+        reason: StopReason,
         candidates: u64,
     },
 }
@@ -63,7 +67,7 @@ pub fn witnesses(
     opts: &EnumOptions,
 ) -> Result<(BTreeMap<Vec<i64>, Captured>, EnumStats), CaptureError> {
     let v = WitnessCollector { program };
-    let (acc, stats) = crate::enumerate(program, opts, &v).map_err(CaptureError::Enum)?;
+    let (acc, stats) = crate::driver::enumerate(program, opts, &v).map_err(CaptureError::Enum)?;
     if let Some(reason) = stats.stopped {
         return Err(CaptureError::Stopped {
             reason,
@@ -92,7 +96,8 @@ pub fn candidates_reaching(
         naive: true,
         ..opts.clone()
     };
-    let (mut acc, stats) = crate::enumerate(program, &opts, &v).map_err(CaptureError::Enum)?;
+    let (mut acc, stats) =
+        crate::driver::enumerate(program, &opts, &v).map_err(CaptureError::Enum)?;
     if v.overflow.load(Ordering::Relaxed) {
         return Err(CaptureError::TooMany { limit });
     }
@@ -107,7 +112,7 @@ pub fn candidates_reaching(
 }
 
 /// The final states of a candidate (see the module docs), filter not applied.
-fn final_states(program: &Program, c: &CandidateView<'_>) -> Vec<Vec<i64>> {
+fn final_states<J: Judgement>(program: &Program, c: &CandidateView<'_, J>) -> Vec<Vec<i64>> {
     let columns = crate::outcomes::final_values(program, c.statics, c);
     let mut out = vec![Vec::new()];
     for col in columns {
@@ -127,7 +132,7 @@ fn final_states(program: &Program, c: &CandidateView<'_>) -> Vec<Vec<i64>> {
 
 /// The place of a candidate in the fixed order: race-free before racy, not thin air
 /// before thin air, then by events (the paths), barrier meetings, rf, asmo and values.
-fn key(c: &CandidateView<'_>) -> Vec<i64> {
+fn key<J: Judgement>(c: &CandidateView<'_, J>) -> Vec<i64> {
     let s = c.statics;
     let mut k = vec![c.eval.racy() as i64, c.values.thin_air as i64, s.n as i64];
     for e in &s.events {
@@ -160,7 +165,11 @@ fn key(c: &CandidateView<'_>) -> Vec<i64> {
     k
 }
 
-fn capture(c: &CandidateView<'_>, states: Vec<Vec<i64>>, key: Vec<i64>) -> Captured {
+fn capture<J: Judgement>(
+    c: &CandidateView<'_, J>,
+    states: Vec<Vec<i64>>,
+    key: Vec<i64>,
+) -> Captured {
     Captured {
         statics: c.statics.clone(),
         rf: c.rf.clone(),
@@ -194,7 +203,7 @@ struct WitnessCollector<'p> {
 impl Visitor for WitnessCollector<'_> {
     type Acc = BTreeMap<Vec<i64>, Captured>;
 
-    fn visit(&self, acc: &mut Self::Acc, c: &CandidateView<'_>) {
+    fn visit<J: Judgement>(&self, acc: &mut Self::Acc, c: &CandidateView<'_, J>) {
         if !c.consistent {
             return;
         }
@@ -246,7 +255,7 @@ struct CandidateCollector<'p, 'w> {
 impl Visitor for CandidateCollector<'_, '_> {
     type Acc = Vec<Captured>;
 
-    fn visit(&self, acc: &mut Self::Acc, c: &CandidateView<'_>) {
+    fn visit<J: Judgement>(&self, acc: &mut Self::Acc, c: &CandidateView<'_, J>) {
         let states = final_states(self.program, c);
         if !states.iter().any(|s| (self.wanted)(s)) {
             return;

@@ -19,8 +19,10 @@
 //!   a quorum instance with m members has at most 2^m quorum sets.
 
 use crate::combine::{layout, meeting_count};
-use crate::paths::{Path, Step};
-use crate::{all_thread_paths, EnumError, EnumOptions, PathCombinations};
+use crate::driver::all_thread_paths;
+use crate::error::EnumError;
+use crate::options::EnumOptions;
+use crate::paths::{Path, PathCombinations, Step};
 use std::fmt;
 use vkherd_model::{Dialect, Event, Flags, Instruction, Program};
 

@@ -2,14 +2,22 @@
 //! every asmo, each judged in full. The reference the pruned search is tested against.
 
 use crate::candidates::{rf_options, AsmoOrders};
+use crate::combine::{layout, meetings, Meeting};
+use crate::ctx::Ctx;
+use crate::engine::{Asmo, PreparedModel};
+use crate::error::{EnumError, EnumErrorKind};
+use crate::options::EnumOptions;
+use crate::paths::{thread_paths, PathCombinations, ThreadPaths};
+use crate::stats::EnumStats;
 use crate::values::Source;
-use crate::{Ctx, EnumError, EnumStats, Visitor};
+use crate::visitor::Visitor;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-use vkherd_litmus::Span;
-use vkherd_model::{EventSet, Rel};
+use vkherd_model::{EventSet, Program, Rel, Statics};
 
-pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumStats), EnumError> {
+pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
+    ctx: &Ctx<'_, P, V>,
+) -> Result<(V::Acc, EnumStats), EnumError> {
     let s = ctx.s;
     let options = rf_options(ctx.program, s);
     let reads: Vec<usize> = (0..s.n).filter(|&e| options[e].is_some()).collect();
@@ -18,12 +26,9 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
         .map(|&e| options[e].as_ref().map_or(0, |o| o.len() as u64))
         .collect();
     let Some(total_rf) = radices.iter().try_fold(1u64, |acc, &r| acc.checked_mul(r)) else {
-        return Err(EnumError::other(
-            Span::default(),
-            "too many reads-from candidates to enumerate (more than 2^64)".into(),
-        ));
+        return Err(EnumError::of_kind(EnumErrorKind::TooManyReadsFrom, 0));
     };
-    let asmos: Vec<crate::Asmo> = AsmoOrders::new(ctx.program, s)
+    let asmos: Vec<Asmo<P>> = AsmoOrders::new(ctx.program, s)
         .take_while(|_| ctx.budget.alive())
         .map(|a| ctx.asmo(a))
         .collect();
@@ -78,7 +83,46 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<(V::Acc, EnumSta
             },
         );
     if overflow.load(Ordering::Relaxed) {
-        return Err(Ctx::<V>::thin_air_error());
+        return Err(EnumError::thin_air());
     }
     Ok(result)
+}
+/// The number of candidates plain enumeration (`naive`) would examine, or `None` if it
+/// exceeds `cap` (or the paths exceed the limits). For tests that compare against it.
+pub fn naive_size(program: &Program, opts: &EnumOptions, cap: u64) -> Option<u64> {
+    let per_thread = program
+        .threads
+        .iter()
+        .enumerate()
+        .map(|(t, thread)| thread_paths(thread, t, opts.unroll, opts.path_limits).ok())
+        .collect::<Option<Vec<ThreadPaths>>>()?;
+    let mut total = 0u64;
+    for combo in PathCombinations::new(&per_thread) {
+        let lay = layout(program, &combo);
+        let Ok(Meeting::Instances(scbarinsts)) = meetings(program, &lay) else {
+            continue;
+        };
+        for scbarinst in scbarinsts {
+            let s = Statics::new(
+                program,
+                lay.events.clone(),
+                scbarinst,
+                &opts.engine.statics_options(),
+            );
+            let rf: u64 = rf_options(program, &s)
+                .iter()
+                .flatten()
+                .try_fold(1u64, |acc, o| acc.checked_mul(o.len() as u64))?;
+            if rf == 0 {
+                continue;
+            }
+            let asmo_cap = (cap / rf).saturating_add(1) as usize;
+            let asmo = AsmoOrders::new(program, &s).take(asmo_cap).count() as u64;
+            total = total.checked_add(rf.checked_mul(asmo)?)?;
+            if total > cap {
+                return None;
+            }
+        }
+    }
+    Some(total)
 }

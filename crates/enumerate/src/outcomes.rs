@@ -1,7 +1,11 @@
 //! The herd-style outcome of a `.litmus` test: final states of the consistent executions,
 //! condition counts and the data-race flag (semantics.md "Outcomes").
 
-use crate::{CandidateView, Visitor};
+use crate::engine::{Judgement, Wanted};
+use crate::error::EnumError;
+use crate::options::{EnumOptions, Speedcheck};
+use crate::stats::EnumStats;
+use crate::visitor::{CandidateView, Visitor};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::RwLock;
@@ -59,19 +63,6 @@ impl Outcomes {
     }
 }
 
-/// herd7's `-speedcheck`: which executions are kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Speedcheck {
-    /// Every execution.
-    #[default]
-    Off,
-    /// Only the executions that matter to the condition: those that validate `exists` or
-    /// `~exists` (satisfy the condition), or refute `forall` (do not satisfy it).
-    True,
-    /// As `True`, and the run stops at the first kept execution (the verdict is settled).
-    Fast,
-}
-
 /// Collects [`Outcomes`] from consistent candidates.
 pub struct OutcomeCollector<'p> {
     pub program: &'p Program,
@@ -115,9 +106,13 @@ impl<'p> OutcomeCollector<'p> {
 /// followed only by writes that also precede it counts as last too, so that the writes of a
 /// cycle give their values; a consistent candidate of the bundled models has an acyclic
 /// `co`, where the rule is the plain one.
-pub(crate) fn final_values(program: &Program, s: &Statics, c: &CandidateView<'_>) -> Vec<Vec<i64>> {
+pub(crate) fn final_values<J: Judgement>(
+    program: &Program,
+    s: &Statics,
+    c: &CandidateView<'_, J>,
+) -> Vec<Vec<i64>> {
     // co is asked for (see `wanted`) only when a location is observed.
-    let order = c.eval.rel(FINAL_ORDER);
+    let order = c.eval.rel(FINAL_ORDER_AT);
     program
         .observed
         .iter()
@@ -185,7 +180,7 @@ fn for_each_product(choices: &[Vec<i64>], f: &mut dyn FnMut(&[i64])) {
 impl Visitor for OutcomeCollector<'_> {
     type Acc = Outcomes;
 
-    fn visit(&self, acc: &mut Outcomes, c: &CandidateView<'_>) {
+    fn visit<J: Judgement>(&self, acc: &mut Outcomes, c: &CandidateView<'_, J>) {
         let s = c.statics;
         if !c.consistent {
             return;
@@ -313,16 +308,20 @@ impl Visitor for OutcomeCollector<'_> {
     }
 }
 
-/// The model relation whose maximal writes give a location's final value.
+/// The model relation whose maximal writes give a location's final value. Every visitor
+/// that reads final values ([`final_values`]) names it first in its `wanted` list.
 pub const FINAL_ORDER: &str = "co";
+
+/// [`FINAL_ORDER`]'s handle: first in the `wanted` list.
+const FINAL_ORDER_AT: Wanted = Wanted(0);
 
 /// Enumerates `program` and collects its outcomes.
 pub fn collect_outcomes(
     program: &Program,
-    opts: &crate::EnumOptions,
-) -> Result<(Outcomes, crate::EnumStats), crate::EnumError> {
+    opts: &EnumOptions,
+) -> Result<(Outcomes, EnumStats), EnumError> {
     let collector = OutcomeCollector::new(program, opts.speedcheck, opts.states_only);
-    crate::enumerate(program, opts, &collector)
+    crate::driver::enumerate(program, opts, &collector)
 }
 
 #[cfg(test)]

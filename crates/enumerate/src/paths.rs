@@ -206,6 +206,59 @@ pub fn thread_paths(
     Ok(out)
 }
 
+/// Every combination of one path per thread, in a fixed order (an odometer, so that the
+/// combinations are not all held in memory).
+pub(crate) struct PathCombinations<'a> {
+    per_thread: &'a [ThreadPaths],
+    digits: Vec<usize>,
+    done: bool,
+}
+
+impl<'a> PathCombinations<'a> {
+    pub(crate) fn new(per_thread: &'a [ThreadPaths]) -> Self {
+        let done = per_thread.iter().any(|t| t.paths.is_empty());
+        PathCombinations {
+            per_thread,
+            digits: vec![0; per_thread.len()],
+            done,
+        }
+    }
+
+    /// The number of combinations (saturating).
+    pub(crate) fn total(&self) -> u64 {
+        self.per_thread
+            .iter()
+            .fold(1u64, |acc, t| acc.saturating_mul(t.paths.len() as u64))
+    }
+}
+
+impl<'a> Iterator for PathCombinations<'a> {
+    type Item = Vec<&'a Path>;
+
+    fn next(&mut self) -> Option<Vec<&'a Path>> {
+        if self.done {
+            return None;
+        }
+        let combo = self
+            .per_thread
+            .iter()
+            .zip(&self.digits)
+            .map(|(t, &d)| &t.paths[d])
+            .collect();
+        // Advance: the last thread varies fastest.
+        self.done = true;
+        for k in (0..self.digits.len()).rev() {
+            self.digits[k] += 1;
+            if self.digits[k] < self.per_thread[k].paths.len() {
+                self.done = false;
+                break;
+            }
+            self.digits[k] = 0;
+        }
+        Some(combo)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

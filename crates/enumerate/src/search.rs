@@ -90,11 +90,15 @@
 
 use crate::candidates::{asmo_pairs, rf_options, AsmoOrders};
 use crate::coherence::CoherenceCore;
-use crate::model::AsmoState;
+use crate::ctx::Ctx;
+use crate::engine::{Asmo, PreparedModel};
+use crate::error::EnumError;
+use crate::shard::Unit;
+use crate::stats::EnumStats;
 use crate::values::{Known, Source};
-use crate::{Asmo, Ctx, EnumError, EnumStats, NodeEval, Unit, Visitor};
+use crate::visitor::Visitor;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use vkherd_model::{EventSet, Rel};
 
@@ -118,13 +122,13 @@ struct Partial {
 /// and the values known (`ValueSolver::agrees_from`). Either may be absent; the
 /// children's checks give the same answers without them.
 #[derive(Clone, Default)]
-struct NodeCheck {
-    model: Option<NodeEval>,
+struct NodeCheck<N> {
+    model: Option<N>,
     values: Option<Arc<Known>>,
 }
 
-impl NodeCheck {
-    fn model(&self) -> Option<&NodeEval> {
+impl<N> NodeCheck<N> {
+    fn model(&self) -> Option<&N> {
         self.model.as_ref()
     }
 
@@ -135,21 +139,21 @@ impl NodeCheck {
 
 /// A stage-1 node on the explicit stack of `Search::contended`: choice `k` is being
 /// made below `p`, whose check gave `check`; branches `0..next` are done.
-struct OpenChoice {
+struct OpenChoice<N> {
     k: usize,
     p: Partial,
     unit: Unit,
-    check: NodeCheck,
+    check: NodeCheck<N>,
     next: usize,
 }
 
 /// A stage-3 node on the explicit stack of `Search::subtree`: the read at `depth` is
 /// being given each of its options in turn.
-struct OpenRead {
+struct OpenRead<N> {
     depth: usize,
     unit: Unit,
     /// What the node's check computed, for its children.
-    check: NodeCheck,
+    check: NodeCheck<N>,
     /// Whether the node's witness passes, if known (its first child shares it).
     witness: Option<bool>,
     /// The option visited first: the one this read had in the previous leaf.
@@ -160,7 +164,7 @@ struct OpenRead {
     assigned: Option<usize>,
 }
 
-impl OpenRead {
+impl<N> OpenRead<N> {
     /// The option of the `n`-th child visited: `first`, then the others in order.
     fn nth_child(&self, n: usize) -> usize {
         match n {
@@ -179,8 +183,8 @@ enum Choice {
     Orient(usize, usize),
 }
 
-struct Search<'c, 'a, V> {
-    ctx: &'c Ctx<'a, V>,
+struct Search<'c, 'a, P: PreparedModel, V> {
+    ctx: &'c Ctx<'a, P, V>,
     /// Stage 1: rf and asmo choices on the contended locations.
     choices: Vec<Choice>,
     /// `choice_suffix[k]`: rf completions of the reads still open at choice k (saturating).
@@ -194,7 +198,7 @@ struct Search<'c, 'a, V> {
     rmw: EventSet,
     /// The asmo-term lower bound (only built when there is a stage 1, and only if the
     /// engine has one: `Ctx::lower_asmo`).
-    lower_terms: Option<AsmoState>,
+    lower_terms: Option<P::Asmo>,
     /// The model entails Vulkan's coherence core (`Ctx::vulkan_core`): the coherence
     /// filter and the placing of an RMW right after the write it reads are sound.
     vulkan_core: bool,
@@ -214,18 +218,11 @@ struct Search<'c, 'a, V> {
     cut_by_state: AtomicBool,
 }
 
-/// Witnesses tried, passed and skipped in a run ([`Search::witness`]), which decide
-/// whether the next ones are worth trying.
-#[derive(Default)]
-pub(crate) struct WitnessTally {
-    tries: AtomicU64,
-    hits: AtomicU64,
-    skipped: AtomicU64,
-}
-
 type Acc<V> = (<V as Visitor>::Acc, EnumStats);
 
-pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumError> {
+pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
+    ctx: &Ctx<'_, P, V>,
+) -> Result<Acc<V>, EnumError> {
     let s = ctx.s;
     let mut all = rf_options(ctx.program, s);
     // Sources the visitor rejects anyway (`Visitor::rf_allowed`) are never offered.
@@ -335,13 +332,13 @@ pub(crate) fn enumerate<V: Visitor>(ctx: &Ctx<'_, V>) -> Result<Acc<V>, EnumErro
     };
     let mut result = search.contended(0, root, ctx.unit_root(), NodeCheck::default());
     if search.overflow.load(Ordering::Relaxed) {
-        return Err(Ctx::<V>::thin_air_error());
+        return Err(EnumError::thin_air());
     }
     result.1.cut_by_state |= search.cut_by_state.load(Ordering::Relaxed);
     Ok(result)
 }
 
-impl<V: Visitor> Search<'_, '_, V> {
+impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
     fn merge(&self, (a1, mut s1): Acc<V>, (a2, s2): Acc<V>) -> Acc<V> {
         s1.add(&s2);
         (self.ctx.visitor.merge(a1, a2), s1)
@@ -354,9 +351,9 @@ impl<V: Visitor> Search<'_, '_, V> {
     /// times makes tens of thousands of choices, far more levels than a thread's native
     /// stack holds. The first [`PARALLEL_DEPTH`] choices are split across rayon tasks,
     /// each of which walks its subtree with a stack of its own.
-    fn contended(&self, k: usize, p: Partial, unit: Unit, parent: NodeCheck) -> Acc<V> {
+    fn contended(&self, k: usize, p: Partial, unit: Unit, parent: NodeCheck<P::Node>) -> Acc<V> {
         let mut out = Acc::<V>::default();
-        let mut stack: Vec<OpenChoice> = Vec::new();
+        let mut stack: Vec<OpenChoice<P::Node>> = Vec::new();
         self.open_choice((k, p, unit, parent), &mut stack, &mut out);
         while let Some(top) = stack.last_mut() {
             let width = self.width(top.k);
@@ -390,8 +387,8 @@ impl<V: Visitor> Search<'_, '_, V> {
     /// and the accumulators merge commutatively.
     fn open_choice(
         &self,
-        (mut k, p, mut unit, parent): (usize, Partial, Unit, NodeCheck),
-        stack: &mut Vec<OpenChoice>,
+        (mut k, p, mut unit, parent): (usize, Partial, Unit, NodeCheck<P::Node>),
+        stack: &mut Vec<OpenChoice<P::Node>>,
         out: &mut Acc<V>,
     ) {
         loop {
@@ -470,9 +467,9 @@ impl<V: Visitor> Search<'_, '_, V> {
         &self,
         k: usize,
         p: &Partial,
-        parent: &NodeCheck,
+        parent: &NodeCheck<P::Node>,
         i: usize,
-    ) -> Option<(Partial, NodeCheck)> {
+    ) -> Option<(Partial, NodeCheck<P::Node>)> {
         let mut q = p.clone();
         match &self.choices[k] {
             Choice::Rf(e, opts) => {
@@ -541,8 +538,8 @@ impl<V: Visitor> Search<'_, '_, V> {
         &self,
         p: &Partial,
         ok: bool,
-        parent: Option<&NodeEval>,
-    ) -> Option<Option<NodeEval>> {
+        parent: Option<&P::Node>,
+    ) -> Option<Option<P::Node>> {
         if !ok {
             return None;
         }
@@ -564,7 +561,7 @@ impl<V: Visitor> Search<'_, '_, V> {
             let Some(unit) = self.ctx.unit_child(unit, index as u64, 1) else {
                 return Default::default();
             };
-            let asmo: Asmo = self.ctx.asmo(a);
+            let asmo: Asmo<P> = self.ctx.asmo(a);
             let mut q = p.clone();
             self.subtree(&asmo, 0, &mut q, unit, None, None)
         };
@@ -590,12 +587,12 @@ impl<V: Visitor> Search<'_, '_, V> {
     /// (`witness`: known from the parent, whose first child shares its witness).
     fn viable(
         &self,
-        (asmo, state): &Asmo,
+        (asmo, state): &Asmo<P>,
         p: &Partial,
         depth: usize,
-        parent: Option<&NodeCheck>,
+        parent: Option<&NodeCheck<P::Node>>,
         witness: Option<bool>,
-    ) -> Option<(NodeCheck, Option<bool>)> {
+    ) -> Option<(NodeCheck<P::Node>, Option<bool>)> {
         let values =
             (self.ctx.solver).agrees_from(&p.rf_src, parent.and_then(NodeCheck::values))?;
         if !self.core_acyclic(&p.rf, &p.rfinit, asmo) {
@@ -603,7 +600,7 @@ impl<V: Visitor> Search<'_, '_, V> {
         }
         let witness = witness.or_else(|| self.witness((asmo, state), p, depth));
         let model = if witness == Some(true) {
-            NodeEval::Nothing
+            P::Node::default()
         } else {
             (self.ctx).check_node(
                 asmo,
@@ -638,26 +635,11 @@ impl<V: Visitor> Search<'_, '_, V> {
     /// failed witness and then the node costs two checks), judged from the witnesses
     /// tried so far. Either way the node's answer is the same, so what is tried changes
     /// only the time, never the output.
-    fn witness(
-        &self,
-        (asmo, state): (&Rel, &AsmoState),
-        p: &Partial,
-        depth: usize,
-    ) -> Option<bool> {
+    fn witness(&self, (asmo, state): (&Rel, &P::Asmo), p: &Partial, depth: usize) -> Option<bool> {
         if !self.ctx.opts.witnesses || !self.ctx.checks_by_witness() {
             return None;
         }
-        let tally = self.ctx.witnesses;
-        let tries = tally.tries.load(Ordering::Relaxed);
-        let hits = tally.hits.load(Ordering::Relaxed);
-        // Mostly failing so far: only one in 32 is tried, to notice a change.
-        if tries >= 16
-            && hits * 2 < tries
-            && !tally
-                .skipped
-                .fetch_add(1, Ordering::Relaxed)
-                .is_multiple_of(32)
-        {
+        if !self.ctx.witnesses.worth_trying() {
             return None;
         }
         let (mut rf, mut rfinit) = (p.rf.clone(), p.rfinit.clone());
@@ -670,10 +652,7 @@ impl<V: Visitor> Search<'_, '_, V> {
         let passes = (self.ctx)
             .check_node(asmo, state, &rf, &rfinit, None)
             .is_some();
-        tally.tries.fetch_add(1, Ordering::Relaxed);
-        if passes {
-            tally.hits.fetch_add(1, Ordering::Relaxed);
-        }
+        self.ctx.witnesses.record(passes);
         Some(passes)
     }
 
@@ -687,15 +666,15 @@ impl<V: Visitor> Search<'_, '_, V> {
     /// whole sequential subtree (merging one per node cost 6% of MP chain 8).
     fn subtree(
         &self,
-        asmo: &Asmo,
+        asmo: &Asmo<P>,
         depth: usize,
         p: &mut Partial,
         unit: Unit,
-        parent: Option<&NodeCheck>,
+        parent: Option<&NodeCheck<P::Node>>,
         witness: Option<bool>,
     ) -> Acc<V> {
         let mut out = Acc::<V>::default();
-        let mut stack: Vec<OpenRead> = Vec::new();
+        let mut stack: Vec<OpenRead<P::Node>> = Vec::new();
         let root = (unit, parent, witness);
         if let Some(node) = self.open_read(asmo, depth, p, root, &mut out) {
             stack.push(node);
@@ -737,12 +716,12 @@ impl<V: Visitor> Search<'_, '_, V> {
     /// [`Self::subtree`] to walk its children.
     fn open_read(
         &self,
-        asmo: &Asmo,
+        asmo: &Asmo<P>,
         depth: usize,
         p: &mut Partial,
-        (unit, parent, witness): (Unit, Option<&NodeCheck>, Option<bool>),
+        (unit, parent, witness): (Unit, Option<&NodeCheck<P::Node>>, Option<bool>),
         out: &mut Acc<V>,
-    ) -> Option<OpenRead> {
+    ) -> Option<OpenRead<P::Node>> {
         let (acc, st) = out;
         if depth == self.reads.len() {
             if self.ctx.unit_counts(unit) {
@@ -809,11 +788,11 @@ impl<V: Visitor> Search<'_, '_, V> {
 
     fn leaf(
         &self,
-        asmo: &Asmo,
+        asmo: &Asmo<P>,
         p: &Partial,
         acc: &mut V::Acc,
         st: &mut EnumStats,
-        parent: Option<&NodeCheck>,
+        parent: Option<&NodeCheck<P::Node>>,
     ) {
         if self.ctx.visitor.done() || !self.ctx.budget.take() {
             return;

@@ -8,6 +8,7 @@
 //! store are kept (thin-air executions). Branch decisions on the path must agree with the
 //! values.
 
+use crate::budget::Budget;
 use crate::combine::Layout;
 use crate::paths::{Path, Step};
 use vkherd_model::{arith, compare, AccessKind, Instruction, Operand, Program, Rel};
@@ -51,7 +52,7 @@ pub struct ValueSolver<'a> {
     universe: Vec<i64>,
     /// Checked while guessing thin-air values (up to a million forward runs per
     /// candidate), so that a time limit is not overrun inside one candidate.
-    budget: Option<&'a crate::Budget>,
+    budget: Option<&'a Budget>,
 }
 
 /// What went wrong while solving values.
@@ -114,7 +115,7 @@ impl<'a> ValueSolver<'a> {
     }
 
     /// Stops thin-air guessing when `budget` runs out (the run is then marked partial).
-    pub(crate) fn with_deadline(mut self, budget: &'a crate::Budget) -> Self {
+    pub(crate) fn with_deadline(mut self, budget: &'a Budget) -> Self {
         self.budget = Some(budget);
         self
     }

@@ -5,7 +5,7 @@
 //! aborted the process) at these depths; the counts are checked against their closed
 //! forms.
 
-use vkherd_enumerate::{bundled_model, collect_outcomes, EnumOptions};
+use vkherd_enumerate::{collect_outcomes, AnyEngine, CatEngine, EnumOptions, HandEngine};
 use vkherd_model::{lower_litmus, ModelOptions, Program};
 
 /// `vkherd gen spinlock 2`: two invocations take a spin lock over an RMW, then increment
@@ -51,13 +51,14 @@ fn counts(src: &str, unroll: u32) -> Vec<(u64, u64)> {
         .stack_size(SMALL_STACK)
         .build()
         .expect("a thread pool");
-    let cat = Some(bundled_model(&ModelOptions::default()));
-    [cat, None]
+    let cat = AnyEngine::Cat(CatEngine::vulkan(&ModelOptions::default()));
+    let hand = AnyEngine::Hand(HandEngine::default());
+    [cat, hand]
         .into_iter()
-        .map(|cat| {
+        .map(|engine| {
             let opts = EnumOptions {
                 unroll,
-                cat,
+                engine,
                 ..EnumOptions::default()
             };
             let (o, stats) = pool

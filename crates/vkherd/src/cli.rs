@@ -112,8 +112,8 @@ pub struct RunArgs {
     /// herd7's -speedcheck: `true` keeps only the executions that matter to the condition
     /// (validate exists/~exists, refute forall); `fast` also stops once the verdict is
     /// settled and lists no states; `false` keeps all.
-    #[arg(long, value_name = "MODE", default_value = "false", value_parser = ["false", "true", "fast"])]
-    speedcheck: String,
+    #[arg(long, value_name = "MODE", default_value = "false", value_parser = speedcheck_parser())]
+    speedcheck: vkherd::Speedcheck,
     /// Only the set of allowed states (with exact racy/thin-air marks): counts and the
     /// data-race flag are not reported, and known states are not enumerated again.
     #[arg(long)]
@@ -147,6 +147,18 @@ impl LivenessArgs {
 
 fn parse_progress(s: &str) -> Result<vkherd::liveness::Progress, vkherd::liveness::ProgressError> {
     vkherd::liveness::Progress::parse(s)
+}
+
+/// `--speedcheck MODE`: herd7's words for the modes.
+fn speedcheck_parser() -> impl clap::builder::TypedValueParser<Value = vkherd::Speedcheck> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["false", "true", "fast"]).map(|mode| {
+        match mode.as_str() {
+            "true" => vkherd::Speedcheck::True,
+            "fast" => vkherd::Speedcheck::Fast,
+            _ => vkherd::Speedcheck::Off,
+        }
+    })
 }
 
 /// The default `--max-candidates` of every command that runs tests (`explain` too).
@@ -421,22 +433,14 @@ enum Command {
 impl RunArgs {
     pub fn options(&self, model: &ModelChoice) -> Options {
         Options {
-            model: model.options,
-            cat: model.cat.clone(),
-            hand_written: model.hand_written,
-            model_given: model.given,
-            variants: model.variants.clone(),
+            model: model.clone(),
             unroll: self.unroll,
             no_thin_air: self.no_thin_air,
             max_candidates: self.limits.max_candidates(),
             timeout: self.limits.timeout(),
             naive: self.naive,
             progress: None,
-            speedcheck: match self.speedcheck.as_str() {
-                "true" => vkherd::Speedcheck::True,
-                "fast" => vkherd::Speedcheck::Fast,
-                _ => vkherd::Speedcheck::Off,
-            },
+            speedcheck: self.speedcheck,
             states_only: self.states_only,
             shard: None,
             liveness: self.liveness.progress(),
@@ -665,11 +669,7 @@ pub fn main() -> i32 {
                 return EXIT_BAD_INPUT;
             }
             let opts = Options {
-                model: model.options,
-                cat: model.cat.clone(),
-                hand_written: model.hand_written,
-                model_given: model.given,
-                variants: model.variants.clone(),
+                model: model.clone(),
                 unroll: *unroll,
                 no_thin_air: *no_thin_air,
                 max_candidates: limits.max_candidates(),

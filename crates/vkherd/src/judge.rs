@@ -13,10 +13,11 @@
 //!   and a note in the test's report says so (a directory of both dialects runs with
 //!   `--no-chains`, a Vulkan variant, and its OpenCL tests say they ran without it).
 
+use crate::models::ModelSpec;
 use crate::Options;
 use std::sync::Arc;
 use vkherd_cat::Model;
-use vkherd_model::{Dialect, ModelOptions, Variant};
+use vkherd_model::Dialect;
 
 /// The model a test is judged by.
 pub struct Judge {
@@ -68,48 +69,28 @@ impl std::fmt::Display for ModelMismatch {
 
 /// The name of the model of `opts`, as reports give it.
 pub fn model_name(opts: &Options) -> String {
-    match &opts.cat {
-        Some(m) => m.name.clone(),
-        None if opts.hand_written => format!("hand:{}", opts.model.variant.name()),
-        None => opts.model.variant.name().to_string(),
-    }
+    opts.model.spec.name()
 }
 
 /// The variants the model of `opts` is run with, sorted: those its cat model was
 /// compiled with, or the hand-written engine's switches.
 pub fn variants_on(opts: &Options) -> Vec<String> {
-    match &opts.cat {
-        Some(model) => model.active.iter().cloned().collect(),
-        None => [(opts.model.mmra, "mmra"), (!opts.model.chains, "no-chains")]
-            .into_iter()
-            .filter(|(on, _)| *on)
-            .map(|(_, v)| v.to_string())
-            .collect(),
-    }
+    opts.model.spec.variants_on()
 }
 
-/// Every variant asked for: `opts.variants` and those the model was given.
+/// Every variant asked for: `opts.model.variants` and those the model was given.
 fn asked(opts: &Options) -> Vec<String> {
     let mut all = variants_on(opts);
-    all.extend(opts.variants.iter().cloned());
+    all.extend(opts.model.variants.iter().cloned());
     all.sort();
     all.dedup();
     all
 }
 
-/// The cat model of `opts` (the bundled vulkan.cat when the Vulkan model is named by
-/// options, as the engine runs it).
-fn cat_model(opts: &Options) -> Arc<Model> {
-    match &opts.cat {
-        Some(m) => m.clone(),
-        None => vkherd_enumerate::bundled_model(&opts.model),
-    }
-}
-
 /// The model that judges tests of `dialect` under `opts` (see the module docs).
 pub fn judge(dialect: Dialect, opts: &Options) -> Result<Judge, ModelMismatch> {
-    if opts.model_given {
-        let model = cat_model(opts);
+    if opts.model.given {
+        let model = opts.model.spec.cat_model();
         let foreign = model.foreign_bases(dialect);
         if !foreign.is_empty() {
             return Err(ModelMismatch {
@@ -131,7 +112,7 @@ pub fn judge(dialect: Dialect, opts: &Options) -> Result<Judge, ModelMismatch> {
             let on = variants_on(opts);
             Ok(Judge {
                 opts: opts.clone(),
-                model: cat_model(opts),
+                model: opts.model.spec.cat_model(),
                 left_out: asked.into_iter().filter(|v| !on.contains(v)).collect(),
             })
         }
@@ -140,17 +121,8 @@ pub fn judge(dialect: Dialect, opts: &Options) -> Result<Judge, ModelMismatch> {
             let (on, left_out): (Vec<String>, Vec<String>) =
                 asked.into_iter().partition(|v| has.contains(v));
             let model = crate::models::opencl(&on);
-            let opts = Options {
-                cat: Some(model.clone()),
-                // The engine's own switches follow the variants the model runs with.
-                model: ModelOptions {
-                    variant: Variant::Vulkan,
-                    chains: true,
-                    mmra: on.iter().any(|v| v == "mmra"),
-                },
-                hand_written: false,
-                ..opts.clone()
-            };
+            let mut opts = opts.clone();
+            opts.model.spec = ModelSpec::cat(model.clone());
             Ok(Judge {
                 opts,
                 model,

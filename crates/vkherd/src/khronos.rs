@@ -1,10 +1,10 @@
 //! Running Khronos `.test` files: every `SATISFIABLE`/`NOSOLUTION` line is a check of
 //! whether some candidate execution satisfies its predicate (khronos-test-format.md).
 
-use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Visitor};
+use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Judgement, Visitor, Wanted};
 use vkherd_litmus::ast::{KhronosCheck, KhronosPred};
 use vkherd_litmus::Diagnostic;
-use vkherd_model::{lower_khronos, ModelOptions, Program};
+use vkherd_model::{lower_khronos, Program};
 
 /// The result of one check line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,21 +28,6 @@ impl CheckResult {
     }
 }
 
-/// Parses, lowers and runs every check of a `.test` source, without limits.
-pub fn run_khronos(
-    source: &str,
-    name: &str,
-    model: ModelOptions,
-    cat: Option<&std::sync::Arc<vkherd_cat::Model>>,
-) -> Result<Vec<CheckResult>, Diagnostic> {
-    let opts = crate::Options {
-        model,
-        cat: cat.cloned(),
-        ..crate::Options::default()
-    };
-    run_khronos_with(source, name, &opts)
-}
-
 /// Parses, lowers and runs every check of a `.test` source with the model, variants and
 /// limits of `opts` (`--max-candidates` and `--timeout` apply to each check), counting
 /// candidates on `opts.progress` when it is set.
@@ -57,31 +42,19 @@ pub fn run_khronos_with(
     // `.litmus` test (crate::judge).
     crate::judge::judge(program.dialect, opts)
         .map_err(|e| Diagnostic::new(crate::locate::WHOLE_TEST, e.for_test(name)))?;
-    let model = opts.model;
     test.checks
         .iter()
         .map(|check| {
+            // A `NOCHAINS` check runs the model without availability/visibility chains.
+            let model = match check.nochains {
+                true => opts.model.spec.without_chains(),
+                false => opts.model.spec.clone(),
+            };
             let opts = EnumOptions {
-                model: ModelOptions {
-                    chains: model.chains && !check.nochains,
-                    ..model
-                },
+                engine: model.engine(),
                 max_candidates: opts.max_candidates,
                 timeout: opts.timeout,
                 progress: opts.progress.clone(),
-                // A `NOCHAINS` check runs the cat model with its `no-chains` variant (the
-                // default vulkan.cat through `chains` above).
-                cat: match &opts.cat {
-                    Some(m) if check.nochains => {
-                        Some(std::sync::Arc::new(m.with_variant("no-chains")))
-                    }
-                    Some(m) => Some(m.clone()),
-                    None if opts.hand_written => None,
-                    None => Some(vkherd_enumerate::bundled_model(&ModelOptions {
-                        chains: model.chains && !check.nochains,
-                        ..model
-                    })),
-                },
                 ..EnumOptions::default()
             };
             let visitor = PredicateVisitor { check };
@@ -104,6 +77,10 @@ pub fn load_khronos(source: &str, name: &str) -> Result<Program, Diagnostic> {
     lower_khronos(&vkherd_litmus::parse_khronos(source)?, name)
 }
 
+/// The relations the predicates count, by their place in [`PredicateVisitor::wanted`].
+const DR: Wanted = Wanted(0);
+const RS: Wanted = Wanted(1);
+
 /// Is some candidate satisfying the check's predicate?
 struct PredicateVisitor<'a> {
     check: &'a KhronosCheck,
@@ -120,17 +97,17 @@ fn compare_count(count: usize, greater: bool, n: u64) -> bool {
 impl Visitor for PredicateVisitor<'_> {
     type Acc = bool;
 
-    fn visit(&self, acc: &mut bool, c: &CandidateView<'_>) {
+    fn visit<J: Judgement>(&self, acc: &mut bool, c: &CandidateView<'_, J>) {
         if *acc {
             return;
         }
-        let count = |name: &str| c.eval.rel(name).map_or(0, |r| r.count());
+        let count = |w: Wanted| c.eval.rel(w).map_or(0, |r| r.count());
         *acc = self.check.preds.iter().all(|p| match *p {
             KhronosPred::Consistent => c.consistent,
             // dr is symmetric: each racing pair counts twice, as in Alloy's #dr.
-            KhronosPred::DataRaces { greater, n } => compare_count(count("dr"), greater, n),
+            KhronosPred::DataRaces { greater, n } => compare_count(count(DR), greater, n),
             // rs includes (w, w) for every atomic release write.
-            KhronosPred::ReleaseSeq { greater, n } => compare_count(count("rs"), greater, n),
+            KhronosPred::ReleaseSeq { greater, n } => compare_count(count(RS), greater, n),
         });
     }
 
@@ -143,6 +120,7 @@ impl Visitor for PredicateVisitor<'_> {
         !self.check.preds.contains(&KhronosPred::Consistent)
     }
 
+    /// `dr` and `rs`, found by [`DR`] and [`RS`].
     fn wanted(&self) -> Vec<&'static str> {
         vec!["dr", "rs"]
     }

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Instant;
 use vkherd::khronos::run_khronos_with;
-use vkherd::models::ModelChoice;
+use vkherd::models::{ModelChoice, ModelSpec};
 use vkherd::report::{self, plural, JsonError};
 use vkherd::Options;
 
@@ -20,11 +20,7 @@ pub fn run(paths: &[PathBuf], model: &ModelChoice, common: &CommonArgs, limits: 
         }
     };
     let opts = Options {
-        model: model.options,
-        cat: model.cat.clone(),
-        hand_written: model.hand_written,
-        model_given: model.given,
-        variants: model.variants.clone(),
+        model: model.clone(),
         max_candidates: limits.max_candidates(),
         timeout: limits.timeout(),
         ..Options::default()
@@ -114,17 +110,13 @@ pub fn run(paths: &[PathBuf], model: &ModelChoice, common: &CommonArgs, limits: 
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    let label = match &model.cat {
-        None => format!(
+    let label = match &model.spec {
+        ModelSpec::Vulkan(o) | ModelSpec::Hand(o) => format!(
             "{}{}",
-            model.options.variant.name(),
-            if model.options.chains {
-                ""
-            } else {
-                ", no chains"
-            }
+            o.variant.name(),
+            if o.chains { "" } else { ", no chains" }
         ),
-        Some(_) => model.name.clone(),
+        ModelSpec::Cat { .. } => model.name.clone(),
     };
     if as_json {
         let mut v = json!({"summary": {"files": files.len(), "passed": passed, "failed": failed, "partial": partial, "errors": bad, "seconds": secs}});

@@ -41,26 +41,16 @@ pub use vkherd_enumerate::estimate::Estimate;
 use vkherd_enumerate::{collect_outcomes, EnumOptions, EnumStats, Outcomes};
 pub use vkherd_enumerate::{Shard, Speedcheck, StopReason};
 pub use vkherd_litmus::Diagnostic;
-use vkherd_model::{lower_litmus, ModelOptions, Program, Quantifier};
+use vkherd_model::{lower_litmus, Program, Quantifier};
 pub use vkherd_model::{Program as LoweredProgram, Variant};
 
 /// Options of a run.
 #[derive(Debug, Clone)]
 pub struct Options {
-    pub model: ModelOptions,
-    /// A cat model to run ([`models::resolve`]); `None` runs the Vulkan model that
-    /// `model` names: the bundled vulkan.cat with the matching variants, or the
-    /// hand-written engine if `hand_written`.
-    pub cat: Option<std::sync::Arc<vkherd_cat::Model>>,
-    /// With `cat` `None`: run the hand-written Rust transcription of the Vulkan model
-    /// (`--model hand:vulkan`) instead of vulkan.cat.
-    pub hand_written: bool,
-    /// `--model` was given: it judges every test, and refuses those of a dialect it is not
-    /// for; else each test is judged by its dialect's model ([`judge`]).
-    pub model_given: bool,
-    /// Every variant asked for (`--variant`, `--no-chains`). Without `--model`, each
-    /// dialect's model takes those it has; those of `cat` and `model` count too.
-    pub variants: Vec<String>,
+    /// The model, as chosen once from the command line ([`models::ModelChoice`]): the
+    /// one `--model` names, which judges every test and refuses those of a dialect it is
+    /// not for, or else each test's dialect's model ([`judge`]).
+    pub model: models::ModelChoice,
     /// A backward jump may be taken at most this many times on a path.
     pub unroll: u32,
     /// Leave out thin-air executions.
@@ -87,11 +77,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            model: ModelOptions::default(),
-            cat: None,
-            hand_written: false,
-            model_given: false,
-            variants: Vec::new(),
+            model: models::ModelChoice::default(),
             unroll: 2,
             no_thin_air: false,
             max_candidates: None,
@@ -107,19 +93,11 @@ impl Default for Options {
 }
 
 impl Options {
-    /// The cat model the enumerator runs (`None`: the hand-written engine).
-    fn engine(&self) -> Option<std::sync::Arc<vkherd_cat::Model>> {
-        match &self.cat {
-            Some(m) => Some(m.clone()),
-            None if self.hand_written => None,
-            None => Some(vkherd_enumerate::bundled_model(&self.model)),
-        }
-    }
-
+    /// The enumerator's options: the engine of the model, resolved here
+    /// ([`models::ModelSpec::engine`]), and the run's limits and modes.
     fn enum_options(&self) -> EnumOptions {
         EnumOptions {
-            model: self.model,
-            cat: self.engine(),
+            engine: self.model.spec.engine(),
             unroll: self.unroll,
             max_candidates: self.max_candidates,
             timeout: self.timeout,

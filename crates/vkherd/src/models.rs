@@ -14,16 +14,134 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use vkherd_cat::{Model, Source, BUNDLED};
+use vkherd_enumerate::{AnyEngine, CatEngine, HandEngine};
 use vkherd_model::{ModelOptions, Variant};
 
-/// The model of a run: the Vulkan model named by `options` (`cat` `None`: vulkan.cat, or
-/// the hand-written engine if `hand_written`), or a compiled cat model.
+/// A model, resolved from `--model` and `--variant` ([`resolve`]) or chosen for a
+/// dialect ([`crate::judge`]): what becomes the engine of a run, in one place
+/// ([`ModelSpec::engine`]).
+#[derive(Debug, Clone)]
+pub enum ModelSpec {
+    /// The bundled Vulkan model the options name (`vulkan`, `vulkan-2024`, with the
+    /// variants `mmra` and `no-chains` as options): vulkan.cat on the cat engine,
+    /// compiled once per process ([`vkherd_enumerate::bundled_model`]).
+    Vulkan(ModelOptions),
+    /// The same model run by the hand-written engine (`hand:vulkan`, `hand:vulkan-2024`).
+    Hand(ModelOptions),
+    /// A compiled cat model: the bundled files by name, or a file. `vulkan_file`: it is
+    /// one of the bundled Vulkan files (vulkan.cat, vulkan-asserts.cat), which the
+    /// resolver knows from the name it was given (the engine then declares the coherence
+    /// core, [`CatEngine::bundled_vulkan`]).
+    Cat {
+        model: Arc<Model>,
+        vulkan_file: bool,
+    },
+}
+
+impl Default for ModelSpec {
+    fn default() -> Self {
+        ModelSpec::Vulkan(ModelOptions::default())
+    }
+}
+
+impl ModelSpec {
+    /// A cat model that is not one of the bundled Vulkan files (opencl.cat, a file).
+    pub fn cat(model: Arc<Model>) -> ModelSpec {
+        ModelSpec::Cat {
+            model,
+            vulkan_file: false,
+        }
+    }
+
+    /// The engine that runs the model.
+    pub fn engine(&self) -> AnyEngine {
+        match self {
+            ModelSpec::Hand(options) => AnyEngine::Hand(HandEngine { options: *options }),
+            _ => AnyEngine::Cat(self.cat_engine()),
+        }
+    }
+
+    /// The model on the cat engine, also when the hand-written engine runs it: its
+    /// definitions name the relations `explain` and graphs show.
+    pub fn cat_engine(&self) -> CatEngine {
+        match self {
+            ModelSpec::Vulkan(options) | ModelSpec::Hand(options) => CatEngine::vulkan(options),
+            ModelSpec::Cat {
+                model,
+                vulkan_file: true,
+            } => CatEngine::bundled_vulkan(model.clone()),
+            ModelSpec::Cat { model, .. } => CatEngine::new(model.clone()),
+        }
+    }
+
+    /// The model as a cat model ([`Self::cat_engine`]).
+    pub fn cat_model(&self) -> Arc<Model> {
+        match self {
+            ModelSpec::Cat { model, .. } => model.clone(),
+            ModelSpec::Vulkan(options) | ModelSpec::Hand(options) => {
+                vkherd_enumerate::bundled_model(options)
+            }
+        }
+    }
+
+    /// The model without availability/visibility chains (a Khronos `NOCHAINS` check):
+    /// the option `chains` off, or a cat model with its `no-chains` variant.
+    pub fn without_chains(&self) -> ModelSpec {
+        let off = |o: &ModelOptions| ModelOptions {
+            chains: false,
+            ..*o
+        };
+        match self {
+            ModelSpec::Vulkan(o) => ModelSpec::Vulkan(off(o)),
+            ModelSpec::Hand(o) => ModelSpec::Hand(off(o)),
+            ModelSpec::Cat { model, vulkan_file } => ModelSpec::Cat {
+                model: Arc::new(model.with_variant("no-chains")),
+                vulkan_file: *vulkan_file,
+            },
+        }
+    }
+
+    /// The name reports give the model: `vulkan`, `hand:vulkan-2024`, a cat model's name.
+    pub fn name(&self) -> String {
+        match self {
+            ModelSpec::Vulkan(o) => o.variant.name().to_string(),
+            ModelSpec::Hand(o) => format!("hand:{}", o.variant.name()),
+            ModelSpec::Cat { model, .. } => model.name.clone(),
+        }
+    }
+
+    /// The name of the model as a cat model ([`Self::cat_model`]) for `explain`:
+    /// `vulkan` or `vulkan-2024` for the Vulkan model named by options (also on the
+    /// hand-written engine, whose definitions explain reads from vulkan.cat).
+    pub fn cat_name(&self) -> String {
+        match self {
+            ModelSpec::Vulkan(o) | ModelSpec::Hand(o) => o.variant.name().to_string(),
+            ModelSpec::Cat { model, .. } => model.name.clone(),
+        }
+    }
+
+    /// The variants the model runs with, sorted: those its cat model was compiled with,
+    /// or the options `mmra` and `no-chains`.
+    pub fn variants_on(&self) -> Vec<String> {
+        match self {
+            ModelSpec::Cat { model, .. } => model.active.iter().cloned().collect(),
+            ModelSpec::Vulkan(o) | ModelSpec::Hand(o) => {
+                [(o.mmra, "mmra"), (!o.chains, "no-chains")]
+                    .into_iter()
+                    .filter(|(on, _)| *on)
+                    .map(|(_, v)| v.to_string())
+                    .collect()
+            }
+        }
+    }
+}
+
+/// The model of a run, as the command line chose it.
 #[derive(Debug, Clone)]
 pub struct ModelChoice {
-    pub options: ModelOptions,
-    pub cat: Option<Arc<Model>>,
-    /// `hand:vulkan`, `hand:vulkan-2024`: the hand-written engine.
-    pub hand_written: bool,
+    /// The model named by `--model`; without it, the Vulkan model with the variants it
+    /// has (OPENCL tests then run the OpenCL model, [`crate::judge`]).
+    pub spec: ModelSpec,
     /// As given on the command line (with its variants), for reports.
     pub name: String,
     /// False when `--model` was not given: OPENCL tests then run the OpenCL model.
@@ -36,11 +154,21 @@ pub struct ModelChoice {
 impl Default for ModelChoice {
     fn default() -> Self {
         ModelChoice {
-            options: ModelOptions::default(),
-            cat: None,
-            hand_written: false,
+            spec: ModelSpec::default(),
             name: "vulkan".into(),
             given: false,
+            variants: Vec::new(),
+        }
+    }
+}
+
+impl ModelChoice {
+    /// `spec`, as if given with `--model` (it judges every test).
+    pub fn given(spec: ModelSpec) -> ModelChoice {
+        ModelChoice {
+            name: spec.name(),
+            spec,
+            given: true,
             variants: Vec::new(),
         }
     }
@@ -135,33 +263,28 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
             ));
         }
     }
-    let (options, model) = match hand_name.unwrap_or(name) {
+    // `vulkan_file`: the model is one of the bundled Vulkan files ([`ModelSpec::Cat`]).
+    let (vulkan_file, model) = match hand_name.unwrap_or(name) {
         base @ ("vulkan" | "vulkan-2024") if options_only => {
-            let v = Variant::from_name(base).expect("a variant name");
+            let options = hand(Variant::from_name(base).expect("a variant name"));
             return Ok(ModelChoice {
-                options: hand(v),
-                cat: None,
-                hand_written: hand_name.is_some(),
+                spec: match hand_name {
+                    Some(_) => ModelSpec::Hand(options),
+                    None => ModelSpec::Vulkan(options),
+                },
                 name: shown,
                 given: true,
                 variants: all,
             });
         }
-        "vulkan" | "vulkan-2024" => (
-            hand(Variant::from_name(name).expect("a variant name")),
-            Model::bundled(name, &all),
-        ),
+        "vulkan" | "vulkan-2024" => (true, Model::bundled(name, &all)),
         // OpenCL has no hand-written engine: the name is the bundled cat model.
-        "opencl" => (hand(Variant::Vulkan), Model::bundled("opencl", &all)),
+        "opencl" => (false, Model::bundled("opencl", &all)),
         _ => match name.strip_prefix("cat:") {
-            Some(b) => {
-                let v = if b == "vulkan-2024" {
-                    Variant::Vulkan2024
-                } else {
-                    Variant::Vulkan
-                };
-                (hand(v), Model::bundled(b, &all))
-            }
+            Some(b) => (
+                matches!(b, "vulkan" | "vulkan-2024" | "vulkan-asserts"),
+                Model::bundled(b, &all),
+            ),
             None => {
                 // Read as test files are: bytes that are not UTF-8 become U+FFFD, which
                 // the lexer then refuses at their place.
@@ -178,7 +301,7 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
                     name: name.to_string(),
                     text: Arc::from(text),
                 };
-                (hand(Variant::Vulkan), Model::compile(src, &set))
+                (false, Model::compile(src, &set))
             }
         },
     };
@@ -213,9 +336,10 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
         return Err(whole.render(&model.source.name, &model.source.text));
     }
     Ok(ModelChoice {
-        options,
-        cat: Some(Arc::new(model)),
-        hand_written: false,
+        spec: ModelSpec::Cat {
+            model: Arc::new(model),
+            vulkan_file,
+        },
         name: shown,
         given: true,
         variants: all,

@@ -152,10 +152,11 @@ pub fn run(args: &ObserveArgs) -> i32 {
         }
     };
     let opts = Options {
-        model: model.options,
-        cat: model.cat.clone(),
-        hand_written: model.hand_written,
-        model_given: model.given,
+        // (the variants asked for are not passed: no note says one was left out)
+        model: vkherd::models::ModelChoice {
+            variants: Vec::new(),
+            ..model.clone()
+        },
         unroll: args.unroll,
         states_only: true,
         ..Options::default()

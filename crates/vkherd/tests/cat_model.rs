@@ -11,8 +11,11 @@ mod common;
 mod files;
 use std::collections::HashMap;
 use std::sync::Mutex;
+use vkherd::models::{ModelChoice, ModelSpec};
 use vkherd_cat::{AsmoValues, Model, Prepared};
-use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Visitor};
+use vkherd_enumerate::{
+    enumerate, AnyEngine, CandidateView, CatEngine, EnumOptions, Judgement, Visitor,
+};
 use vkherd_model::axioms::Candidate;
 use vkherd_model::{Derived, ModelOptions, Program, Rel, Variant};
 
@@ -90,7 +93,7 @@ fn derived_rel<'a>(d: &'a vkherd_model::Derived, name: &str) -> &'a Rel {
 impl<'m> Visitor for Compare<'m> {
     type Acc = Tally;
 
-    fn visit(&self, acc: &mut Tally, c: &CandidateView<'_>) {
+    fn visit<J: Judgement>(&self, acc: &mut Tally, c: &CandidateView<'_, J>) {
         let s = c.statics;
         let key = format!("{:?}{:?}", s.events, s.scbarinst);
         let prep = {
@@ -216,9 +219,12 @@ fn compare(program: &Program, name: &str, models: &[(ModelOptions, Model)]) -> u
             asmo_cache: Mutex::new(HashMap::new()),
             name: format!("{name} [{} chains={}]", opts.variant.name(), opts.chains),
         };
+        // The static relations the visitor's hand-written model reads are built with the
+        // options of the model's variants (`CatEngine::bundled_vulkan`).
+        let engine = CatEngine::bundled_vulkan(std::sync::Arc::new(model.clone()));
+        assert_eq!(AnyEngine::Cat(engine.clone()).statics_options(), *opts);
         let eo = EnumOptions {
-            model: *opts,
-            cat: Some(std::sync::Arc::new(model.clone())),
+            engine: AnyEngine::Cat(engine),
             max_candidates: Some(BUDGET),
             ..EnumOptions::default()
         };
@@ -271,7 +277,7 @@ fn on_corpus(
     }
     impl Visitor for V<'_, '_> {
         type Acc = (u64, Vec<String>);
-        fn visit(&self, acc: &mut Self::Acc, c: &CandidateView<'_>) {
+        fn visit<J: Judgement>(&self, acc: &mut Self::Acc, c: &CandidateView<'_, J>) {
             let prep = Prepared::new(self.model, c.statics, self.wanted);
             let asmo = prep.for_asmo(c.asmo);
             let e = prep.evaluate(&asmo, c.asmo, c.rf, c.rfinit);
@@ -399,7 +405,8 @@ flag ~empty (c4 \\ d4) | (d4 \\ c4) as c4-differs";
 /// model: identical reports on random tests.
 #[test]
 fn cat_engine_search_matches_naive_and_the_hand_written_model_on_random_tests() {
-    let cat = vkherd_enumerate::bundled_model(&ModelOptions::default());
+    let cat = ModelChoice::given(ModelSpec::Vulkan(ModelOptions::default()));
+    let hand = ModelChoice::given(ModelSpec::Hand(ModelOptions::default()));
     let mut compared = 0;
     for seed in (200..350).chain(10_400..10_450) {
         let src = common::random_test(seed, seed >= 10_000);
@@ -407,7 +414,7 @@ fn cat_engine_search_matches_naive_and_the_hand_written_model_on_random_tests() 
         let run = |naive: bool, engine: bool| {
             let o = vkherd::Options {
                 naive,
-                cat: engine.then(|| cat.clone()),
+                model: if engine { cat.clone() } else { hand.clone() },
                 max_candidates: Some(200_000),
                 ..vkherd::Options::default()
             };

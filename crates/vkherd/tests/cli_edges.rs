@@ -382,7 +382,7 @@ fn sets_a_dialect_never_produces_are_empty_in_its_corpus_tests() {
         seen[program.dialect as usize] += 1;
         let judge = vkherd::judge::judge(program.dialect, &vkherd::Options::default()).unwrap();
         let eo = vkherd_enumerate::EnumOptions {
-            cat: Some(judge.model.clone()),
+            engine: vkherd_enumerate::AnyEngine::Cat(judge.opts.model.spec.cat_engine()),
             ..Default::default()
         };
         let (found, _) = vkherd_enumerate::capture::witnesses(&program, &eo)

@@ -106,7 +106,10 @@ fn is_mmra_test(name: &str) -> bool {
 fn run_model(source: &str, model: ModelOptions) -> vkherd::Report {
     let program = vkherd::load_litmus(source).expect("corpus test parses");
     let opts = Options {
-        model,
+        model: vkherd::models::ModelChoice {
+            spec: vkherd::models::ModelSpec::Vulkan(model),
+            ..Default::default()
+        },
         ..Options::default()
     };
     vkherd::run(&program, &opts).expect("corpus test runs")

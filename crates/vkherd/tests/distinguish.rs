@@ -383,11 +383,16 @@ fn the_states_a_search_compares_are_those_of_the_plain_enumeration() {
     );
     for spec in ["vulkan", "vulkan-2024", "vulkan+no-chains"] {
         let m = model(spec);
-        assert!(m.options.hand_written && m.options.cat.is_none());
+        let vkherd::models::ModelSpec::Hand(hand) = &m.options.model.spec else {
+            panic!("{spec} does not run on the hand-written engine");
+        };
         let naive = vkherd::Options {
             naive: true,
             states_only: false,
-            hand_written: false,
+            model: vkherd::models::ModelChoice {
+                spec: vkherd::models::ModelSpec::Vulkan(*hand),
+                ..m.options.model.clone()
+            },
             ..m.options.clone()
         };
         let mut checked = 0;

@@ -13,9 +13,10 @@ mod common;
 
 mod files;
 use vkherd::explain::{explain, failure, witness_executions, Edge, Target, Witness};
+use vkherd::models::{ModelChoice, ModelSpec};
 use vkherd_cat::{Model, Prepared};
 use vkherd_enumerate::capture::{candidates_reaching, Captured};
-use vkherd_enumerate::{naive_size, EnumOptions};
+use vkherd_enumerate::{naive_size, AnyEngine, CatEngine, EnumOptions};
 use vkherd_model::{Program, Rel};
 
 /// Tests with more candidates than this are left out (every candidate is explained).
@@ -94,8 +95,7 @@ fn check_edge(model: &Model, c: &Captured, e: &Edge, what: &str) {
 fn check_every_candidate(program: &Program, opts: &vkherd::Options, what: &str) -> u64 {
     let model = vkherd::explain::model_for(program, opts).unwrap();
     let eo = EnumOptions {
-        cat: Some(model.clone()),
-        model: opts.model,
+        engine: AnyEngine::Cat(CatEngine::new(model.clone())),
         ..EnumOptions::default()
     };
     let (cands, _) = candidates_reaching(program, &eo, &|_| true, 100_000)
@@ -171,12 +171,12 @@ fn check_states_agree(source: &str, program: &Program, opts: &vkherd::Options, w
         expected.len(),
         "{what}: witnesses of the graphs"
     );
-    if opts.cat.is_none() && program.dialect == vkherd_model::Dialect::Vulkan {
+    if let (ModelSpec::Vulkan(o), vkherd_model::Dialect::Vulkan) =
+        (&opts.model.spec, program.dialect)
+    {
         // The hand-written engine (`--model hand:vulkan`) draws the same witnesses.
-        let hand = vkherd::Options {
-            hand_written: true,
-            ..opts.clone()
-        };
+        let mut hand = opts.clone();
+        hand.model.spec = ModelSpec::Hand(*o);
         let by_hand = witness_executions(program, Some(source), &hand, &[]).unwrap();
         assert_eq!(
             by_hand, drawn,
@@ -369,9 +369,7 @@ fn explanations_are_exact_on_random_tests() {
 fn explanations_follow_the_variant_mmra() {
     let choice = vkherd::models::resolve("vulkan", &["mmra".to_string()], false).unwrap();
     let opts = vkherd::Options {
-        model: choice.options,
-        cat: choice.cat,
-        model_given: true,
+        model: choice,
         ..Default::default()
     };
     let model = vkherd::explain::model_for(&corpus("mmra/MMRA-coherence.litmus").1, &opts).unwrap();
@@ -437,8 +435,7 @@ fn explanations_are_exact_under_a_users_model_with_let_rec() {
     )
     .unwrap();
     let opts = vkherd::Options {
-        cat: Some(std::sync::Arc::new(model)),
-        model_given: true,
+        model: ModelChoice::given(ModelSpec::cat(std::sync::Arc::new(model))),
         ..Default::default()
     };
     let (mut tests, mut failing) = (0, 0);

@@ -1,5 +1,5 @@
-//! The enumerator's shortcuts in the hand-written model's interface (crates/enumerate
-//! model.rs: relations that do not depend on rf computed once per asmo, `co` once per
+//! The enumerator's shortcuts in the hand-written engine (crates/enumerate
+//! engine/hand.rs: relations that do not depend on rf computed once per asmo, `co` once per
 //! asmo, a search node's relations shared with its parent's when sw is the same) against
 //! the plain per-candidate computation (`Derived::compute`): on every candidate of the
 //! corpus and of random tests (all of them in plain enumeration, the consistent ones in
@@ -10,7 +10,7 @@
 mod common;
 
 mod files;
-use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Visitor};
+use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Judgement, Visitor, Wanted};
 use vkherd_model::axioms::Candidate;
 use vkherd_model::{Derived, Program};
 
@@ -31,7 +31,7 @@ struct Tally {
 impl Visitor for Compare {
     type Acc = Tally;
 
-    fn visit(&self, acc: &mut Tally, c: &CandidateView<'_>) {
+    fn visit<J: Judgement>(&self, acc: &mut Tally, c: &CandidateView<'_, J>) {
         acc.candidates += 1;
         let s = c.statics;
         let cand = Candidate {
@@ -53,7 +53,7 @@ impl Visitor for Compare {
         if c.eval.racy() != d.racy() {
             err(format!("racy: enumerator {}", c.eval.racy()));
         }
-        for name in NAMES {
+        for (i, name) in NAMES.into_iter().enumerate() {
             let want = match name {
                 "co" => &co,
                 "dr" => &d.dr,
@@ -64,10 +64,10 @@ impl Visitor for Compare {
                 "locord" => &d.locord,
                 _ => &d.fr,
             };
-            if c.eval.rel(name) != Some(want) {
+            if c.eval.rel(Wanted(i)) != Some(want) {
                 err(format!(
                     "{name}: enumerator {:?} plain {want:?}",
-                    c.eval.rel(name)
+                    c.eval.rel(Wanted(i))
                 ));
             }
         }

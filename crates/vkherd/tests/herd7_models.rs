@@ -74,8 +74,9 @@ fn reports(model: Model, count: usize) -> Vec<(String, String)> {
         }
         let program = vkherd::load_litmus(&src).unwrap();
         let opts = Options {
-            cat: Some(model.clone()),
-            model_given: true,
+            model: vkherd::models::ModelChoice::given(vkherd::models::ModelSpec::cat(
+                model.clone(),
+            )),
             ..Options::default()
         };
         let rep = vkherd::run(&program, &opts).unwrap();

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use vkherd::khronos::run_khronos_with;
+use vkherd::models::{ModelChoice, ModelSpec};
 use vkherd::Variant;
 use vkherd_model::ModelOptions;
 
@@ -23,13 +24,20 @@ fn test_files(dir: &Path) -> Vec<PathBuf> {
 /// engine, the cat engine on the bundled vulkan.cat, when `cat`; by the hand-written
 /// engine otherwise), and the number of checks.
 fn failing_files_with(dir: &Path, variant: Variant, cat: bool) -> (BTreeSet<String>, usize) {
+    let options = ModelOptions {
+        variant,
+        chains: true,
+        mmra: false,
+    };
+    let spec = match cat {
+        true => ModelSpec::Vulkan(options),
+        false => ModelSpec::Hand(options),
+    };
     let options = vkherd::Options {
-        model: ModelOptions {
-            variant,
-            chains: true,
-            mmra: false,
+        model: ModelChoice {
+            spec,
+            ..Default::default()
         },
-        hand_written: !cat,
         ..vkherd::Options::default()
     };
     let mut failing = BTreeSet::new();

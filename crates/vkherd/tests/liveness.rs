@@ -68,7 +68,9 @@ fn enum_options(unroll: u32, naive: bool) -> vkherd_enumerate::EnumOptions {
     vkherd_enumerate::EnumOptions {
         unroll,
         naive,
-        cat: Some(vkherd_enumerate::bundled_model(&Default::default())),
+        engine: vkherd_enumerate::AnyEngine::Cat(vkherd_enumerate::CatEngine::vulkan(
+            &Default::default(),
+        )),
         ..Default::default()
     }
 }
@@ -286,14 +288,14 @@ fn enum_options_for(
     program: &vkherd::LoweredProgram,
     opts: &Options,
 ) -> vkherd_enumerate::EnumOptions {
-    let cat = if program.dialect == vkherd_model::Dialect::OpenCl {
-        vkherd::models::opencl(&[])
+    let engine = if program.dialect == vkherd_model::Dialect::OpenCl {
+        vkherd_enumerate::CatEngine::new(vkherd::models::opencl(&[]))
     } else {
-        vkherd_enumerate::bundled_model(&opts.model)
+        opts.model.spec.cat_engine()
     };
     vkherd_enumerate::EnumOptions {
         unroll: opts.unroll,
-        cat: Some(cat),
+        engine: vkherd_enumerate::AnyEngine::Cat(engine),
         ..Default::default()
     }
 }

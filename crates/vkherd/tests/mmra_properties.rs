@@ -10,6 +10,7 @@
 mod common;
 
 use common::Rng;
+use vkherd::models::{ModelChoice, ModelSpec};
 use vkherd::{report, Options};
 use vkherd_model::ModelOptions;
 
@@ -48,14 +49,13 @@ fn run(source: &str, mmra: bool, naive: bool) -> vkherd::Report {
     let program = vkherd::load_litmus(source)
         .unwrap_or_else(|d| panic!("does not load: {}\n{source}", d.render("gen", source)));
     let opts = Options {
-        model: ModelOptions {
+        // The reference engine; `run_cat` is the cat engine.
+        model: ModelChoice::given(ModelSpec::Hand(ModelOptions {
             mmra,
             ..ModelOptions::default()
-        },
+        })),
         naive,
         unroll: 2,
-        // The reference engine; `run_cat` is the cat engine.
-        hand_written: true,
         ..Options::default()
     };
     vkherd::run(&program, &opts).expect("generated test runs")
@@ -65,10 +65,12 @@ fn run(source: &str, mmra: bool, naive: bool) -> vkherd::Report {
 fn run_cat(source: &str) -> vkherd::Report {
     let program = vkherd::load_litmus(source).expect("loads");
     let choice = vkherd::models::resolve("cat:vulkan", &["mmra".to_string()], false).unwrap();
-    assert!(choice.cat.is_some(), "cat:vulkan runs the cat engine");
+    assert!(
+        matches!(choice.spec, ModelSpec::Cat { .. }),
+        "cat:vulkan runs the cat engine"
+    );
     let opts = Options {
-        model: choice.options,
-        cat: choice.cat,
+        model: choice,
         unroll: 2,
         ..Options::default()
     };

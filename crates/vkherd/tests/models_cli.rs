@@ -293,7 +293,10 @@ fn diff_names_exactly_the_tests_whose_states_or_verdicts_differ() {
         let program = vkherd::load_litmus(&source).unwrap();
         let mut o = vkherd::Options::default();
         let a = vkherd::run(&program, &o).unwrap();
-        o.model.variant = vkherd::Variant::Vulkan2024;
+        o.model.spec = vkherd::models::ModelSpec::Vulkan(vkherd_model::ModelOptions {
+            variant: vkherd::Variant::Vulkan2024,
+            ..Default::default()
+        });
         let b = vkherd::run(&program, &o).unwrap();
         let keys = |r: &vkherd::Report| r.outcomes.states.keys().cloned().collect::<Vec<_>>();
         if keys(&a) != keys(&b) || a.verdict != b.verdict {

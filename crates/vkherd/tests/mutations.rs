@@ -292,8 +292,9 @@ fn mutated_cat_models_are_run_or_rejected_with_a_located_error() {
                     // A model without `co` is refused before it runs (models.rs).
                     let runs = model.named("co").is_some();
                     let opts = Options {
-                        cat: Some(Arc::new(model)),
-                        model_given: true,
+                        model: vkherd::models::ModelChoice::given(vkherd::models::ModelSpec::cat(
+                            Arc::new(model),
+                        )),
                         ..tight()
                     };
                     ran += usize::from(runs);

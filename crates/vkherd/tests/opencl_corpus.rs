@@ -121,8 +121,7 @@ fn rc11_sc_differs_only_where_the_headers_say() {
     let choice = vkherd::models::resolve("opencl", &["rc11-sc".to_string()], false)
         .expect("opencl has the variant rc11-sc");
     let rc11 = vkherd::Options {
-        cat: choice.cat,
-        model_given: true,
+        model: choice,
         ..vkherd::Options::default()
     };
     let mut failures = Vec::new();
@@ -186,7 +185,10 @@ fn opencl_tests_are_refused_by_the_vulkan_model() {
     let (name, source) = &corpus()[0];
     let program = vkherd::load_litmus(source).expect("parses");
     let opts = vkherd::Options {
-        model_given: true,
+        model: vkherd::models::ModelChoice {
+            given: true,
+            ..Default::default()
+        },
         ..vkherd::Options::default()
     };
     let err = vkherd::run(&program, &opts).expect_err("refused");

@@ -222,9 +222,12 @@ fn run(source: &str, mmra: bool, naive: bool) -> Report {
     let program = vkherd::load_litmus(source)
         .unwrap_or_else(|d| panic!("does not load: {}\n{source}", d.render("gen", source)));
     let opts = Options {
-        model: ModelOptions {
-            mmra,
-            ..ModelOptions::default()
+        model: vkherd::models::ModelChoice {
+            spec: vkherd::models::ModelSpec::Vulkan(ModelOptions {
+                mmra,
+                ..ModelOptions::default()
+            }),
+            ..Default::default()
         },
         naive,
         ..Options::default()

@@ -27,7 +27,7 @@ use std::path::Path;
 use vkherd_cat::inspect::Inspection;
 use vkherd_cat::{Model, Value};
 use vkherd_enumerate::capture::{candidates_reaching, Captured};
-use vkherd_enumerate::EnumOptions;
+use vkherd_enumerate::{AnyEngine, CatEngine, EnumOptions};
 use vkherd_model::{EventSet, Program, Rel};
 
 const SCOPES: [&str; 2] = ["memory_scope_work_group", "memory_scope_device"];
@@ -277,7 +277,7 @@ fn permutations(v: &mut Vec<usize>, k: usize, ok: &mut impl FnMut(&[usize]) -> b
 /// SC write its source happens before" would forbid it).
 fn compare(name: &str, program: &Program, model: &std::sync::Arc<Model>) -> (usize, usize) {
     let opts = EnumOptions {
-        cat: Some(model.clone()),
+        engine: AnyEngine::Cat(CatEngine::new(model.clone())),
         ..EnumOptions::default()
     };
     let (cands, _) = candidates_reaching(program, &opts, &|_| true, 1 << 20).expect("runs");

@@ -7,7 +7,7 @@
 mod common;
 mod files;
 
-use vkherd_enumerate::{bundled_model, collect_outcomes, EnumOptions};
+use vkherd_enumerate::{collect_outcomes, AnyEngine, CatEngine, EnumOptions};
 use vkherd_model::ModelOptions;
 
 /// Runs `source` with and without witnesses (one worker thread, so that the witness
@@ -20,7 +20,7 @@ fn same_with_and_without(name: &str, source: &str, unroll: u32) -> bool {
         return false;
     }
     let opts = EnumOptions {
-        cat: Some(bundled_model(&ModelOptions::default())),
+        engine: AnyEngine::Cat(CatEngine::vulkan(&ModelOptions::default())),
         unroll,
         max_candidates: Some(200_000),
         ..EnumOptions::default()

@@ -47,8 +47,9 @@ pub struct Prepared<'m> {
     /// time, stopping at the first that fails, as `consistent` does.)
     full_roots: Vec<N>,
     cut_checks: Vec<usize>,
-    /// The named relations asked for at preparation, by name.
-    wanted: Vec<(String, N)>,
+    /// The named relations asked for at preparation, in the order asked (`None`: a name
+    /// the model does not define).
+    wanted: Vec<(String, Option<N>)>,
     /// The candidate slots' steps, by slot, and their operands.
     plans: Vec<Plan>,
     args: Vec<(Arg, bool)>,
@@ -90,17 +91,17 @@ impl<'m> Prepared<'m> {
     }
 
     /// Specialises `model` to the execution `s`. `wanted` names the relations the caller
-    /// will read from each [`Evaluation`] (an unknown name is ignored).
+    /// will read from each [`Evaluation`], by name or by place (an unknown name gives
+    /// `None`).
     pub fn new(model: &'m Model, s: &Statics, wanted: &[&str]) -> Prepared<'m> {
         // Only what the checks and the wanted relations read is computed.
         let checks = &model.checks;
         let mut full_roots: Vec<N> = checks.iter().map(|c| c.node).collect();
         let mut wanted_nodes = Vec::new();
         for w in wanted {
-            if let Some(node) = model.named(w) {
-                wanted_nodes.push((w.to_string(), node));
-                full_roots.push(node);
-            }
+            let node = model.named(w);
+            wanted_nodes.push((w.to_string(), node));
+            full_roots.extend(node);
         }
         let mut p = specialise::specialise(&model.graph, s.n, &|b| static_value(b, s), &full_roots);
         hoist::hoist(&mut p);
@@ -358,8 +359,14 @@ impl Evaluation<'_, '_> {
 
     /// A relation asked for when the model was prepared.
     pub fn rel(&self, name: &str) -> Option<&Rel> {
-        let (_, n) = self.prep.wanted.iter().find(|(w, _)| w == name)?;
-        match self.get(*n) {
+        let i = self.prep.wanted.iter().position(|(w, _)| w == name)?;
+        self.wanted_rel(i)
+    }
+
+    /// The `i`-th relation asked for when the model was prepared (`None` if the model
+    /// does not define it, or it is a set).
+    pub fn wanted_rel(&self, i: usize) -> Option<&Rel> {
+        match self.get(self.prep.wanted.get(i)?.1?) {
             Value::Rel(r) => Some(r),
             Value::Set(_) => None,
         }
@@ -368,6 +375,6 @@ impl Evaluation<'_, '_> {
     /// A wanted set or relation, as a value.
     pub fn value(&self, name: &str) -> Option<&Value> {
         let (_, n) = self.prep.wanted.iter().find(|(w, _)| w == name)?;
-        Some(self.get(*n))
+        Some(self.get((*n)?))
     }
 }

@@ -21,7 +21,7 @@ use super::endings::{Ending, LPath};
 use crate::combine::Layout;
 use crate::paths::Step;
 use crate::values::{Source, ValueSolver, Values};
-use crate::{CandidateView, Visitor};
+use crate::{CandidateView, Judgement, Visitor, Wanted};
 use vkherd_model::{Flags, Operand, Program, Rel, Statics};
 
 /// What the visitor looks for.
@@ -206,16 +206,17 @@ impl<'a> StuckVisitor<'a> {
     }
 
     /// The memory conditions of spin iterations and laps.
-    fn memory_agrees(&self, c: &CandidateView<'_>) -> bool {
+    fn memory_agrees<J: Judgement>(&self, c: &CandidateView<'_, J>) -> bool {
         let s = c.statics;
         let roles = &self.roles;
         if !roles.any() {
             return true;
         }
-        let fr = c.eval.rel("fr");
+        // Places in `wanted`'s list: fr, locord, co (asked for whenever roles.any()).
+        let fr = c.eval.rel(Wanted(0));
         // "Follows in asmo or locord": the model's locord where it has one (Vulkan),
         // else its coherence order.
-        let follows = c.eval.rel("locord").or_else(|| c.eval.rel("co"));
+        let follows = c.eval.rel(Wanted(1)).or_else(|| c.eval.rel(Wanted(2)));
         let final_read = |r: usize| fr.is_some_and(|fr| !fr.row(r).iter().any(|w| s.w.contains(w)));
         let source =
             |r: usize| -> Option<usize> { c.rf.pairs().find(|&(_, x)| x == r).map(|(w, _)| w) };
@@ -281,7 +282,7 @@ impl<'a> StuckVisitor<'a> {
     }
 
     /// The key of a candidate in the fixed order: rf sources, asmo pairs, values.
-    fn key(c: &CandidateView<'_>) -> Vec<i64> {
+    fn key<J: Judgement>(c: &CandidateView<'_, J>) -> Vec<i64> {
         let s = c.statics;
         let mut key: Vec<i64> = (0..s.n)
             .filter(|&e| s.r.contains(e))
@@ -332,7 +333,7 @@ pub(crate) fn read_first_registers(thread: &vkherd_model::Thread, steps: &[Step]
 impl Visitor for StuckVisitor<'_> {
     type Acc = Option<Found>;
 
-    fn visit(&self, acc: &mut Option<Found>, c: &CandidateView<'_>) {
+    fn visit<J: Judgement>(&self, acc: &mut Option<Found>, c: &CandidateView<'_, J>) {
         if !c.consistent {
             return;
         }

@@ -27,9 +27,10 @@ pub mod endings;
 pub mod laps;
 pub mod progress;
 
+use crate::budget::Budget;
 use crate::combine::{layout, meetings, Layout, Meeting};
 use crate::paths::{Path, Step};
-use crate::{search, Budget, EnumError, EnumOptions, StopReason};
+use crate::{witness, EnumError, EnumOptions, StopReason};
 use endings::{thread_endings, Ending, LPath, ThreadEndings};
 use laps::{Found, Mode, StuckVisitor};
 pub use progress::{EndingKind, InvState, Level, Progress, ProgressError, ProgressModel, Tree};
@@ -108,7 +109,7 @@ pub fn check(
         program,
         opts,
         budget: &budget,
-        tally: search::WitnessTally::default(),
+        tally: witness::WitnessTally::default(),
         combinations: &combos,
     };
     // Witnesses.
@@ -192,7 +193,7 @@ pub fn stuck_states(
         program,
         opts,
         budget: &budget,
-        tally: search::WitnessTally::default(),
+        tally: witness::WitnessTally::default(),
         combinations: &combos,
     };
     let options = stuck_options(&per_thread);
@@ -254,7 +255,7 @@ struct Runner<'a> {
     program: &'a Program,
     opts: &'a EnumOptions,
     budget: &'a Budget,
-    tally: search::WitnessTally,
+    tally: witness::WitnessTally,
     combinations: &'a AtomicU64,
 }
 
@@ -328,11 +329,12 @@ impl Runner<'_> {
         let program = self.program;
         let paths: Vec<&Path> = combo.iter().map(|p| &p.path).collect();
         let lay = layout(program, &paths);
-        let scbarinsts =
-            match meetings(program, &lay).map_err(|e| crate::barrier_error(program, &lay, e))? {
-                Meeting::Deadlock => return Ok(None),
-                Meeting::Instances(v) => v,
-            };
+        let scbarinsts = match meetings(program, &lay)
+            .map_err(|e| crate::error::barrier_error(program, &lay, e))?
+        {
+            Meeting::Deadlock => return Ok(None),
+            Meeting::Instances(v) => v,
+        };
         if !blocked_arrivals_hold(program, combo, &lay) {
             return Ok(None);
         }
@@ -344,7 +346,7 @@ impl Runner<'_> {
             progress: None,
             ..self.opts.clone()
         };
-        let (found, _) = crate::search_layout(
+        let (found, _) = crate::driver::search_layout(
             program,
             &opts,
             &visitor,

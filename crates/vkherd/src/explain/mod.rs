@@ -355,7 +355,8 @@ pub fn explain(
     let judge = judged(program, opts)?;
     let model = judge.model.clone();
     let mut eo = judge.opts.enum_options();
-    eo.cat = Some(model.clone());
+    // The cat engine also for the hand-written model: its definitions are what is shown.
+    eo.engine = vkherd_enumerate::AnyEngine::Cat(judge.opts.model.spec.cat_engine());
     eo.speedcheck = vkherd_enumerate::Speedcheck::Off;
     eo.states_only = false;
     eo.shard = None;
@@ -381,11 +382,7 @@ pub fn explain(
     }
     Ok(Explanation {
         test: program.name.clone(),
-        model: match &judge.opts.cat {
-            Some(_) => model.name.clone(),
-            // The Vulkan model named by options: `vulkan` or `vulkan-2024`.
-            None => judge.opts.model.variant.name().to_string(),
-        },
+        model: judge.opts.model.spec.cat_name(),
         asked: match target {
             Target::State(v) => v
                 .iter()

@@ -50,10 +50,11 @@ impl Model {
         Ok(Model {
             name: choice.name.clone(),
             options: Options {
-                model: engine.options,
-                cat: engine.cat.clone(),
-                hand_written: engine.hand_written,
-                model_given: true,
+                model: crate::models::ModelChoice {
+                    name: choice.name.clone(),
+                    given: true,
+                    ..engine
+                },
                 states_only: true,
                 ..Options::default()
             },

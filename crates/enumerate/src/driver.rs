@@ -1,0 +1,268 @@
+//! The run: every thread's paths, every path combination and barrier meeting, each
+//! searched (or plainly enumerated) in parallel, the results merged.
+
+use crate::budget::Budget;
+use crate::combine::{check_instances, layout, meetings, Layout, Meeting};
+use crate::ctx::Ctx;
+use crate::engine::{AnyEngine, Engine};
+use crate::error::{barrier_error, EnumError, EnumErrorKind};
+use crate::options::EnumOptions;
+use crate::paths::{thread_paths, Path, PathCombinations, ThreadPaths};
+use crate::shard::{mix, WHOLE_COMBINATIONS_PER_SHARD};
+use crate::stats::EnumStats;
+use crate::values::ValueSolver;
+use crate::visitor::Visitor;
+use crate::witness::WitnessTally;
+use crate::{naive, search};
+use rayon::prelude::*;
+use vkherd_model::{Program, Rel, Statics};
+
+/// Enumerates every candidate of `program` and folds them with `visitor`, judged by the
+/// engine `opts` names.
+pub fn enumerate<V: Visitor>(
+    program: &Program,
+    opts: &EnumOptions,
+    visitor: &V,
+) -> Result<(V::Acc, EnumStats), EnumError> {
+    match &opts.engine {
+        AnyEngine::Hand(e) => enumerate_with(program, e, opts, visitor),
+        AnyEngine::Cat(e) => enumerate_with(program, e, opts, visitor),
+    }
+}
+
+/// [`enumerate`] with `engine`, the engine `opts` holds, unwrapped: the search is
+/// monomorphised for it.
+fn enumerate_with<E: Engine, V: Visitor>(
+    program: &Program,
+    engine: &E,
+    opts: &EnumOptions,
+    visitor: &V,
+) -> Result<(V::Acc, EnumStats), EnumError> {
+    let mut stats = EnumStats::default();
+    // The deadline counts from here, so that path enumeration is inside the time limit.
+    let budget = Budget::new(opts.max_candidates, opts.timeout);
+    let witnesses = WitnessTally::default();
+    let per_thread = all_thread_paths(program, opts)?;
+    let panic_on_purpose = test_panic_requested(program);
+    stats.dropped_paths = per_thread.iter().map(|tp| tp.dropped).sum();
+    stats.thread_without_paths = per_thread.iter().position(|tp| tp.paths.is_empty());
+    let acc = V::Acc::default();
+    let combos = PathCombinations::new(&per_thread);
+    if combos.total() > opts.max_path_combinations {
+        let kind = EnumErrorKind::TooManyPathCombinations {
+            combinations: combos.total(),
+            limit: opts.max_path_combinations,
+        };
+        return Err(EnumError::of_kind(kind, opts.unroll));
+    }
+    // Sharding by whole path combinations when there are enough of them.
+    let whole = opts
+        .shard
+        .filter(|sh| combos.total() >= WHOLE_COMBINATIONS_PER_SHARD.saturating_mul(sh.count));
+    // Path combinations run in parallel; their results merge commutatively, and of several
+    // errors the one of the first combination (in odometer order) is reported, so the
+    // output does not depend on scheduling.
+    // Once the budget is spent the remaining combinations (up to millions) are not even
+    // generated: stopping promptly is part of honouring --timeout.
+    let (part, part_stats, error) = combos
+        .enumerate()
+        .take_while(|_| budget.alive())
+        .par_bridge()
+        .fold(
+            || {
+                (
+                    V::Acc::default(),
+                    EnumStats::default(),
+                    None::<(usize, EnumError)>,
+                )
+            },
+            |(acc, mut st, err), (index, combo)| {
+                if err.is_some() || !budget.alive() || visitor.done() {
+                    return (acc, st, err);
+                }
+                if panic_on_purpose {
+                    panic!(
+                        "VKHERD_TEST_PANIC: a panic on purpose in `{}`",
+                        program.name
+                    );
+                }
+                if whole.is_some_and(|sh| !sh.owns(mix(0, index as u64))) {
+                    return (acc, st, err);
+                }
+                let split = opts.shard.is_some() && whole.is_none();
+                match combination(
+                    program,
+                    (engine, opts),
+                    visitor,
+                    (&budget, &witnesses),
+                    (index as u64, split),
+                    &combo,
+                ) {
+                    Ok(Some((a, s))) => {
+                        st.add(&s);
+                        (visitor.merge(acc, a), st, err)
+                    }
+                    Ok(None) => {
+                        // A deadlocked combination has no work units: one shard counts it.
+                        if !split || opts.shard.is_some_and(|sh| sh.owns(mix(0, index as u64))) {
+                            st.deadlocked_paths += 1;
+                        }
+                        (acc, st, err)
+                    }
+                    Err(e) => (acc, st, Some((index, e))),
+                }
+            },
+        )
+        .reduce(
+            || (V::Acc::default(), EnumStats::default(), None),
+            |(a1, mut s1, e1), (a2, s2, e2)| {
+                s1.add(&s2);
+                s1.deadlocked_paths += s2.deadlocked_paths;
+                let err = match (e1, e2) {
+                    (Some(x), Some(y)) => Some(if x.0 <= y.0 { x } else { y }),
+                    (x, y) => x.or(y),
+                };
+                (visitor.merge(a1, a2), s1, err)
+            },
+        );
+    if let Some((_, e)) = error {
+        return Err(e);
+    }
+    stats.add(&part_stats);
+    stats.deadlocked_paths += part_stats.deadlocked_paths;
+    stats.stopped = budget.stop_reason();
+    Ok((visitor.merge(acc, part), stats))
+}
+
+/// Debug builds only: is a panic asked for in this test's enumeration (its name is the
+/// value of `VKHERD_TEST_PANIC`)? It is raised in a worker thread, as a bug would be, so
+/// that the tests can check that a panic loses no other test's report
+/// (crates/vkherd/tests/failing_tests.rs).
+fn test_panic_requested(program: &Program) -> bool {
+    cfg!(debug_assertions)
+        && std::env::var_os("VKHERD_TEST_PANIC").is_some_and(|n| n == program.name.as_str())
+}
+
+/// The paths of every thread, within the limits: those of [`PathLimits`] per thread, and
+/// `max_events` in the largest path combination (the longest path of every thread).
+pub(crate) fn all_thread_paths(
+    program: &Program,
+    opts: &EnumOptions,
+) -> Result<Vec<ThreadPaths>, EnumError> {
+    let per_thread = (program.threads.iter().enumerate())
+        .map(|(t, thread)| {
+            thread_paths(thread, t, opts.unroll, opts.path_limits)
+                .map_err(|e| EnumError::of_kind(EnumErrorKind::Paths(e), opts.unroll))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let events: usize = (program.threads.iter().zip(&per_thread))
+        .map(|(thread, tp)| tp.paths.iter().map(|p| p.events(thread)).max().unwrap_or(0))
+        .sum();
+    if events > opts.max_events {
+        let kind = EnumErrorKind::TooManyEvents {
+            events,
+            limit: opts.max_events,
+        };
+        return Err(EnumError::of_kind(kind, opts.unroll));
+    }
+    Ok(per_thread)
+}
+
+/// Enumerates one path combination: `None` if it deadlocks at a barrier.
+fn combination<E: Engine, V: Visitor>(
+    program: &Program,
+    (engine, opts): (&E, &EnumOptions),
+    visitor: &V,
+    (budget, witnesses): (&Budget, &WitnessTally),
+    (combination, split): (u64, bool),
+    combo: &[&Path],
+) -> Result<Option<(V::Acc, EnumStats)>, EnumError> {
+    let lay = layout(program, combo);
+    let scbarinsts = match meetings(program, &lay).map_err(|e| barrier_error(program, &lay, e))? {
+        Meeting::Deadlock => return Ok(None),
+        Meeting::Instances(v) => v,
+    };
+    search_layout_with(
+        program,
+        (engine, opts),
+        visitor,
+        (budget, witnesses),
+        (combination, split),
+        combo,
+        (&lay, scbarinsts),
+    )
+    .map(Some)
+}
+
+/// Enumerates the rf × asmo candidates of one laid-out path combination, for each of its
+/// barrier meetings (`scbarinst` choices), judged by the engine `opts` names (the
+/// liveness search's entry: it lays out its own combinations).
+pub(crate) fn search_layout<V: Visitor>(
+    program: &Program,
+    opts: &EnumOptions,
+    visitor: &V,
+    budgets: (&Budget, &WitnessTally),
+    unit: (u64, bool),
+    combo: &[&Path],
+    layout: (&Layout, Vec<Rel>),
+) -> Result<(V::Acc, EnumStats), EnumError> {
+    match &opts.engine {
+        AnyEngine::Hand(e) => {
+            search_layout_with(program, (e, opts), visitor, budgets, unit, combo, layout)
+        }
+        AnyEngine::Cat(e) => {
+            search_layout_with(program, (e, opts), visitor, budgets, unit, combo, layout)
+        }
+    }
+}
+
+/// [`search_layout`] with the engine unwrapped.
+fn search_layout_with<E: Engine, V: Visitor>(
+    program: &Program,
+    (engine, opts): (&E, &EnumOptions),
+    visitor: &V,
+    (budget, witnesses): (&Budget, &WitnessTally),
+    (combination, split): (u64, bool),
+    combo: &[&Path],
+    (lay, scbarinsts): (&Layout, Vec<Rel>),
+) -> Result<(V::Acc, EnumStats), EnumError> {
+    let solver = ValueSolver::new(program, combo.to_vec(), lay).with_deadline(budget);
+    let wanted = visitor.wanted();
+    let mut acc = V::Acc::default();
+    let mut stats = EnumStats::default();
+    for (meeting, scbarinst) in scbarinsts.into_iter().enumerate() {
+        let statics = Statics::new(
+            program,
+            lay.events.clone(),
+            scbarinst,
+            &engine.statics_options(),
+        );
+        check_instances(&statics.scbarinst, &statics.po, &statics.events)
+            .map_err(|e| barrier_error(program, lay, e))?;
+        let prepared = engine.prepare(&statics, &wanted);
+        let ctx = Ctx {
+            program,
+            s: &statics,
+            model: &prepared,
+            caps: engine.capabilities(),
+            solver: &solver,
+            opts,
+            visitor,
+            budget,
+            witnesses,
+            unit: (combination, meeting as u64),
+            split,
+        };
+        let part = if opts.naive || visitor.needs_inconsistent() {
+            naive::enumerate(&ctx)?
+        } else {
+            search::enumerate(&ctx)?
+        };
+        stats.add(&part.1);
+        acc = visitor.merge(acc, part.0);
+        if !budget.alive() || visitor.done() {
+            break;
+        }
+    }
+    Ok((acc, stats))
+}

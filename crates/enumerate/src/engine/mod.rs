@@ -1,0 +1,149 @@
+//! The one interface between the search and a memory model: [`Engine`].
+//!
+//! A model is prepared once per path combination (and barrier meeting)
+//! ([`Engine::prepare`], a [`PreparedModel`]), evaluated once per asmo for what depends
+//! on asmo alone, asked at each search node whether the partial candidate may still
+//! complete ([`PreparedModel::check_node`]), and gives each complete
+//! candidate a [`Judgement`]: consistency, the race flag, and the relations the visitor
+//! asked for by name ([`crate::visitor::Visitor::wanted`]), resolved once at preparation
+//! into [`Wanted`] handles (`co` for final values, `dr`/`rs` for Khronos predicates).
+//!
+//! Two engines implement it, and [`AnyEngine`] holds the one a run uses, chosen once: the
+//! search is generic over the engine (monomorphised, no dispatch per node or candidate).
+//! - [`cat::CatEngine`]: a compiled cat model ([`vkherd_cat`]); which checks may cut the
+//!   search is decided by `vkherd_cat::mono`;
+//! - [`hand::HandEngine`]: the hand-written Rust transcription of the Vulkan model
+//!   (`vkherd_model::axioms`, `--model hand:vulkan`), the reference of the differential
+//!   tests. The two agree candidate by candidate on the bundled Vulkan model
+//!   (tests/cat_model.rs).
+
+pub mod cat;
+pub mod hand;
+
+use vkherd_model::axioms::Candidate;
+use vkherd_model::{ModelOptions, Rel, Statics};
+
+/// What an engine lets the search do besides judging candidates: the search asks for
+/// nothing else, so an engine that declares neither gets only the model-independent
+/// cuts, and the same answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Capabilities {
+    /// A node's check is a function of the candidate alone and hands nothing to the
+    /// node's children, so it may be answered by a witness, a completion of the node that
+    /// passes it (`search::Search::witness`).
+    pub witness_checks: bool,
+    /// The model entails Vulkan's coherence core: `po & sloc & sref` within `locord`,
+    /// `fr` as in the Alloy file, `acyclic(locord + rf + fr + asmo)` required, and the
+    /// final values decided by `co = (locord + asmo)+`. The search's coherence filter
+    /// (coherence.rs), its placing of an RMW right after the write it reads, and the
+    /// final values known before a leaf (columns.rs) rely on it. Not a property an engine
+    /// can check: whoever resolves the model declares it, with the argument
+    /// ([`cat::CatEngine::bundled_vulkan`], [`hand::HandEngine`]).
+    pub coherence_core: bool,
+}
+
+/// A relation a visitor reads, by its place in the visitor's `wanted` list: the engine
+/// resolves the names once per path combination, and a candidate's relation is then
+/// found by this index, no name compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wanted(pub usize);
+
+/// What a model says about one complete candidate, besides its consistency.
+pub trait Judgement {
+    /// Some flag is raised (the Vulkan model's only flag: a data race).
+    fn racy(&self) -> bool;
+    /// A relation the visitor asked for, if the model defines it.
+    fn rel(&self, w: Wanted) -> Option<&Rel>;
+}
+
+/// A memory model as the search sees it. An engine owns its model (`'static`); what it
+/// prepares borrows from it.
+pub trait Engine: Sync + 'static {
+    /// The model specialised to one path combination and barrier meeting.
+    type Prepared<'a>: PreparedModel;
+
+    fn capabilities(&self) -> Capabilities;
+
+    /// The options the static relations are built with (`Statics::new`). Only the
+    /// hand-written engine reads the relations they change (`chains`, `avvisinc`,
+    /// `po_hb`); a cat model computes its own from the base relations.
+    fn statics_options(&self) -> ModelOptions;
+
+    /// Specialises the model to `s`; `wanted` names the relations the visitor reads, in
+    /// the order of their [`Wanted`] handles (a name the model does not define gives
+    /// `None`).
+    fn prepare<'a>(&'a self, s: &'a Statics, wanted: &[&str]) -> Self::Prepared<'a>;
+}
+
+/// An engine's model specialised to one path combination and barrier meeting: what the
+/// search calls, per asmo, per node and per candidate.
+pub trait PreparedModel: Sync {
+    /// The part of the model that depends on the asmo alone.
+    type Asmo: Send + Sync;
+    /// What a node's check hands its children, so that they may start from it
+    /// ([`Self::check_node`]); the default is nothing.
+    type Node: Clone + Default + Send + Sync;
+    /// The model's judgement of a complete candidate.
+    type Judgement<'x>: Judgement
+    where
+        Self: 'x;
+
+    /// The per-asmo part of the model for `asmo`.
+    fn for_asmo(&self, asmo: &Rel) -> Self::Asmo;
+
+    /// Per-asmo values contained in those of every asmo, for checking a partial asmo with
+    /// [`Self::check_node`] (stage 1 of the search), or `None` if the engine has no such
+    /// bound (then stage 1 cuts with values and the coherence core only).
+    fn lower_asmo(&self) -> Option<Self::Asmo>;
+
+    /// `None` if no completion of this partial candidate (rf and RFINIT can only gain
+    /// pairs, asmo is fixed) can be consistent, else what the node's children may start
+    /// from; `parent` is what the parent node's check gave, and the answer is the same
+    /// with or without it. Sound only for checks monotone in rf and RFINIT (the argument
+    /// is at each engine's implementation and in search.rs).
+    fn check_node(
+        &self,
+        c: Candidate<'_>,
+        asmo: &Self::Asmo,
+        parent: Option<&Self::Node>,
+    ) -> Option<Self::Node>;
+
+    /// The model's judgement of a complete candidate, and whether it is consistent.
+    /// `parent` is what the check of the leaf's parent node gave, if any.
+    fn judge<'x>(
+        &'x self,
+        c: Candidate<'_>,
+        asmo: &'x Self::Asmo,
+        parent: Option<&'x Self::Node>,
+    ) -> (Self::Judgement<'x>, bool);
+}
+
+/// An asmo with the model values that depend on it alone.
+pub(crate) type Asmo<P> = (Rel, <P as PreparedModel>::Asmo);
+
+/// The engine a run uses, chosen once by whoever resolves the model
+/// (`vkherd::models::ModelSpec::engine`); the enumerator dispatches on it once per run
+/// and the search is monomorphised for the engine held.
+#[derive(Debug, Clone)]
+pub enum AnyEngine {
+    Hand(hand::HandEngine),
+    Cat(cat::CatEngine),
+}
+
+impl AnyEngine {
+    /// [`Engine::statics_options`] of the engine held.
+    pub fn statics_options(&self) -> ModelOptions {
+        match self {
+            AnyEngine::Hand(e) => e.statics_options(),
+            AnyEngine::Cat(e) => e.statics_options(),
+        }
+    }
+
+    /// [`Engine::capabilities`] of the engine held.
+    pub fn capabilities(&self) -> Capabilities {
+        match self {
+            AnyEngine::Hand(e) => e.capabilities(),
+            AnyEngine::Cat(e) => e.capabilities(),
+        }
+    }
+}
