@@ -178,8 +178,7 @@ pub fn run(args: &ObserveArgs) -> i32 {
         let result = observe_file(&device, &source, &opts, &params, args, no_chains_forced);
         let (code, entry) = match result {
             Ok((report, t)) => {
-                let rows = observed::rows(&report, &t.observation);
-                let bad = observed::forbidden(&rows).0 > 0;
+                let bad = observed::forbidden(&t.rows).0 > 0;
                 if args.json {
                     outln!("{}", observed::json(&report, &t, &shown, &info));
                 } else {
@@ -331,9 +330,11 @@ fn observe_file(
     })
     .map_err(Failure::Observe)?;
     bar.finish_and_clear();
+    let rows = observed::rows(&program, &report, &observation);
     Ok((
         report,
         ObservedTest {
+            rows,
             device: device.info.clone(),
             params: *params,
             observation,

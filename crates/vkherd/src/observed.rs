@@ -2,10 +2,12 @@
 //! allows, which it forbids (a driver or compiler bug, or a model too strong), and which
 //! allowed states were never seen (docs/observe.md "Reading the histogram").
 
+use crate::json::RunInfo;
 use crate::report::{plural, state_line};
 use crate::Report;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
+use vkherd_model::Program;
 use vkherd_observe::{DeviceInfo, Observation, Params};
 
 /// One test run on a device, with what it was run with.
@@ -17,6 +19,8 @@ pub struct ObservedTest {
     /// The model was run without availability/visibility chains because the device
     /// lacks `vulkanMemoryModelAvailabilityVisibilityChains`.
     pub no_chains_forced: bool,
+    /// The model's states and the device's side by side ([`rows`]).
+    pub rows: Vec<Row>,
 }
 
 /// One final state: the model's verdict on it and how often the device produced it.
@@ -40,8 +44,9 @@ impl Row {
     }
 }
 
-/// Every state the model allows or the device produced, in the model's order of states.
-pub fn rows(report: &Report, obs: &Observation) -> Vec<Row> {
+/// Every state the model allows or the device produced, in the model's order of states;
+/// `report` is the model's run of `program`.
+pub fn rows(program: &Program, report: &Report, obs: &Observation) -> Vec<Row> {
     let keys: BTreeSet<&Vec<i64>> = report
         .outcomes
         .states
@@ -50,7 +55,7 @@ pub fn rows(report: &Report, obs: &Observation) -> Vec<Row> {
         .chain(obs.beyond.keys())
         .collect();
     let satisfies = |v: &Vec<i64>| {
-        let p = &report.program;
+        let p = program;
         let value = |o| v[p.observed.iter().position(|x| *x == o).expect("observed")];
         p.condition.as_ref().is_none_or(|c| c.cond.eval(&value))
     };
@@ -109,12 +114,12 @@ pub fn dropped_text(o: &Observation) -> Vec<String> {
 /// The text report of one observed test.
 pub fn text(report: &Report, t: &ObservedTest) -> String {
     let o = &t.observation;
-    let rows = rows(report, o);
+    let rows = &t.rows;
     let mut out = String::new();
     let rate = o.iterations as f64 / o.seconds.max(1e-9);
     out.push_str(&format!(
         "Test {} observed on {}\n{}, {} ({} per iteration), {:.2} s, {rate:.0} iterations/s, seed {}\n",
-        report.program.name,
+        report.header.name,
         device_text(&t.device),
         plural(o.iterations, "iteration"),
         plural(o.instances, "instance"),
@@ -135,7 +140,7 @@ pub fn text(report: &Report, t: &ObservedTest) -> String {
         report.outcomes.states.len(),
         rows.iter().filter(|r| r.observed > 0).count()
     ));
-    for r in &rows {
+    for r in rows {
         let verdict = match (r.allowed, r.observed > 0) {
             (true, _) => "allowed",
             (false, true) => "FORBIDDEN",
@@ -161,7 +166,7 @@ pub fn text(report: &Report, t: &ObservedTest) -> String {
     for d in dropped_text(o) {
         out.push_str(&format!("Dropped: {d}\n"));
     }
-    let (states, count) = forbidden(&rows);
+    let (states, count) = forbidden(rows);
     if states == 0 {
         out.push_str(&format!(
             "Ok: every observed state is allowed ({} of {} allowed states observed)\n",
@@ -179,25 +184,27 @@ pub fn text(report: &Report, t: &ObservedTest) -> String {
 }
 
 fn state_values(report: &Report, values: &[i64]) -> Value {
-    let p = &report.program;
     let mut m = Map::new();
-    for (o, v) in p.observed.iter().zip(values) {
-        m.insert(p.observable_name(*o), json!(v));
+    for (name, v) in report.header.columns.iter().zip(values) {
+        m.insert(name.clone(), json!(v));
     }
     Value::Object(m)
 }
 
 /// The JSON object of one observed test: the model's allowed states and the device's
 /// histogram side by side.
-pub fn json(report: &Report, t: &ObservedTest, file: &str, info: &Map<String, Value>) -> Value {
+pub fn json(report: &Report, t: &ObservedTest, file: &str, info: &RunInfo) -> Value {
     let o = &t.observation;
-    let rows = rows(report, o);
-    let (states, count) = forbidden(&rows);
+    let rows = &t.rows;
+    let (states, count) = forbidden(rows);
     let d = &t.device;
     let p = &t.params;
-    let mut m = info.clone();
+    let mut m = match serde_json::to_value(info) {
+        Ok(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
     m.insert("file".into(), json!(file));
-    m.insert("test".into(), json!(report.program.name));
+    m.insert("test".into(), json!(report.header.name));
     m.insert(
         "device".into(),
         json!({
