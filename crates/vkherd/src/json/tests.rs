@@ -76,6 +76,17 @@ fn a_report_reads_back_into_the_types_and_writes_the_same_bytes() {
     );
 }
 
+/// The keys of the run information, last in every object of a run, in order.
+const RUN_INFO_KEYS: [&str; 7] = [
+    "vkherd",
+    "model",
+    "variants",
+    "unroll",
+    "limits",
+    "no_thin_air",
+    "naive",
+];
+
 /// The keys of an object, in order.
 fn keys(v: &Value) -> Vec<&str> {
     v.as_object()
@@ -107,14 +118,10 @@ fn keys_come_in_the_order_docs_cli_md_gives() {
             "verdict_final",
             "bounded_empty",
             "stats",
-            "vkherd",
-            "model",
-            "variants",
-            "unroll",
-            "limits",
-            "no_thin_air",
-            "naive"
         ]
+        .into_iter()
+        .chain(RUN_INFO_KEYS)
+        .collect::<Vec<_>>()
     );
     assert_eq!(
         keys(&v["states"][0]),
@@ -183,15 +190,7 @@ fn shard_reports_from_before_the_digests_and_the_run_information_still_merge() {
             // As those versions wrote it: no digests, no run information.
             let mut v = serde_json::to_value(&r).unwrap();
             let m = v.as_object_mut().unwrap();
-            for key in [
-                "vkherd",
-                "model",
-                "variants",
-                "unroll",
-                "limits",
-                "no_thin_air",
-                "naive",
-            ] {
+            for key in RUN_INFO_KEYS {
                 assert!(m.remove(key).is_none());
             }
             let shard = m["shard"].as_object_mut().unwrap();
