@@ -7,6 +7,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use vkherd::html::{Entry, EntryResult, Extras, FileError, Page};
+use vkherd::json::{ObservedError, ObservedErrorObject};
 use vkherd::observed::{self, ObservedTest};
 use vkherd::{Options, Report};
 use vkherd_observe::device::Device;
@@ -180,7 +181,11 @@ pub fn run(args: &ObserveArgs) -> i32 {
             Ok((report, t)) => {
                 let bad = observed::forbidden(&t.rows).0 > 0;
                 if args.json {
-                    outln!("{}", observed::json(&report, &t, &shown, &info));
+                    let line = observed::json(&report, &t, &shown, &info);
+                    outln!(
+                        "{}",
+                        serde_json::to_string(&line).expect("an observation serializes")
+                    );
                 } else {
                     outln!("{}", observed::text(&report, &t));
                 }
@@ -233,9 +238,16 @@ pub fn run(args: &ObserveArgs) -> i32 {
                     _ => EXIT_BAD_INPUT,
                 };
                 if args.json {
+                    let line = ObservedError {
+                        file: shown.clone(),
+                        error: ObservedErrorObject {
+                            location: location.clone(),
+                            message: e.to_string(),
+                        },
+                    };
                     outln!(
                         "{}",
-                        serde_json::json!({"file": shown, "error": {"location": location, "message": e.to_string()}})
+                        serde_json::to_string(&line).expect("an error object serializes")
                     );
                 }
                 (

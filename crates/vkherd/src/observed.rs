@@ -2,10 +2,11 @@
 //! allows, which it forbids (a driver or compiler bug, or a model too strong), and which
 //! allowed states were never seen (docs/observe.md "Reading the histogram").
 
-use crate::json::RunInfo;
+use crate::json::{
+    ObservedDevice, ObservedInstances, ObservedLine, ObservedParams, ObservedState, RunInfo, Values,
+};
 use crate::report::{plural, state_line};
 use crate::Report;
-use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 use vkherd_model::Program;
 use vkherd_observe::{DeviceInfo, Observation, Params};
@@ -183,83 +184,82 @@ pub fn text(report: &Report, t: &ObservedTest) -> String {
     out
 }
 
-fn state_values(report: &Report, values: &[i64]) -> Value {
-    let mut m = Map::new();
-    for (name, v) in report.header.columns.iter().zip(values) {
-        m.insert(name.clone(), json!(v));
-    }
-    Value::Object(m)
-}
-
 /// The JSON object of one observed test: the model's allowed states and the device's
 /// histogram side by side.
-pub fn json(report: &Report, t: &ObservedTest, file: &str, info: &RunInfo) -> Value {
+pub fn json(report: &Report, t: &ObservedTest, file: &str, info: &RunInfo) -> ObservedLine {
     let o = &t.observation;
     let rows = &t.rows;
     let (states, count) = forbidden(rows);
     let d = &t.device;
     let p = &t.params;
-    let mut m = match serde_json::to_value(info) {
-        Ok(Value::Object(m)) => m,
-        _ => Map::new(),
+    let line = |values: &[i64]| {
+        state_line(report, values, false, false)
+            .trim_end()
+            .to_string()
     };
-    m.insert("file".into(), json!(file));
-    m.insert("test".into(), json!(report.header.name));
-    m.insert(
-        "device".into(),
-        json!({
-            "index": d.index, "name": d.name, "kind": d.kind, "api_version": d.api_version,
-            "driver": d.driver, "subgroup_size": d.subgroup_size,
-            "vulkan_memory_model_device_scope": d.features.device_scope,
-            "vulkan_memory_model_availability_visibility_chains": d.features.chains,
-        }),
-    );
-    m.insert(
-        "params".into(),
-        json!({
-            "iterations": p.iterations, "workgroup_size": p.workgroup_size,
-            "workgroups_per_group": p.workgroups_per_group, "stress_workgroups": p.stress_workgroups,
-            "stress_iterations": p.stress_iterations, "stress_lines": p.stress_lines,
-            "mem_stride": p.mem_stride, "spin_bound": p.spin_bound, "scatter_percent": p.scatter_percent, "max_steps": p.max_steps,
-            "unroll": p.unroll, "seed": p.seed,
-        }),
-    );
-    m.insert("no_chains_forced".into(), json!(t.no_chains_forced));
-    let row = |r: &Row| {
-        json!({
-            "state": state_line(report, &r.values, false, false).trim_end(),
-            "values": state_values(report, &r.values),
-            "allowed": r.allowed,
-            "observed": r.observed,
-            "beyond_unroll": r.beyond,
-            "satisfies": r.satisfies,
-        })
+    let state = |r: &Row| ObservedState {
+        state: line(&r.values),
+        values: Values(
+            report
+                .header
+                .columns
+                .iter()
+                .cloned()
+                .zip(r.values.iter().copied())
+                .collect(),
+        ),
+        allowed: r.allowed,
+        observed: r.observed,
+        beyond_unroll: r.beyond,
+        satisfies: r.satisfies,
     };
-    m.insert(
-        "states".into(),
-        Value::Array(rows.iter().map(row).collect()),
-    );
-    m.insert(
-        "allowed_never_observed".into(),
-        json!(rows
+    ObservedLine {
+        run: info.clone(),
+        file: file.to_string(),
+        test: report.header.name.clone(),
+        device: ObservedDevice {
+            index: d.index,
+            name: d.name.clone(),
+            kind: d.kind.to_string(),
+            api_version: d.api_version.clone(),
+            driver: d.driver.clone(),
+            subgroup_size: d.subgroup_size,
+            vulkan_memory_model_device_scope: d.features.device_scope,
+            vulkan_memory_model_availability_visibility_chains: d.features.chains,
+        },
+        params: ObservedParams {
+            iterations: p.iterations,
+            workgroup_size: p.workgroup_size,
+            workgroups_per_group: p.workgroups_per_group,
+            stress_workgroups: p.stress_workgroups,
+            stress_iterations: p.stress_iterations,
+            stress_lines: p.stress_lines,
+            mem_stride: p.mem_stride,
+            spin_bound: p.spin_bound,
+            scatter_percent: p.scatter_percent,
+            max_steps: p.max_steps,
+            unroll: p.unroll,
+            seed: p.seed,
+        },
+        no_chains_forced: t.no_chains_forced,
+        states: rows.iter().map(state).collect(),
+        allowed_never_observed: rows
             .iter()
             .filter(|r| r.allowed && r.observed == 0)
-            .map(|r| state_line(report, &r.values, false, false)
-                .trim_end()
-                .to_string())
-            .collect::<Vec<_>>()),
-    );
-    m.insert("forbidden_states_observed".into(), json!(states));
-    m.insert("forbidden_observations".into(), json!(count));
-    m.insert(
-        "instances".into(),
-        json!({
-            "total": o.instances, "judged": o.judged(),
-            "beyond_unroll": o.beyond.values().sum::<u64>(), "unfinished": o.unfinished,
-            "misplaced": o.misplaced, "cas_gave_up": o.cas_gave_up, "filtered": o.filtered,
-        }),
-    );
-    m.insert("iterations".into(), json!(o.iterations));
-    m.insert("seconds".into(), json!(o.seconds));
-    Value::Object(m)
+            .map(|r| line(&r.values))
+            .collect(),
+        forbidden_states_observed: states,
+        forbidden_observations: count,
+        instances: ObservedInstances {
+            total: o.instances,
+            judged: o.judged(),
+            beyond_unroll: o.beyond.values().sum::<u64>(),
+            unfinished: o.unfinished,
+            misplaced: o.misplaced,
+            cas_gave_up: o.cas_gave_up,
+            filtered: o.filtered,
+        },
+        iterations: o.iterations,
+        seconds: o.seconds,
+    }
 }

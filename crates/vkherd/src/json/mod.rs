@@ -14,14 +14,15 @@
 //! - [`TestReport`]: one test's object (`--json`), with its [`State`]s, [`Stats`], the
 //!   [`RunInfo`] every object of a run carries and, from a shard, its [`ShardObject`];
 //! - [`ErrorLine`]: the object of a file that failed;
-//! - [`BenchLine`], [`KhronosCheck`], [`KhronosSummaryLine`]: `vkherd bench` and
-//!   `vkherd khronos` objects;
+//! - [`BenchLine`], [`KhronosCheck`], [`KhronosSummaryLine`], [`ObservedLine`]: the
+//!   objects of `vkherd bench`, `vkherd khronos` and `vkherd observe`;
 //! - [`Line`]: any line of a JSON log, as the readers tell them apart.
 
 mod bench;
 mod error;
 mod khronos;
 mod line;
+mod observe;
 mod run_info;
 mod shard;
 mod test_report;
@@ -30,6 +31,10 @@ pub use bench::BenchLine;
 pub use error::{ErrorLine, ErrorObject};
 pub use khronos::{KhronosCheck, KhronosSummary, KhronosSummaryLine};
 pub use line::Line;
+pub use observe::{
+    ObservedDevice, ObservedError, ObservedErrorObject, ObservedInstances, ObservedLine,
+    ObservedParams, ObservedState,
+};
 pub use run_info::{Limits, RunInfo};
 pub use shard::{ShardBy, ShardObject, Stopped};
 pub use test_report::{Kind, Pruned, SpeedcheckWord, State, Stats, TestReport, Values};
