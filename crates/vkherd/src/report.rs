@@ -277,9 +277,12 @@ pub fn write_json(
     write_object(w, &json_object(report, file, info))
 }
 
-/// Writes a test's JSON object to `w` (one line, no newline).
+/// Writes a test's JSON object to `w` (one line, no newline). serde_json writes token by
+/// token: a buffer of its own keeps those small writes off `w`'s dynamic calls.
 pub fn write_object(w: &mut dyn Write, object: &TestReport<StatesOf<'_>>) -> std::io::Result<()> {
-    serde_json::to_writer(w, object).map_err(std::io::Error::other)
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 16, w);
+    serde_json::to_writer(&mut buffered, object).map_err(std::io::Error::other)?;
+    buffered.flush()
 }
 
 /// The JSON object of one test. Its states are a view of the report's, written as they
