@@ -295,8 +295,10 @@ fn a_headless_browser_shows_every_test_of_the_corpus() {
     let out = tmp("corpus.html");
     // The whole corpus without graphs (fast), a directory with them.
     let (_, output) = report(&["--no-graphs", "litmus-tests"], &out);
+    // 5: the corpus holds a test whose every execution needs a path past --unroll
+    // (bounded-empty, tests/bounded_empty.rs); the page is what this test checks.
     assert!(
-        output.status.code() == Some(0),
+        matches!(output.status.code(), Some(0 | 5)),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );

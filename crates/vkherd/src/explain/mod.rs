@@ -354,7 +354,7 @@ pub fn explain(
     show: &[&str],
 ) -> Result<Explanation, ExplainError> {
     let judge = judged(program, opts)?;
-    let model = judge.model;
+    let model = judge.model.clone();
     let mut eo = judge.opts.enum_options();
     eo.cat = Some(model.clone());
     eo.speedcheck = vkherd_enumerate::Speedcheck::Off;
@@ -410,7 +410,11 @@ pub fn explain(
         unreachable: by_state.is_empty(),
         states,
         examined: stats.candidates,
-        notes: notes(&stats, opts),
+        notes: judge
+            .notes(program.dialect)
+            .into_iter()
+            .chain(notes(&stats, opts))
+            .collect(),
     })
 }
 
