@@ -21,6 +21,7 @@ pub enum Stage {
 
 /// One base name.
 pub struct Base {
+    pub id: BaseName,
     pub name: &'static str,
     pub kind: Kind,
     pub stage: Stage,
@@ -29,61 +30,88 @@ pub struct Base {
 }
 
 macro_rules! bases {
-    ($($name:literal $kind:ident $stage:ident $doc:literal;)*) => {
+    ($($id:ident $name:literal $kind:ident $stage:ident $doc:literal;)*) => {
+        /// A base name, typed: what the evaluators match on instead of the name's text.
+        /// Its position in [`BASES`] is its index there ([`BaseName::info`]).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum BaseName {
+            $(#[doc = $doc] $id,)*
+        }
+
         /// Every base name, in the order of docs/models.md.
-        pub const BASES: &[Base] = &[$(Base { name: $name, kind: Kind::$kind, stage: Stage::$stage, doc: $doc },)*];
+        pub const BASES: &[Base] = &[$(Base { id: BaseName::$id, name: $name, kind: Kind::$kind, stage: Stage::$stage, doc: $doc },)*];
     };
 }
 
 bases! {
-    "EV" Set Static "every event";
-    "R" Set Static "reads (an atomic read-modify-write is in R and W)";
-    "W" Set Static "writes";
-    "F" Set Static "fences (membar, and cbar with acquire/release semantics)";
-    "A" Set Static "atomic accesses";
-    "ACQ" Set Static "acquire semantics";
-    "REL" Set Static "release semantics";
-    "SC0" Set Static "accesses to storage class 0";
-    "SC1" Set Static "accesses to storage class 1";
-    "SC2" Set Static "accesses to storage class 2";
-    "SC3" Set Static "accesses to storage class 3";
-    "SEMSC0" Set Static "storage class 0 in the memory semantics";
-    "SEMSC1" Set Static "storage class 1 in the memory semantics";
-    "SEMSC2" Set Static "storage class 2 in the memory semantics";
-    "SEMSC3" Set Static "storage class 3 in the memory semantics";
-    "SCOPESG" Set Static "subgroup scope";
-    "SCOPEWG" Set Static "workgroup scope";
-    "SCOPEQF" Set Static "queue family scope";
-    "SCOPEDEV" Set Static "device scope";
-    "SC" Set Static "OpenCL: seq_cst operations (empty in Vulkan tests)";
-    "SCOPEWI" Set Static "OpenCL: memory_scope_work_item (empty in Vulkan tests)";
-    "CBAR" Set Static "control barriers";
-    "AV" Set Static "per-instruction availability operations";
-    "VIS" Set Static "per-instruction visibility operations";
-    "SEMAV" Set Static "availability in the memory semantics";
-    "SEMVIS" Set Static "visibility in the memory semantics";
-    "AVDEVICE" Set Static "availability operations to the device domain";
-    "VISDEVICE" Set Static "visibility operations to the device domain";
-    "NONPRIV" Set Static "non-private accesses";
-    "id" Rel Static "the identity on events (Alloy `iden`)";
-    "sthd" Rel Static "same thread (invocation)";
-    "po" Rel Static "program order (transitive)";
-    "mmra-compat" Rel Static "pairs of events whose MMRA tag sets are compatible (seed 003; every pair when no event has tags)";
-    "ssg" Rel Static "same subgroup";
-    "swg" Rel Static "same workgroup";
-    "sqf" Rel Static "same queue family";
-    "ssw" Rel Static "system-synchronizes-with, from the test's declarations";
-    "scbarinst" Rel Static "same dynamic instance of a control barrier";
-    "sloc" Rel Static "same location (an equivalence on R+W)";
-    "sref" Rel Static "same reference (an equivalence on R+W)";
-    "asmo" Rel Asmo "the scoped modification order chosen by the enumerator";
-    "rf" Rel Candidate "reads-from, from writes (the initial value is not an event)";
-    "RFINIT" Set Candidate "reads that read the initial value";
+    Ev "EV" Set Static "every event";
+    R "R" Set Static "reads (an atomic read-modify-write is in R and W)";
+    W "W" Set Static "writes";
+    F "F" Set Static "fences (membar, and cbar with acquire/release semantics)";
+    A "A" Set Static "atomic accesses";
+    Acq "ACQ" Set Static "acquire semantics";
+    Rel "REL" Set Static "release semantics";
+    Sc0 "SC0" Set Static "accesses to storage class 0";
+    Sc1 "SC1" Set Static "accesses to storage class 1";
+    Sc2 "SC2" Set Static "accesses to storage class 2";
+    Sc3 "SC3" Set Static "accesses to storage class 3";
+    SemSc0 "SEMSC0" Set Static "storage class 0 in the memory semantics";
+    SemSc1 "SEMSC1" Set Static "storage class 1 in the memory semantics";
+    SemSc2 "SEMSC2" Set Static "storage class 2 in the memory semantics";
+    SemSc3 "SEMSC3" Set Static "storage class 3 in the memory semantics";
+    ScopeSg "SCOPESG" Set Static "subgroup scope";
+    ScopeWg "SCOPEWG" Set Static "workgroup scope";
+    ScopeQf "SCOPEQF" Set Static "queue family scope";
+    ScopeDev "SCOPEDEV" Set Static "device scope";
+    SeqCst "SC" Set Static "OpenCL: seq_cst operations (empty in Vulkan tests)";
+    ScopeWi "SCOPEWI" Set Static "OpenCL: memory_scope_work_item (empty in Vulkan tests)";
+    Cbar "CBAR" Set Static "control barriers";
+    Av "AV" Set Static "per-instruction availability operations";
+    Vis "VIS" Set Static "per-instruction visibility operations";
+    SemAv "SEMAV" Set Static "availability in the memory semantics";
+    SemVis "SEMVIS" Set Static "visibility in the memory semantics";
+    AvDevice "AVDEVICE" Set Static "availability operations to the device domain";
+    VisDevice "VISDEVICE" Set Static "visibility operations to the device domain";
+    NonPriv "NONPRIV" Set Static "non-private accesses";
+    Id "id" Rel Static "the identity on events (Alloy `iden`)";
+    Sthd "sthd" Rel Static "same thread (invocation)";
+    Po "po" Rel Static "program order (transitive)";
+    MmraCompat "mmra-compat" Rel Static "pairs of events whose MMRA tag sets are compatible (seed 003; every pair when no event has tags)";
+    Ssg "ssg" Rel Static "same subgroup";
+    Swg "swg" Rel Static "same workgroup";
+    Sqf "sqf" Rel Static "same queue family";
+    Ssw "ssw" Rel Static "system-synchronizes-with, from the test's declarations";
+    ScbarInst "scbarinst" Rel Static "same dynamic instance of a control barrier";
+    Sloc "sloc" Rel Static "same location (an equivalence on R+W)";
+    Sref "sref" Rel Static "same reference (an equivalence on R+W)";
+    Asmo "asmo" Rel Asmo "the scoped modification order chosen by the enumerator";
+    Rf "rf" Rel Candidate "reads-from, from writes (the initial value is not an event)";
+    RfInit "RFINIT" Set Candidate "reads that read the initial value";
 }
 
-/// The index of a base name in [`BASES`].
-pub fn lookup(name: &str) -> Option<usize> {
-    BASES.iter().position(|b| b.name == name)
+impl BaseName {
+    /// Its entry in [`BASES`].
+    pub fn info(self) -> &'static Base {
+        &BASES[self as usize]
+    }
+
+    /// Its name in cat files.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    pub fn kind(self) -> Kind {
+        self.info().kind
+    }
+
+    pub fn stage(self) -> Stage {
+        self.info().stage
+    }
+}
+
+/// The base name written `name` in cat files.
+pub fn lookup(name: &str) -> Option<BaseName> {
+    BASES.iter().find(|b| b.name == name).map(|b| b.id)
 }
 
 /// A value of the evaluator.
@@ -116,51 +144,73 @@ impl Value {
     }
 }
 
-/// The value of static base `i` for an execution.
-pub fn static_value(i: usize, s: &Statics) -> Value {
+/// The value of static base `b` for an execution.
+pub fn static_value(b: BaseName, s: &Statics) -> Value {
     let set = |x: &EventSet| Value::Set(x.clone());
     let rel = |x: &Rel| Value::Rel(x.clone());
-    match BASES[i].name {
-        "EV" => set(&s.ev),
-        "R" => set(&s.r),
-        "W" => set(&s.w),
-        "F" => set(&s.f),
-        "A" => set(&s.a),
-        "ACQ" => set(&s.acq),
-        "REL" => set(&s.rel),
-        "SC0" => set(&s.sc[0]),
-        "SC1" => set(&s.sc[1]),
-        "SC2" => set(&s.sc[2]),
-        "SC3" => set(&s.sc[3]),
-        "SEMSC0" => set(&s.semsc[0]),
-        "SEMSC1" => set(&s.semsc[1]),
-        "SEMSC2" => set(&s.semsc[2]),
-        "SEMSC3" => set(&s.semsc[3]),
-        "SCOPESG" => set(&s.scopesg),
-        "SCOPEWG" => set(&s.scopewg),
-        "SCOPEQF" => set(&s.scopeqf),
-        "SCOPEDEV" => set(&s.scopedev),
-        "SC" => set(&s.seqcst),
-        "SCOPEWI" => set(&s.scopewi),
-        "CBAR" => set(&s.cbar),
-        "AV" => set(&s.av),
-        "VIS" => set(&s.vis),
-        "SEMAV" => set(&s.semav),
-        "SEMVIS" => set(&s.semvis),
-        "AVDEVICE" => set(&s.avdevice),
-        "VISDEVICE" => set(&s.visdevice),
-        "NONPRIV" => set(&s.nonpriv),
-        "id" => rel(&s.iden),
-        "sthd" => rel(&s.sthd),
-        "po" => rel(&s.po),
-        "mmra-compat" => rel(&s.mmra_compat),
-        "ssg" => rel(&s.ssg),
-        "swg" => rel(&s.swg),
-        "sqf" => rel(&s.sqf),
-        "ssw" => rel(&s.ssw),
-        "scbarinst" => rel(&s.scbarinst),
-        "sloc" => rel(&s.sloc),
-        "sref" => rel(&s.sref),
-        other => unreachable!("`{other}` is not a static base"),
+    match b {
+        BaseName::Ev => set(&s.ev),
+        BaseName::R => set(&s.r),
+        BaseName::W => set(&s.w),
+        BaseName::F => set(&s.f),
+        BaseName::A => set(&s.a),
+        BaseName::Acq => set(&s.acq),
+        BaseName::Rel => set(&s.rel),
+        BaseName::Sc0 => set(&s.sc[0]),
+        BaseName::Sc1 => set(&s.sc[1]),
+        BaseName::Sc2 => set(&s.sc[2]),
+        BaseName::Sc3 => set(&s.sc[3]),
+        BaseName::SemSc0 => set(&s.semsc[0]),
+        BaseName::SemSc1 => set(&s.semsc[1]),
+        BaseName::SemSc2 => set(&s.semsc[2]),
+        BaseName::SemSc3 => set(&s.semsc[3]),
+        BaseName::ScopeSg => set(&s.scopesg),
+        BaseName::ScopeWg => set(&s.scopewg),
+        BaseName::ScopeQf => set(&s.scopeqf),
+        BaseName::ScopeDev => set(&s.scopedev),
+        BaseName::SeqCst => set(&s.seqcst),
+        BaseName::ScopeWi => set(&s.scopewi),
+        BaseName::Cbar => set(&s.cbar),
+        BaseName::Av => set(&s.av),
+        BaseName::Vis => set(&s.vis),
+        BaseName::SemAv => set(&s.semav),
+        BaseName::SemVis => set(&s.semvis),
+        BaseName::AvDevice => set(&s.avdevice),
+        BaseName::VisDevice => set(&s.visdevice),
+        BaseName::NonPriv => set(&s.nonpriv),
+        BaseName::Id => rel(&s.iden),
+        BaseName::Sthd => rel(&s.sthd),
+        BaseName::Po => rel(&s.po),
+        BaseName::MmraCompat => rel(&s.mmra_compat),
+        BaseName::Ssg => rel(&s.ssg),
+        BaseName::Swg => rel(&s.swg),
+        BaseName::Sqf => rel(&s.sqf),
+        BaseName::Ssw => rel(&s.ssw),
+        BaseName::ScbarInst => rel(&s.scbarinst),
+        BaseName::Sloc => rel(&s.sloc),
+        BaseName::Sref => rel(&s.sref),
+        BaseName::Asmo | BaseName::Rf | BaseName::RfInit => {
+            unreachable!("`{}` is not a static base", b.name())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`BaseName::info`] indexes [`BASES`] by the variant's position: each entry's id is
+    /// its own, and its name finds it.
+    #[test]
+    fn each_base_name_is_its_entry() {
+        for (i, b) in BASES.iter().enumerate() {
+            assert_eq!(b.id as usize, i, "{}", b.name);
+            assert_eq!(b.id.name(), b.name);
+            assert_eq!(lookup(b.name), Some(b.id));
+        }
+        assert_eq!(lookup("RFINIT"), Some(BaseName::RfInit));
+        assert_eq!(BaseName::RfInit.stage(), Stage::Candidate);
+        assert_eq!(BaseName::Po.kind(), Kind::Rel);
+        assert_eq!(lookup("rfinit"), None);
     }
 }

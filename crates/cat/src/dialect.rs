@@ -48,7 +48,7 @@ impl Model {
         let mut read = vec![false; BASES.len()];
         for (node, reached) in self.graph.nodes.iter().zip(&reach) {
             if let (Op::Base(i), true) = (&node.op, reached) {
-                read[*i] = true;
+                read[*i as usize] = true;
             }
         }
         BASES

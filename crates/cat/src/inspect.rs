@@ -13,9 +13,9 @@
 //!   closures whose operand has the edge), and naming the most specific named
 //!   definitions reached.
 
-use crate::ast::CheckKind;
-use crate::base::{static_value, Kind, Value, BASES};
+use crate::base::{static_value, BaseName, Kind, Value};
 use crate::ir::{Op, N};
+use crate::kernel;
 use crate::{Model, Stage};
 use std::cell::RefCell;
 use vkherd_model::{EventSet, Rel, Statics};
@@ -106,7 +106,7 @@ impl<'m> Inspection<'m> {
         }
         for (i, node) in model.graph.nodes.iter().enumerate() {
             if let Op::Base(b) = node.op {
-                let name = BASES[b].name.to_string();
+                let name = b.name().to_string();
                 names[i].retain(|x| *x != name);
                 names[i].insert(0, name);
             }
@@ -132,7 +132,7 @@ impl<'m> Inspection<'m> {
         if let Some(v) = &self.memo.borrow()[n as usize] {
             return v.clone();
         }
-        let v = self.compute(n, &mut Vec::new());
+        let v = self.compute(n);
         self.memo.borrow_mut()[n as usize] = Some(v.clone());
         v
     }
@@ -155,130 +155,38 @@ impl<'m> Inspection<'m> {
         })
     }
 
-    fn base(&self, b: usize) -> Value {
-        match BASES[b].name {
-            "rf" => Value::Rel(self.rf.clone()),
-            "RFINIT" => Value::Set(self.rfinit.clone()),
-            "asmo" => Value::Rel(self.asmo.clone()),
+    fn base(&self, b: BaseName) -> Value {
+        match b {
+            BaseName::Rf => Value::Rel(self.rf.clone()),
+            BaseName::RfInit => Value::Set(self.rfinit.clone()),
+            BaseName::Asmo => Value::Rel(self.asmo.clone()),
             _ => static_value(b, self.statics),
         }
     }
 
-    /// Computes node `n`; `local` holds the values of a fixpoint's recursive variables
-    /// and the nodes that read them (empty outside a fixpoint).
-    fn compute(&self, n: N, local: &mut Vec<Option<Value>>) -> Value {
-        let g = &self.model.graph;
-        let node = g.node(n);
-        if node.in_rec {
-            if let Some(v) = local.get(n as usize).and_then(|v| v.as_ref()) {
-                return v.clone();
-            }
-        } else if let Some(v) = &self.memo.borrow()[n as usize] {
-            return v.clone();
-        }
-        let mut get = |m: N| -> Value {
-            if g.node(m).in_rec {
-                let v = self.compute(m, local);
-                local[m as usize] = Some(v.clone());
-                v
-            } else {
-                self.value(m)
-            }
-        };
-        let n_ev = self.n;
-        let v = match &node.op {
+    /// Computes node `n` (outside any fixpoint: the kernel computes those) from its
+    /// operands' values.
+    fn compute(&self, n: N) -> Value {
+        let node = self.model.graph.node(n);
+        let get = |m: N| self.value(m);
+        match &node.op {
             Op::Base(b) => self.base(*b),
-            Op::Empty => match node.kind {
-                Kind::Set => Value::Set(EventSet::new(n_ev)),
-                Kind::Rel => Value::Rel(Rel::empty(n_ev)),
-            },
-            Op::Full => match node.kind {
-                Kind::Set => Value::Set(EventSet::full(n_ev)),
-                Kind::Rel => Value::Rel(Rel::full(n_ev)),
-            },
-            Op::Union(v) | Op::Inter(v) => {
-                let union = matches!(node.op, Op::Union(_));
-                let mut acc = get(v[0]);
-                for &o in &v[1..] {
-                    match (&mut acc, get(o)) {
-                        (Value::Rel(a), Value::Rel(b)) if union => a.union_with(&b),
-                        (Value::Rel(a), Value::Rel(b)) => a.inter_with(&b),
-                        (Value::Set(a), Value::Set(b)) if union => a.union_with(&b),
-                        (Value::Set(a), Value::Set(b)) => a.inter_with(&b),
-                        _ => unreachable!("type-checked"),
-                    }
-                }
-                acc
-            }
-            Op::Seq(v) => {
-                let mut acc: Option<Rel> = None;
-                for &f in v {
-                    let r = as_rel(get(f));
-                    acc = Some(match acc {
-                        None => r,
-                        Some(a) => a.seq(&r),
-                    });
-                }
-                Value::Rel(acc.expect("a chain has factors"))
-            }
-            Op::Diff(a, b) => match (get(*a), get(*b)) {
-                (Value::Rel(x), Value::Rel(y)) => Value::Rel(x.minus(&y)),
-                (Value::Set(x), Value::Set(y)) => Value::Set(x.minus(&y)),
-                _ => unreachable!("type-checked"),
-            },
-            Op::Compl(a) => match get(*a) {
-                Value::Rel(x) => Value::Rel(Rel::full(n_ev).minus(&x)),
-                Value::Set(x) => Value::Set(x.complement()),
-            },
-            Op::Cross(a, b) => {
-                let (x, y) = (get(*a), get(*b));
-                Value::Rel(Rel::cross(x.set(), y.set()))
-            }
-            Op::Inv(a) => Value::Rel(get(*a).rel().inv()),
-            Op::Plus(a) => Value::Rel(get(*a).rel().plus()),
-            Op::Star(a) => Value::Rel(get(*a).rel().star()),
-            Op::Opt(a) => Value::Rel(get(*a).rel().opt()),
-            Op::Stor(a) => Value::Rel(Rel::stor(get(*a).set())),
-            Op::Domain(a) => Value::Set(get(*a).rel().domain()),
-            Op::Range(a) => Value::Set(get(*a).rel().range()),
-            Op::TotalOrder(p, c, f) => Value::Rel(crate::total_order::total_order(
-                get(*p).rel(),
-                get(*c).rel(),
-                get(*f).rel(),
-            )),
             Op::RecVar { .. } => unreachable!("set by its fixpoint"),
-            Op::Fix { group, index, .. } => self.fixpoint(*group, *index),
-        };
-        v
-    }
-
-    /// The least fixpoint of a `let rec` group (Kleene iteration from empty relations).
-    fn fixpoint(&self, group: u32, index: u32) -> Value {
-        let g = &self.model.graph;
-        let grp = &g.groups[group as usize];
-        let mut vars: Vec<Value> = grp
-            .vars
-            .iter()
-            .map(|_| Value::Rel(Rel::empty(self.n)))
-            .collect();
-        loop {
-            let mut local: Vec<Option<Value>> = vec![None; g.nodes.len()];
-            for (k, &v) in grp.vars.iter().enumerate() {
-                local[v as usize] = Some(vars[k].clone());
+            Op::Fix {
+                group,
+                index,
+                inputs,
+            } => {
+                let vals: Vec<Value> = inputs.iter().map(|&i| get(i)).collect();
+                let get = |m: N| &vals[inputs.iter().position(|&i| i == m).expect("an input")];
+                kernel::least_fixpoint(&self.model.graph, *group, *index, self.n, &get)
             }
-            let next: Vec<Value> = grp
-                .bodies
-                .iter()
-                .map(|&b| {
-                    let v = self.compute(b, &mut local);
-                    local[b as usize] = Some(v.clone());
-                    v
-                })
-                .collect();
-            if next == vars {
-                return vars.swap_remove(index as usize);
+            op => {
+                let ops = op.operands();
+                let vals: Vec<Value> = ops.iter().map(|&o| get(o)).collect();
+                let get = |m: N| &vals[ops.iter().position(|&o| o == m).expect("an operand")];
+                kernel::apply(op, node.kind, self.n, &get)
             }
-            vars = next;
         }
     }
 
@@ -286,14 +194,7 @@ impl<'m> Inspection<'m> {
     /// evaluator's `Evaluation::check`.
     pub fn check(&self, c: usize) -> bool {
         let ch = &self.model.checks[c];
-        let v = self.value(ch.node);
-        let holds = match (ch.kind, &v) {
-            (CheckKind::Acyclic, Value::Rel(r)) => r.is_acyclic(),
-            (CheckKind::Irreflexive, Value::Rel(r)) => r.is_irreflexive(),
-            (CheckKind::Empty, v) => v.is_empty(),
-            _ => unreachable!("type-checked"),
-        };
-        holds != ch.negated
+        kernel::holds(ch, &self.value(ch.node))
     }
 
     /// The index of the first check (not a flag) that fails, in the model's order.

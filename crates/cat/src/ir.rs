@@ -10,7 +10,7 @@
 //! a full product (else grouped by S). This is how `sw`'s four rf terms become
 //! `release ; (rf & mutordatom) ; acquire` with no hand factoring.
 
-use crate::base::{Kind, Stage, BASES};
+use crate::base::{BaseName, Kind, Stage};
 // foldhash: the hash-consing and analysis maps are keyed by small node ids and ops;
 // SipHash was a fifth of compiling vulkan.cat.
 use foldhash::HashMap;
@@ -19,7 +19,7 @@ pub type N = u32;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Op {
-    Base(usize),
+    Base(BaseName),
     /// The empty set or relation (by the node's kind).
     Empty,
     /// Every event, or every pair.
@@ -174,7 +174,7 @@ impl Graph {
         let op = &key.0;
         let ops = op.operands();
         let (stage, in_rec) = match op {
-            Op::Base(i) => (BASES[*i].stage, false),
+            Op::Base(b) => (b.stage(), false),
             // A recursive variable may depend on anything: the most conservative stage.
             Op::RecVar { .. } => (Stage::Candidate, true),
             _ => (
@@ -211,8 +211,8 @@ impl Graph {
         n
     }
 
-    pub fn base(&mut self, i: usize) -> N {
-        self.intern(Op::Base(i), BASES[i].kind)
+    pub fn base(&mut self, b: BaseName) -> N {
+        self.intern(Op::Base(b), b.kind())
     }
 
     pub fn empty(&mut self, kind: Kind) -> N {

@@ -16,6 +16,7 @@ pub mod error;
 pub mod eval;
 pub mod inspect;
 pub mod ir;
+mod kernel;
 mod lex;
 pub mod mono;
 pub mod parse;
@@ -26,7 +27,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use vkherd_litmus::{Diagnostic, Span};
 
-pub use base::{Kind, Stage, Value, BASES};
+pub use base::{BaseName, Kind, Stage, Value, BASES};
 pub use error::{Construct, ErrorKind, Limit};
 pub use eval::{AsmoValues, Evaluation, Prepared};
 
@@ -178,7 +179,7 @@ impl Model {
         if !defines("co") {
             if let Some(&(_, locord)) = out.named.iter().rev().find(|(m, _)| m == "locord") {
                 if out.graph.kind(locord) == Kind::Rel {
-                    let asmo = out.graph.base(base::lookup("asmo").expect("a base name"));
+                    let asmo = out.graph.base(base::BaseName::Asmo);
                     let u = out.graph.union(Kind::Rel, vec![locord, asmo]);
                     let co = out.graph.unary(ir::Op::Plus, u);
                     out.named.push(("co".to_string(), co));

@@ -9,7 +9,7 @@
 //! computed bottom-up, and anything under an odd number of complements of something that
 //! grows is antitone, under both kinds is unknown, and neither cuts wrongly.
 
-use crate::base::BASES;
+use crate::base::BaseName;
 use crate::ir::{Graph, Op, N};
 // foldhash: the hash-consing and analysis maps are keyed by small node ids and ops;
 // SipHash was a fifth of compiling vulkan.cat.
@@ -57,7 +57,7 @@ impl Polarity {
 
 /// The polarity of `n` in the candidate's rf and RFINIT.
 pub fn polarity(g: &Graph, n: N) -> Polarity {
-    let grows = |op: &Op| matches!(op, Op::Base(i) if matches!(BASES[*i].name, "rf" | "RFINIT"));
+    let grows = |op: &Op| matches!(op, Op::Base(BaseName::Rf | BaseName::RfInit));
     walk(g, n, &grows, &mut HashMap::new())
 }
 

@@ -49,8 +49,8 @@ type AsmoCache = HashMap<(String, Vec<(usize, usize)>), std::sync::Arc<AsmoValue
 
 /// Compares one candidate; prepared models are cached per execution (events + scbarinst),
 /// and per-asmo values per asmo, so that consecutive candidates of one execution and
-/// asmo are evaluated incrementally (the engine's per-thread memo, eval.rs) as in the
-/// search: every comparison below also checks the memo.
+/// asmo are evaluated incrementally (the engine's per-thread memo, cat/src/eval/memo.rs)
+/// as in the search: every comparison below also checks the memo.
 struct Compare<'m> {
     model: &'m Model,
     cache: Mutex<HashMap<String, std::sync::Arc<Prepared<'m>>>>,
@@ -370,9 +370,10 @@ fn let_rec_is_a_least_fixpoint() {
     no_flag_but_racy_on_corpus("rec.cat", text);
 }
 
-/// A `;` chain reads `S` for a factor `[S]` (eval.rs never builds the `[S]` matrix there):
-/// chains with `[S]` factors of every stage, inside unions with per-asmo and static terms,
-/// equal the same relations written with products and intersections, on every candidate.
+/// A `;` chain reads `S` for a factor `[S]` (the cat crate's `kernel::compose` never
+/// builds the `[S]` matrix there): chains with `[S]` factors of every stage, inside
+/// unions with per-asmo and static terms, equal the same relations written with products
+/// and intersections, on every candidate.
 /// (Taking such a chain's stage from the unbuilt `[S]` node instead of `S` puts
 /// `asmo | ([RFINIT] ; ...)` in the per-asmo program, which cannot read it.)
 #[test]

@@ -284,8 +284,7 @@ impl std::fmt::Display for UnknownRelation {
 pub fn is_relation(model: &Model, name: &str) -> bool {
     match model.named(name) {
         Some(n) => model.graph.kind(n) == vkherd_cat::Kind::Rel,
-        None => vkherd_cat::base::lookup(name)
-            .is_some_and(|b| vkherd_cat::BASES[b].kind == vkherd_cat::Kind::Rel),
+        None => vkherd_cat::base::lookup(name).is_some_and(|b| b.kind() == vkherd_cat::Kind::Rel),
     }
 }
 

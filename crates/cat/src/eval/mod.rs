@@ -1,0 +1,373 @@
+//! Staged evaluation of a compiled model over the bit-matrix relations of one execution.
+//!
+//! [`Prepared::new`] runs once per path combination. It runs three passes over the
+//! model's IR ([`crate::ir`]):
+//! 1. [`specialise`]: on demand from the checks and the wanted relations, compute the
+//!    static nodes they read and specialise the rest against those values (empty
+//!    operands absorb or vanish, known operands fold into one constant, aliases);
+//! 2. [`hoist`]: compute once, statically or per asmo, the runs of per-candidate `;`
+//!    chains that do not depend on the candidate, and extend the closure of a known
+//!    part by a few candidate pairs rather than closing anew;
+//! 3. [`stage`]: order what is left into a per-asmo program and per-candidate slots.
+//!
+//! [`Prepared::for_asmo`] runs the per-asmo program. Candidates are evaluated on demand
+//! (the search's partial checks and the leaves alike), skipping the other operands of an
+//! intersection or chain once one is empty, and incrementally: each thread keeps the
+//! last candidate's values and recomputes only the nodes whose operands changed
+//! ([`memo`]). What each operation computes is [`crate::kernel`]'s, shared with the plain
+//! evaluator of [`crate::inspect`].
+
+mod hoist;
+mod memo;
+mod program;
+mod specialise;
+mod stage;
+#[cfg(test)]
+mod tests;
+
+use crate::base::{static_value, Value};
+use crate::ir::{Op, N};
+use crate::kernel;
+use crate::Model;
+use memo::Memo;
+use program::{exec, Input, Loc, Program};
+use stage::{Arg, Plan};
+use vkherd_model::{EventSet, Rel, Statics};
+
+/// A model specialised to one path combination.
+pub struct Prepared<'m> {
+    /// Distinguishes this preparation in the per-thread [`Memo`].
+    id: u64,
+    model: &'m Model,
+    /// The per-node tables the passes built.
+    p: Program<'m>,
+    asmo_program: Vec<N>,
+    /// What a complete candidate's evaluation computes (on demand): the checks and the
+    /// wanted relations. (The search's partial checks compute one cutting check at a
+    /// time, stopping at the first that fails, as `consistent` does.)
+    full_roots: Vec<N>,
+    cut_checks: Vec<usize>,
+    /// The named relations asked for at preparation, by name.
+    wanted: Vec<(String, N)>,
+    /// The candidate slots' steps, by slot, and their operands.
+    plans: Vec<Plan>,
+    args: Vec<(Arg, bool)>,
+}
+
+/// The per-asmo values.
+pub struct AsmoValues {
+    /// Distinguishes these values in the per-thread [`Memo`].
+    id: u64,
+    vals: Vec<Option<Value>>,
+    /// Whether each value is empty (read at every evaluation by the empty-operand cuts).
+    empty: Vec<bool>,
+}
+
+/// A fresh id for a [`Prepared`] or an [`AsmoValues`].
+fn fresh_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The values of one candidate.
+pub struct Evaluation<'p, 'm> {
+    prep: &'p Prepared<'m>,
+    asmo: &'p AsmoValues,
+    /// This thread's memo, given back when the evaluation is dropped.
+    memo: Memo,
+}
+
+impl Drop for Evaluation<'_, '_> {
+    fn drop(&mut self) {
+        std::mem::take(&mut self.memo).give_back();
+    }
+}
+
+impl<'m> Prepared<'m> {
+    /// The model this is prepared from.
+    pub fn model(&self) -> &'m Model {
+        self.model
+    }
+
+    /// Specialises `model` to the execution `s`. `wanted` names the relations the caller
+    /// will read from each [`Evaluation`] (an unknown name is ignored).
+    pub fn new(model: &'m Model, s: &Statics, wanted: &[&str]) -> Prepared<'m> {
+        // Only what the checks and the wanted relations read is computed.
+        let checks = &model.checks;
+        let mut full_roots: Vec<N> = checks.iter().map(|c| c.node).collect();
+        let mut wanted_nodes = Vec::new();
+        for w in wanted {
+            if let Some(node) = model.named(w) {
+                wanted_nodes.push((w.to_string(), node));
+                full_roots.push(node);
+            }
+        }
+        let mut p = specialise::specialise(&model.graph, s.n, &|b| static_value(b, s), &full_roots);
+        hoist::hoist(&mut p);
+        let schedule = stage::stage(&mut p, &full_roots);
+        Prepared {
+            id: fresh_id(),
+            model,
+            p,
+            asmo_program: schedule.asmo_program,
+            full_roots,
+            cut_checks: (0..checks.len()).filter(|&c| checks[c].may_cut).collect(),
+            wanted: wanted_nodes,
+            plans: schedule.plans,
+            args: schedule.args,
+        }
+    }
+
+    fn value<'a>(
+        &'a self,
+        n: N,
+        asmo: &'a [Option<Value>],
+        cand: &'a [Option<Value>],
+    ) -> &'a Value {
+        match self.p.loc[n as usize] {
+            Loc::Known(k) => self.p.known[k as usize].as_ref().expect("known"),
+            Loc::Asmo(slot) => asmo[slot as usize].as_ref().expect("computed per asmo"),
+            Loc::Cand(slot) => cand[slot as usize]
+                .as_ref()
+                .expect("computed per candidate"),
+            Loc::InRec => unreachable!("inside a fixpoint"),
+        }
+    }
+
+    fn compute(
+        &self,
+        i: N,
+        rf: &Rel,
+        rfinit: &EventSet,
+        asmo_rel: &Rel,
+        asmo: &[Option<Value>],
+        cand: &[Option<Value>],
+    ) -> Value {
+        let step = self.p.steps[i as usize].as_ref().expect("a step");
+        match step {
+            program::Step::Input(Input::Rf) => Value::Rel(rf.clone()),
+            program::Step::Input(Input::RfInit) => Value::Set(rfinit.clone()),
+            program::Step::Input(Input::Asmo) => Value::Rel(asmo_rel.clone()),
+            program::Step::Raw(Op::Fix { group, index, .. }) => {
+                kernel::least_fixpoint(&self.model.graph, *group, *index, self.p.n, &|m| {
+                    self.value(m, asmo, cand)
+                })
+            }
+            step => exec(step, self.p.kind(i), self.p.n, &|m| {
+                self.value(m, asmo, cand)
+            }),
+        }
+    }
+
+    /// Computes the values that depend on asmo alone.
+    pub fn for_asmo(&self, asmo: &Rel) -> AsmoValues {
+        let mut vals: Vec<Option<Value>> = vec![None; self.asmo_program.len()];
+        let no_rf = Rel::empty(self.p.n);
+        let no_init = EventSet::new(self.p.n);
+        for &i in &self.asmo_program {
+            let v = self.compute(i, &no_rf, &no_init, asmo, &vals, &[]);
+            let Loc::Asmo(slot) = self.p.loc[i as usize] else {
+                unreachable!("asmo node")
+            };
+            vals[slot as usize] = Some(v);
+        }
+        let empty = vals
+            .iter()
+            .map(|v| v.as_ref().is_some_and(Value::is_empty))
+            .collect();
+        AsmoValues {
+            id: fresh_id(),
+            vals,
+            empty,
+        }
+    }
+
+    /// Do the checks that may cut the search hold for this (possibly partial) candidate?
+    /// If not, no completion of it is consistent (see [`crate::mono`]).
+    pub fn may_complete(
+        &self,
+        asmo: &AsmoValues,
+        asmo_rel: &Rel,
+        rf: &Rel,
+        rfinit: &EventSet,
+    ) -> bool {
+        let mut memo = Memo::take(self.id, asmo.id, self.plans.len());
+        let mut ok = true;
+        for &c in &self.cut_checks {
+            let node = self.model.checks[c].node;
+            self.demand(node, rf, rfinit, asmo_rel, asmo, &mut memo);
+            if !self.check(c, &asmo.vals, &memo.vals) {
+                ok = false;
+                break;
+            }
+        }
+        memo.give_back();
+        ok
+    }
+
+    /// Computes the candidate node `i` and what it needs, on demand: an intersection
+    /// whose operand is empty, or a `;` chain with an empty relation factor, is empty
+    /// without computing the other operands (exact: `0 & r = 0`, `0 ; r = r ; 0 = 0`).
+    /// So `(rf ; [R \ A]) & twoplus([W] ; locord)` costs no closure while no
+    /// non-atomic read has its rf. Operands are tried in order.
+    fn demand(
+        &self,
+        i: N,
+        rf: &Rel,
+        rfinit: &EventSet,
+        asmo_rel: &Rel,
+        asmo_values: &AsmoValues,
+        memo: &mut Memo,
+    ) {
+        if let Loc::Cand(slot) = self.p.loc[self.p.resolve(i) as usize] {
+            self.demand_slot(slot as usize, rf, rfinit, asmo_rel, asmo_values, memo);
+        }
+    }
+
+    /// [`Self::demand`] for the node in candidate slot `slot`, through its [`Plan`].
+    fn demand_slot(
+        &self,
+        slot: usize,
+        rf: &Rel,
+        rfinit: &EventSet,
+        asmo_rel: &Rel,
+        asmo_values: &AsmoValues,
+        memo: &mut Memo,
+    ) {
+        if memo.meta[slot].seen == memo.now {
+            return;
+        }
+        memo.meta[slot].seen = memo.now;
+        let plan = &self.plans[slot];
+        if let Some(input) = plan.input {
+            // An input equal to the memo's (rfinit mostly is) is not copied again.
+            let same = match (input, &memo.vals[slot]) {
+                (Input::Rf, Some(Value::Rel(r))) => r == rf,
+                (Input::RfInit, Some(Value::Set(s))) => s == rfinit,
+                (Input::Asmo, Some(Value::Rel(r))) => r == asmo_rel,
+                _ => false,
+            };
+            if same {
+                memo.meta[slot].ctime = memo.now;
+                return;
+            }
+            let v = match input {
+                Input::Rf => Value::Rel(rf.clone()),
+                Input::RfInit => Value::Set(rfinit.clone()),
+                Input::Asmo => Value::Rel(asmo_rel.clone()),
+            };
+            memo.set(slot, v);
+            return;
+        }
+        let args = &self.args[plan.args.start as usize..plan.args.end as usize];
+        // Only candidate slots not yet brought up to date are visited (known and
+        // per-asmo operands are read as they are): most operands are one or the other.
+        // One pass brings the operands up to date and notes whether one changed since
+        // this slot was computed.
+        let ctime = memo.meta[slot].ctime;
+        let mut stale = false;
+        for &(arg, cuts) in args {
+            let arg_empty = match arg {
+                Arg::Known(e) => e,
+                Arg::Asmo(s) => asmo_values.empty[s as usize],
+                Arg::Cand(s) => {
+                    let s = s as usize;
+                    if memo.meta[s].seen != memo.now {
+                        self.demand_slot(s, rf, rfinit, asmo_rel, asmo_values, memo);
+                    }
+                    stale |= memo.meta[s].mtime > ctime;
+                    memo.meta[s].empty
+                }
+            };
+            if cuts && arg_empty {
+                memo.set_empty(slot, self.p.kind(plan.node), self.p.n);
+                return;
+            }
+        }
+        if stale || memo.vals[slot].is_none() {
+            let v = self.compute(
+                plan.node,
+                rf,
+                rfinit,
+                asmo_rel,
+                &asmo_values.vals,
+                &memo.vals,
+            );
+            memo.set(slot, v);
+        } else {
+            memo.meta[slot].ctime = memo.now;
+        }
+    }
+
+    /// Whether check `c` holds (for a flag: whether it is raised) on these values.
+    fn check(&self, c: usize, asmo: &[Option<Value>], cand: &[Option<Value>]) -> bool {
+        let ch = &self.model.checks[c];
+        kernel::holds(ch, self.value(ch.node, asmo, cand))
+    }
+
+    /// Evaluates every check and the wanted relations of a complete candidate.
+    pub fn evaluate<'p>(
+        &'p self,
+        asmo: &'p AsmoValues,
+        asmo_rel: &Rel,
+        rf: &Rel,
+        rfinit: &EventSet,
+    ) -> Evaluation<'p, 'm> {
+        let mut memo = Memo::take(self.id, asmo.id, self.plans.len());
+        for &root in &self.full_roots {
+            self.demand(root, rf, rfinit, asmo_rel, asmo, &mut memo);
+        }
+        Evaluation {
+            prep: self,
+            asmo,
+            memo,
+        }
+    }
+}
+
+impl Evaluation<'_, '_> {
+    fn get(&self, n: N) -> &Value {
+        self.prep.value(n, &self.asmo.vals, &self.memo.vals)
+    }
+
+    /// Whether check `c` of the model holds (for a flag: whether it is raised).
+    pub fn check(&self, c: usize) -> bool {
+        self.prep.check(c, &self.asmo.vals, &self.memo.vals)
+    }
+
+    /// Every non-flag check holds.
+    pub fn consistent(&self) -> bool {
+        let checks = &self.prep.model.checks;
+        (0..checks.len()).all(|c| checks[c].flag || self.check(c))
+    }
+
+    /// The names of the raised flags.
+    pub fn flags(&self) -> Vec<&str> {
+        let checks = &self.prep.model.checks;
+        (0..checks.len())
+            .filter(|&c| checks[c].flag && self.check(c))
+            .map(|c| checks[c].name.as_str())
+            .collect()
+    }
+
+    /// Some flag is raised.
+    pub fn any_flag(&self) -> bool {
+        let checks = &self.prep.model.checks;
+        (0..checks.len()).any(|c| checks[c].flag && self.check(c))
+    }
+
+    /// A relation asked for when the model was prepared.
+    pub fn rel(&self, name: &str) -> Option<&Rel> {
+        let (_, n) = self.prep.wanted.iter().find(|(w, _)| w == name)?;
+        match self.get(*n) {
+            Value::Rel(r) => Some(r),
+            Value::Set(_) => None,
+        }
+    }
+
+    /// A wanted set or relation, as a value.
+    pub fn value(&self, name: &str) -> Option<&Value> {
+        let (_, n) = self.prep.wanted.iter().find(|(w, _)| w == name)?;
+        Some(self.get(*n))
+    }
+}
