@@ -1,8 +1,9 @@
 //! Command-line parsing and dispatch.
 
+use crate::dir_walk::Found;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use vkherd::models::ModelChoice;
 use vkherd::Options;
 
@@ -438,12 +439,28 @@ impl ThreadArgs {
 /// Files to run: the files given, and every file with `ext` below the directories given,
 /// sorted by path.
 pub fn collect_files(paths: &[PathBuf], ext: &str) -> Result<Vec<PathBuf>, String> {
+    collect(paths, ext, true)
+}
+
+/// [`collect_files`]; `warn`: print the walk's warnings (symbolic link cycles).
+fn collect(paths: &[PathBuf], ext: &str, warn: bool) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
             let mut found = Vec::new();
-            walk(p, ext, &mut found)
-                .map_err(|e| format!("error: cannot read directory {}: {e}", p.display()))?;
+            let mut unreadable = None;
+            crate::dir_walk::walk(p, &[ext], warn, &mut |f| match f {
+                Found::File(path) => found.push(path),
+                Found::Unreadable(dir, e) => {
+                    unreadable.get_or_insert((dir, e));
+                }
+            });
+            if let Some((dir, e)) = unreadable {
+                return Err(format!(
+                    "error: cannot read directory {}: {e}",
+                    dir.display()
+                ));
+            }
             found.sort();
             out.extend(found);
         } else if p.exists() {
@@ -476,7 +493,8 @@ pub fn files_to_run(paths: &[PathBuf], kind: TestKind) -> Result<Vec<PathBuf>, S
         ));
     }
     if files.is_empty() {
-        let others = collect_files(paths, other.ext()).unwrap_or_default();
+        // Only for the hint: the walk's warnings were printed already.
+        let others = collect(paths, other.ext(), false).unwrap_or_default();
         let hint = if others.is_empty() {
             String::new()
         } else {
@@ -544,18 +562,6 @@ impl TestKind {
             TestKind::Khronos => format!("vkherd khronos {}", list.join(" ")),
         }
     }
-}
-
-fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk(&path, ext, out)?;
-        } else if path.extension().is_some_and(|e| e == ext) {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
 
 pub fn main() -> i32 {

@@ -221,6 +221,8 @@ struct Tally {
     litmus: u64,
     ok: u64,
     no: u64,
+    /// Verdicts a stopped run left open (`??`): neither Ok nor No yet.
+    open: u64,
     racy: u64,
     partial: u64,
     bounded_empty: u64,
@@ -238,6 +240,7 @@ fn tally(entries: &[Entry]) -> Tally {
             EntryResult::Litmus(r) => {
                 t.litmus += 1;
                 match r.verdict {
+                    _ if !r.verdict_final() => t.open += 1,
                     Verdict::Ok => t.ok += 1,
                     Verdict::No => t.no += 1,
                 }
@@ -331,8 +334,8 @@ fn push_summary(out: &mut String, page: &Page, ids: &[String]) {
     if t.litmus > 0 {
         let _ = write!(
             line,
-            ": {} Ok, {} No, {} racy, {} partial, {} bounded-empty",
-            t.ok, t.no, t.racy, t.partial, t.bounded_empty
+            ": {} Ok, {} No, {} open, {} racy, {} partial, {} bounded-empty",
+            t.ok, t.no, t.open, t.racy, t.partial, t.bounded_empty
         );
     }
     if t.khronos > 0 {

@@ -218,7 +218,8 @@ const FAR_PAST: f64 = 1000.0;
 const ASSUMED_RATE: f64 = 1e6;
 
 /// A warning, before the run, that `estimate` is far past the run's limits (`None` if it
-/// is not).
+/// is not). With `--shard` the estimate is a shard's share, a guess rather than a bound,
+/// and the warning says `about` where a whole search's says `up to`.
 pub fn far_past_limits(estimate: &Estimate, opts: &Options) -> Option<String> {
     let by_candidates = opts.max_candidates.map(|n| n as f64);
     let by_time = opts.timeout.map(|t| t.as_secs_f64() * ASSUMED_RATE);
@@ -235,9 +236,14 @@ pub fn far_past_limits(estimate: &Estimate, opts: &Options) -> Option<String> {
     .flatten()
     .collect::<Vec<_>>()
     .join(", ");
+    let size = if opts.shard.is_some() {
+        "this shard's share is about"
+    } else {
+        "the search has up to"
+    };
     estimate.exceeds(limit * FAR_PAST).then(|| {
         format!(
-            "Warning: the search has up to {estimate} candidates, far past the limits ({limits}): the run will likely stop with a partial result; --speedcheck fast stops once the verdict is settled, or narrow the condition or lower --unroll"
+            "Warning: {size} {estimate} candidates, far past the limits ({limits}): the run will likely stop with a partial result; --speedcheck fast stops once the verdict is settled, or narrow the condition or lower --unroll"
         )
     })
 }

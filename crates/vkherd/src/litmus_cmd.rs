@@ -30,6 +30,8 @@ struct Tally {
     tests: u64,
     ok: u64,
     no: u64,
+    /// Verdicts a stopped run left open (`??`): neither Ok nor No yet.
+    open: u64,
     racy: u64,
     partial: u64,
     bounded_empty: u64,
@@ -218,6 +220,7 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
         tally.tests += 1;
         status = combine_status(status, report_status(&rep));
         match rep.verdict {
+            _ if !rep.verdict_final() => tally.open += 1,
             Verdict::Ok => tally.ok += 1,
             Verdict::No => tally.no += 1,
         }
@@ -345,15 +348,16 @@ fn progress_label(k: usize, n: usize, name: &str) -> String {
     }
 }
 
-/// `Summary: 12 tests in 13 files: 9 Ok, 3 No, 4 racy, 0 partial, 0 bounded-empty,
-/// 1 error, 0.53 s`.
+/// `Summary: 12 tests in 13 files: 8 Ok, 3 No, 1 open, 4 racy, 1 partial, 0 bounded-empty,
+/// 1 error, 0.53 s`. Ok and No count settled verdicts only; `open` counts the `??` ones.
 fn summary_line(t: &Tally, files: usize, seconds: f64) -> String {
     format!(
-        "Summary: {} in {}: {} Ok, {} No, {} racy, {} partial, {} bounded-empty, {}, {seconds:.2} s",
+        "Summary: {} in {}: {} Ok, {} No, {} open, {} racy, {} partial, {} bounded-empty, {}, {seconds:.2} s",
         plural(t.tests, "test"),
         plural(files as u64, "file"),
         t.ok,
         t.no,
+        t.open,
         t.racy,
         t.partial,
         t.bounded_empty,
@@ -377,7 +381,7 @@ mod tests {
         };
         assert_eq!(
             summary_line(&t, 2, 0.5),
-            "Summary: 1 test in 2 files: 1 Ok, 0 No, 0 racy, 0 partial, 0 bounded-empty, 1 error, 0.50 s"
+            "Summary: 1 test in 2 files: 1 Ok, 0 No, 0 open, 0 racy, 0 partial, 0 bounded-empty, 1 error, 0.50 s"
         );
     }
 }

@@ -13,6 +13,7 @@ mod bench_cmd;
 mod cli;
 mod compare_cmd;
 mod diff_cmd;
+mod dir_walk;
 mod explain_cmd;
 mod herd7_options;
 mod isolate;

@@ -3,6 +3,7 @@
 //! is an entry of the page with its error; the exit code is the main command's.
 
 use crate::cli::{combine_status, report_status, EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, EXIT_PARTIAL};
+use crate::dir_walk::Found;
 use crate::isolate::TestError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -135,30 +136,12 @@ fn file_item(path: PathBuf) -> Item {
 }
 
 fn walk(dir: &Path, out: &mut Vec<Item>) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            out.push(Item::UnreadableDir(dir.to_path_buf(), e.to_string()));
-            return;
-        }
-    };
-    for entry in entries {
-        let path = match entry {
-            Ok(entry) => entry.path(),
-            Err(e) => {
-                out.push(Item::UnreadableDir(dir.to_path_buf(), e.to_string()));
-                continue;
-            }
-        };
-        if path.is_dir() {
-            walk(&path, out);
-        } else if path
-            .extension()
-            .is_some_and(|e| e == "litmus" || e == "test")
-        {
-            out.push(file_item(path));
-        }
-    }
+    crate::dir_walk::walk(dir, &["litmus", "test"], true, &mut |f| {
+        out.push(match f {
+            Found::File(path) => file_item(path),
+            Found::Unreadable(dir, e) => Item::UnreadableDir(dir, e.to_string()),
+        })
+    });
 }
 
 /// Runs one item: its entry on the page, and its exit code.

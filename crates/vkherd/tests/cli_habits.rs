@@ -251,7 +251,7 @@ fn a_directory_run_ends_with_a_summary_line() {
     let stdout = text(&out.stdout);
     let last = stdout.lines().last().unwrap();
     assert!(
-        last.starts_with("Summary: 2 tests in 2 files: 2 Ok, 0 No, 0 racy, 0 partial, 0 bounded-empty, 0 errors, "),
+        last.starts_with("Summary: 2 tests in 2 files: 2 Ok, 0 No, 0 open, 0 racy, 0 partial, 0 bounded-empty, 0 errors, "),
         "{last}"
     );
     // One file: no summary; a directory of one file: a summary.
@@ -261,7 +261,7 @@ fn a_directory_run_ends_with_a_summary_line() {
     write(&d, "typo.litmus", TYPO);
     let out = vkherd(&[d.to_str().unwrap()]);
     assert!(
-        text(&out.stdout).contains("Summary: 1 test in 1 file: 0 Ok, 1 No, 0 racy, "),
+        text(&out.stdout).contains("Summary: 1 test in 1 file: 0 Ok, 1 No, 0 open, 0 racy, "),
         "{}",
         text(&out.stdout)
     );

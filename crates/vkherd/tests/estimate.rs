@@ -65,6 +65,19 @@ fn a_search_far_past_the_limits_is_announced() {
     let warning = vkherd::far_past_limits(&e, &opts).expect("a warning");
     assert!(warning.contains("--max-candidates 1000"), "{warning}");
     assert!(warning.contains("--speedcheck"), "{warning}");
+    assert!(warning.contains("the search has up to "), "{warning}");
+    // A shard's share is a guess (which units a shard owns depends on their hashes), not
+    // a bound: the warning must not call it one.
+    let shard = Options {
+        shard: Some(vkherd_enumerate::Shard { index: 0, count: 4 }),
+        ..opts.clone()
+    };
+    let warning = vkherd::far_past_limits(&e, &shard).expect("a warning");
+    assert!(
+        warning.contains("this shard's share is about "),
+        "{warning}"
+    );
+    assert!(!warning.contains("up to"), "{warning}");
     // Within the limits: no warning.
     let small = vkherd::load_litmus(&vkherd::families::generate("iriw", 2).unwrap()).unwrap();
     let e = vkherd::estimate(&small, &opts).unwrap();

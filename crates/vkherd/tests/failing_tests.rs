@@ -91,7 +91,7 @@ fn assert_json_error_in_the_middle(stdout: &str, message: &str) {
 }
 
 const SUMMARY: &str =
-    "Summary: 2 tests in 3 files: 1 Ok, 1 No, 1 racy, 0 partial, 0 bounded-empty, 1 error, ";
+    "Summary: 2 tests in 3 files: 1 Ok, 1 No, 0 open, 1 racy, 0 partial, 0 bounded-empty, 1 error, ";
 const INTERNAL: &str = "internal error while running ";
 
 #[test]

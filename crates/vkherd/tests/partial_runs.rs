@@ -247,3 +247,26 @@ fn a_verdict_settled_by_a_partial_run_keeps_its_word_and_says_it_is_final() {
         "{stdout}"
     );
 }
+
+#[test]
+fn the_summary_counts_open_verdicts_apart_from_ok_and_no() {
+    // XF-barrier-4 stopped after 500 candidates: its verdict is open (`??`), so the
+    // Summary must not count it as the Ok its states so far give. MP-relacq-wg completes
+    // within the limit (4 candidates): No. Before: "1 Ok, 1 No".
+    let xf = generated("summary-open", "xf-barrier", "4");
+    let mp = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../litmus-tests/mp/MP-relacq-wg.litmus"
+    );
+    let out = vkherd(&["-j", "1", "--max-candidates", "500", &xf, mp]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    let summary = stdout
+        .lines()
+        .find(|l| l.starts_with("Summary: "))
+        .expect("a Summary line");
+    assert!(
+        summary.starts_with("Summary: 2 tests in 2 files: 0 Ok, 1 No, 1 open, 1 racy, 1 partial, "),
+        "{summary}"
+    );
+}

@@ -469,6 +469,9 @@ fn a_test_stopped_by_a_limit_is_partial_with_exit_code_3_and_no_graphs() {
     assert!(sec.contains("stopped at the limit of 2 candidates (--max-candidates)"));
     assert!(sec.contains("No graphs: the run was stopped by a limit"));
     assert!(!sec.contains("<figure>"));
+    // Its verdict is open: the summary counts it apart, neither Ok nor No.
+    let summary = between(&page, "<p id=\"summary-line\">", "</p>").expect("a summary line");
+    assert!(summary.contains(": 0 Ok, 0 No, 1 open, "), "{summary}");
 }
 
 #[test]
