@@ -60,7 +60,7 @@ fn run(source: &str, program: Result<vkherd::LoweredProgram, vkherd::Diagnostic>
     match vkherd::run(&program, &opts()) {
         Ok(rep) => {
             let _ = report::herd_text(&rep);
-            let _ = report::json(&rep, "fuzz.input", &report::run_info(&opts()));
+            let _ = report::json(&rep, "fuzz.input", Some(&report::run_info(&opts())));
         }
         Err(d) => common::check_diagnostic(source, &d),
     }

@@ -2,8 +2,8 @@
 //! explored, consistent executions and candidates per second; a table or JSON lines.
 
 use crate::cli::{files_to_run, TestKind, EXIT_BAD_INPUT, EXIT_OK};
-use serde_json::{json, Value};
 use std::path::PathBuf;
+use vkherd::json::{BenchLine, Pruned};
 use vkherd::report::{json_error, JsonError};
 use vkherd::Options;
 
@@ -38,7 +38,10 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
                 let message = format!("cannot read {name}: {e}");
                 eprintln!("error: {message}");
                 if as_json {
-                    outln!("{}", json_error(&name, &JsonError::File(message), &info));
+                    outln!(
+                        "{}",
+                        json_error(&name, &JsonError::File(message), Some(&info))
+                    );
                 }
                 status = EXIT_BAD_INPUT;
                 bad += 1;
@@ -55,14 +58,14 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
                 last = vkherd::run(&program, opts)?;
                 times.push(last.seconds);
             }
-            Ok((times, last))
+            Ok((times, last, program.dialect))
         });
-        let (mut times, rep) = match measured {
+        let (mut times, rep, dialect) = match measured {
             Ok(m) => m,
             Err(e) => {
                 eprint!("{}", e.render(&name, &source));
                 if as_json {
-                    outln!("{}", json_error(&name, &e.json(&name), &info));
+                    outln!("{}", json_error(&name, &e.json(&name), Some(&info)));
                 }
                 status = EXIT_BAD_INPUT;
                 bad += 1;
@@ -82,17 +85,21 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
         total_secs += median;
         total_cands += rep.stats.candidates;
         if as_json {
-            let mut v = json!({
-                "file": name, "name": rep.program.name, "runs": times.len(),
-                "median_seconds": median, "candidates": rep.stats.candidates,
-                "pruned": vkherd::report::pruned_json(rep.stats.pruned),
-                "consistent": rep.outcomes.consistent,
-                "candidates_per_second": rate,
-            });
-            if let Value::Object(m) = &mut v {
-                m.extend(vkherd::report::run_info_for(&rep.program, opts));
-            }
-            outln!("{v}");
+            let line = BenchLine {
+                file: name,
+                name: rep.header.name.clone(),
+                runs: times.len(),
+                median_seconds: median,
+                candidates: rep.stats.candidates,
+                pruned: Pruned(rep.stats.pruned),
+                consistent: rep.outcomes.consistent,
+                candidates_per_second: rate,
+                run: vkherd::report::run_info_for(dialect, opts),
+            };
+            outln!(
+                "{}",
+                serde_json::to_string(&line).expect("a bench line serializes")
+            );
         } else {
             outln!(
                 "{:<48} {:>12.6} {:>12} {:>12} {:>12} {:>14.0}",

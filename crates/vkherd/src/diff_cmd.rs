@@ -181,7 +181,6 @@ pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) ->
     };
     let (oa, ob) = (run.options(&ma), run.options(&mb));
     // The diff's objects carry no run information (two models ran), its errors neither.
-    let info = serde_json::Map::new();
     let (mut differ, mut verdicts, mut partial, mut bad) = (0u64, 0u64, 0u64, 0u64);
     let mut status = EXIT_OK;
     for file in &files {
@@ -194,7 +193,7 @@ pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) ->
                 if as_json {
                     outln!(
                         "{}",
-                        report::json_error(&name, &JsonError::File(message), &info)
+                        report::json_error(&name, &JsonError::File(message), None)
                     );
                 }
                 bad += 1;
@@ -211,7 +210,7 @@ pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) ->
             Err(e) => {
                 eprint!("{}", e.render(&name, &source));
                 if as_json {
-                    outln!("{}", report::json_error(&name, &e.json(&name), &info));
+                    outln!("{}", report::json_error(&name, &e.json(&name), None));
                 }
                 bad += 1;
                 continue;

@@ -3,10 +3,11 @@
 //! and filtering the summary table); every result is in the static HTML, so the page
 //! reads the same with scripts off. Same input, same bytes, unless times are asked for.
 
+use crate::json::RunInfo;
 use crate::khronos::CheckResult;
-use crate::report::{column_names, herd_text, plural, quantifier_words};
+use crate::report::{herd_text, plural, quantifier_words};
 use crate::{Report, Verdict};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::fmt::Write as _;
 use vkherd_model::Dialect;
 
@@ -19,7 +20,7 @@ pub struct Page {
     /// The paths the run was given, as typed.
     pub inputs: Vec<String>,
     /// The run information every JSON object carries ([`crate::report::run_info`]).
-    pub info: Map<String, Value>,
+    pub info: RunInfo,
     pub entries: Vec<Entry>,
     /// The wall-clock time of the whole run (`None`: times left out, `--no-times`).
     pub seconds: Option<f64>,
@@ -209,7 +210,7 @@ fn css_class(word: &str) -> &'static str {
 /// a file that failed.
 fn test_name(e: &Entry) -> &str {
     match &e.result {
-        EntryResult::Litmus(r) => &r.program.name,
+        EntryResult::Litmus(r) => &r.header.name,
         EntryResult::Khronos { name, .. } => name,
         EntryResult::Error(_) => std::path::Path::new(&e.file)
             .file_stem()
@@ -220,9 +221,10 @@ fn test_name(e: &Entry) -> &str {
 
 fn dialect_word(e: &Entry) -> &'static str {
     match &e.result {
-        EntryResult::Litmus(r) => match r.program.dialect {
-            Dialect::Vulkan => "Vulkan",
-            Dialect::OpenCl => "OpenCL",
+        EntryResult::Litmus(r) => match r.header.dialect {
+            Some(Dialect::Vulkan) => "Vulkan",
+            Some(Dialect::OpenCl) => "OpenCL",
+            None => "",
         },
         EntryResult::Khronos { .. } => "Khronos",
         EntryResult::Error(_) => "",
@@ -334,36 +336,25 @@ fn push_families(out: &mut String, page: &Page) {
 
 fn push_run_info(out: &mut String, page: &Page) {
     let info = &page.info;
-    let text = |key: &str| match info.get(key) {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Null) | None => "none".to_string(),
-        Some(v) => v.to_string(),
+    let variants = if info.variants.is_empty() {
+        "none".to_string()
+    } else {
+        info.variants.join(", ")
     };
-    let variants = match info.get("variants") {
-        Some(Value::Array(a)) if !a.is_empty() => a
-            .iter()
-            .map(|v| v.as_str().unwrap_or_default().to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
-        _ => "none".to_string(),
-    };
-    let limits = info.get("limits").cloned().unwrap_or(Value::Null);
-    let limit = |key: &str| match limits.get(key) {
-        Some(Value::Null) | None => "none".to_string(),
-        Some(v) => v.to_string(),
-    };
+    // Numbers as the JSON writes them (`3600.0`).
+    let limit = |n: Option<String>| n.unwrap_or_else(|| "none".to_string());
     let _ = writeln!(
         out,
         "<p class=\"run-info\">vkherd {} · model <code>{}</code> (OpenCL tests: <code>opencl</code> unless a model was given) · variants: {} · unroll {} · limits: {} candidates, {} s per test{}</p>",
-        escape(&text("vkherd")),
-        escape(&text("model")),
+        escape(&info.vkherd),
+        escape(&info.model),
         escape(&variants),
-        escape(&text("unroll")),
-        escape(&limit("max_candidates")),
-        escape(&limit("timeout_seconds")),
-        match (info.get("no_thin_air"), info.get("naive")) {
-            (Some(Value::Bool(true)), _) => " · thin-air executions left out",
-            (_, Some(Value::Bool(true))) => " · naive enumeration",
+        info.unroll,
+        escape(&limit(info.limits.max_candidates.map(|n| n.to_string()))),
+        escape(&limit(info.limits.timeout_seconds.map(|t| Value::from(t).to_string()))),
+        match (info.no_thin_air, info.naive) {
+            (true, _) => " · thin-air executions left out",
+            (_, true) => " · naive enumeration",
             _ => "",
         }
     );
@@ -417,7 +408,7 @@ fn push_summary(out: &mut String, page: &Page, ids: &[String]) {
         let (condition, states, race) = match &e.result {
             EntryResult::Litmus(r) => {
                 let (_, quant) = quantifier_words(r);
-                let cond = match &r.program.condition {
+                let cond = match &r.header.condition {
                     Some(c) => format!("{quant} {}", c.text),
                     None => "none".to_string(),
                 };
@@ -505,14 +496,14 @@ fn push_entry(out: &mut String, e: &Entry, id: &str) {
 fn push_litmus(out: &mut String, r: &Report, extras: &Extras) {
     let o = &r.outcomes;
     let (kind, quant) = quantifier_words(r);
-    if !r.program.description.trim().is_empty() {
+    if !r.header.description.trim().is_empty() {
         let _ = writeln!(
             out,
             "<p class=\"description\">{}</p>",
-            escape(r.program.description.trim())
+            escape(r.header.description.trim())
         );
     }
-    let condition = match &r.program.condition {
+    let condition = match &r.header.condition {
         Some(c) => format!("{quant} {}", c.text),
         None => "none (every state is listed)".to_string(),
     };
@@ -573,13 +564,13 @@ fn push_states(out: &mut String, r: &Report) {
         out.push_str("<p class=\"states-absent\">States not listed (--speedcheck fast stops at the first witness).</p>\n");
         return;
     }
-    let names = column_names(r);
+    let names = &r.header.columns;
     let _ = writeln!(
         out,
         "<table class=\"states\">\n<caption>{}</caption>\n<thead><tr>",
         escape(&plural(o.states.len() as u64, "state"))
     );
-    for n in &names {
+    for n in names {
         let _ = write!(out, "<th>{}</th>", escape(n));
     }
     out.push_str("<th>executions</th><th>condition</th><th>marks</th></tr></thead>\n<tbody>\n");
@@ -626,8 +617,8 @@ fn push_states(out: &mut String, r: &Report) {
 fn push_observed(out: &mut String, r: &Report, t: &crate::observed::ObservedTest) {
     use crate::observed;
     let o = &t.observation;
-    let rows = observed::rows(r, o);
-    let (states, count) = observed::forbidden(&rows);
+    let rows = &t.rows;
+    let (states, count) = observed::forbidden(rows);
     let _ = writeln!(
         out,
         "<div class=\"observed\">\n<h3>Observed on {}</h3>\n<p>{}, {}, {:.2} s, seed {}{}</p>",
@@ -651,7 +642,7 @@ fn push_observed(out: &mut String, r: &Report, t: &crate::observed::ObservedTest
         );
     }
     out.push_str("<table class=\"states observed-states\">\n<thead><tr>");
-    for n in &column_names(r) {
+    for n in &r.header.columns {
         let _ = write!(out, "<th>{}</th>", escape(n));
     }
     out.push_str("<th>model</th><th>observed</th><th>beyond --unroll</th></tr></thead>\n<tbody>\n");

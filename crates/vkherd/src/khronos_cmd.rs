@@ -3,9 +3,9 @@
 use crate::cli::{
     files_to_run, CommonArgs, LimitArgs, TestKind, EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, EXIT_PARTIAL,
 };
-use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Instant;
+use vkherd::json::{KhronosCheck, KhronosSummary, KhronosSummaryLine};
 use vkherd::khronos::run_khronos_with;
 use vkherd::models::{ModelChoice, ModelSpec};
 use vkherd::report::{self, plural, JsonError};
@@ -52,7 +52,7 @@ pub fn run(paths: &[PathBuf], model: &ModelChoice, common: &CommonArgs, limits: 
                 if as_json {
                     outln!(
                         "{}",
-                        report::json_error(&shown, &JsonError::File(message), &info)
+                        report::json_error(&shown, &JsonError::File(message), Some(&info))
                     );
                 }
                 bad += 1;
@@ -79,16 +79,21 @@ pub fn run(paths: &[PathBuf], model: &ModelChoice, common: &CommonArgs, limits: 
                         word(r.satisfiable)
                     };
                     if as_json {
-                        let mut v = json!({
-                            "file": shown, "test": name, "line": r.line,
-                            "predicate": r.predicate, "nochains": r.nochains,
-                            "expected": word(r.expected_satisfiable),
-                            "got": got, "result": verdict,
-                        });
-                        if let Value::Object(m) = &mut v {
-                            m.extend(info.clone());
-                        }
-                        outln!("{v}");
+                        let check = KhronosCheck {
+                            file: shown.clone(),
+                            test: name.clone(),
+                            line: r.line,
+                            predicate: r.predicate.clone(),
+                            nochains: r.nochains,
+                            expected: word(r.expected_satisfiable).to_string(),
+                            got: got.to_string(),
+                            result: verdict.to_string(),
+                            run: info.clone(),
+                        };
+                        outln!(
+                            "{}",
+                            serde_json::to_string(&check).expect("a check serializes")
+                        );
                     } else {
                         outln!(
                             "{name}:{line} expected {exp} got {got} {verdict}  {nc}{pred}",
@@ -103,7 +108,10 @@ pub fn run(paths: &[PathBuf], model: &ModelChoice, common: &CommonArgs, limits: 
             Err(e) => {
                 eprint!("{}", e.render(&shown, &source));
                 if as_json {
-                    outln!("{}", report::json_error(&shown, &e.json(&shown), &info));
+                    outln!(
+                        "{}",
+                        report::json_error(&shown, &e.json(&shown), Some(&info))
+                    );
                 }
                 bad += 1;
             }
@@ -119,11 +127,21 @@ pub fn run(paths: &[PathBuf], model: &ModelChoice, common: &CommonArgs, limits: 
         ModelSpec::Cat { .. } => model.name.clone(),
     };
     if as_json {
-        let mut v = json!({"summary": {"files": files.len(), "passed": passed, "failed": failed, "partial": partial, "errors": bad, "seconds": secs}});
-        if let Value::Object(m) = &mut v {
-            m.extend(info.clone());
-        }
-        outln!("{v}");
+        let line = KhronosSummaryLine {
+            summary: KhronosSummary {
+                files: files.len(),
+                passed,
+                failed,
+                partial,
+                errors: bad,
+                seconds: secs,
+            },
+            run: info,
+        };
+        outln!(
+            "{}",
+            serde_json::to_string(&line).expect("a summary serializes")
+        );
     } else {
         outln!(
             "{} in {}: {passed} passed, {failed} failed{}{} ({secs:.3} s, model {})",

@@ -16,7 +16,9 @@ pub mod families;
 pub mod generate;
 pub mod graphs;
 pub mod graphviz;
+pub mod header;
 pub mod html;
+pub mod json;
 pub mod judge;
 pub mod khronos;
 pub mod liveness;
@@ -136,8 +138,8 @@ pub fn stop_text(reason: StopReason, candidates: u64) -> String {
     }
 }
 
-/// The verdict on the final condition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The verdict on the final condition (`Ok` or `No`, in text and JSON).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Verdict {
     Ok,
     No,
@@ -146,7 +148,8 @@ pub enum Verdict {
 /// Everything a report shows about one test.
 #[derive(Debug, Clone)]
 pub struct Report {
-    pub program: Program,
+    /// The test: name, description, condition, state columns.
+    pub header: header::TestHeader,
     pub outcomes: Outcomes,
     pub stats: EnumStats,
     pub verdict: Verdict,
@@ -189,12 +192,7 @@ impl Report {
         if self.stats.stopped.is_none() {
             return true;
         }
-        let quantifier = self
-            .program
-            .condition
-            .as_ref()
-            .map_or(Quantifier::Exists, |c| c.quantifier);
-        match quantifier {
+        match self.header.quantifier() {
             Quantifier::Exists | Quantifier::NotExists => self.outcomes.positive > 0,
             Quantifier::Forall => self.outcomes.negative > 0,
         }
@@ -265,7 +263,7 @@ pub fn run_with_source(
     let (outcomes, stats) = collect_outcomes(program, &opts.enum_options())
         .map_err(|e| locate::enum_diagnostic(program, e))?;
     let mut report = Report::assemble(
-        program.clone(),
+        header::TestHeader::of(program),
         outcomes,
         stats,
         opts,
@@ -313,18 +311,14 @@ impl Report {
     /// `opts.speedcheck` and `opts.states_only` matter. `program_notes` are the warnings
     /// about the program itself ([`program_notes`]), which come first.
     pub fn assemble(
-        program: Program,
+        header: header::TestHeader,
         outcomes: Outcomes,
         stats: EnumStats,
         opts: &Options,
         program_notes: Vec<String>,
         seconds: f64,
     ) -> Report {
-        let quantifier = program
-            .condition
-            .as_ref()
-            .map_or(Quantifier::Exists, |c| c.quantifier);
-        let ok = match quantifier {
+        let ok = match header.quantifier() {
             Quantifier::Exists => outcomes.positive > 0,
             Quantifier::NotExists => outcomes.positive == 0,
             Quantifier::Forall => outcomes.negative == 0,
@@ -380,7 +374,7 @@ impl Report {
             ));
         }
         let mut report = Report {
-            program,
+            header,
             outcomes,
             stats,
             verdict: if ok { Verdict::Ok } else { Verdict::No },

@@ -100,7 +100,7 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
                 let _ = writeln!(
                     stdout.lock(),
                     "{}",
-                    report::json_error(&name, &error, &info)
+                    report::json_error(&name, &error, Some(&info))
                 );
             }
         };
@@ -150,13 +150,13 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
                 };
                 let progress = crate::progress::Progress::start(&label, budget);
                 opts.progress = progress.as_ref().map(|p| p.counter());
-                vkherd::run_with_source(&program, Some(&source), &opts)
+                vkherd::run_with_source(&program, Some(&source), &opts).map(|rep| (program, rep))
             })
         };
         // A panic (a bug) fails this test alone (isolate.rs).
         let result = crate::isolate::run_test(load_and_run);
-        let rep = match result {
-            Ok(rep) => rep,
+        let (program, rep) = match result {
+            Ok(run) => run,
             Err(e) => {
                 fail(&mut tally, e.json(&name), e.render(&name, &source));
                 continue;
@@ -171,22 +171,29 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
                     figures: &mut figures,
                     svg_note: &mut svg_note,
                 };
-                draw_witnesses(drawn, &rep, &name, &source, &opts, graphs)?;
+                draw_witnesses(drawn, (&program, &rep), &name, &source, &opts, graphs)?;
             }
             // Each test's JSON names the model that judged it: without --model, OPENCL
             // tests run opencl.cat with the variants it has.
             if graphs.dot {
                 // DOT only on stdout, once at the end.
             } else if let (true, Some(place)) = (output.json, &place) {
-                let info = report::run_info_for(&rep.program, &opts);
+                let info = report::run_info_for(program.dialect, &opts);
                 let _ = writeln!(
                     out,
                     "{}",
-                    vkherd::merge::shard_report_json(&rep, &name, &opts, place, &info)
+                    vkherd::merge::shard_report_json(
+                        &program,
+                        &rep,
+                        &name,
+                        &opts,
+                        place,
+                        Some(&info)
+                    )
                 );
             } else if output.json {
-                let info = report::run_info_for(&rep.program, &opts);
-                let _ = report::write_json(&mut out, &rep, &name, &info);
+                let info = report::run_info_for(program.dialect, &opts);
+                let _ = report::write_json(&mut out, &rep, &name, Some(&info));
                 let _ = writeln!(out);
             } else {
                 let _ = report::write_herd_text(&mut out, &rep, !output.herd7_log);
@@ -267,16 +274,15 @@ struct Drawn<'a> {
     svg_note: &'a mut Option<bool>,
 }
 
-/// `--dot` / `--graph DIR`: a witness execution per state of `rep`, drawn.
+/// `--dot` / `--graph DIR`: a witness execution per state of `program`, drawn.
 fn draw_witnesses(
     drawn: Drawn<'_>,
-    rep: &vkherd::Report,
+    (program, rep): (&vkherd::LoweredProgram, &vkherd::Report),
     name: &str,
     source: &str,
     opts: &vkherd::Options,
     graphs: &crate::cli::GraphArgs,
 ) -> Result<(), String> {
-    let program = &rep.program;
     let show: Vec<&str> = graphs.show.iter().map(|s| s.as_str()).collect();
     let model = vkherd::explain::model_for(program, opts).map_err(|e| format!("{name}: {e}"))?;
     vkherd::explain::check_show(&model, &show).map_err(|e| format!("{name}: {e}"))?;

@@ -7,7 +7,8 @@
 //! log with the k-th test named N in the other. Two files may hold tests of the same name,
 //! so a name alone never identifies a test (docs/cli.md "vkherd compare").
 
-use serde::Deserialize;
+use crate::json::{ErrorLine, Line, TestReport, Values};
+use crate::Verdict;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::fmt;
 
@@ -171,79 +172,23 @@ pub fn parse_text_log(text: &str) -> Result<Log, String> {
     Ok(log)
 }
 
-/// One line of vkherd's `--json` output, as far as `compare` reads it.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum JsonLine {
-    /// The `{"summary": ...}` line of some subcommands.
-    Summary {
-        #[allow(dead_code)] // present to tell the line apart
-        summary: serde::de::IgnoredAny,
-    },
-    /// A file that failed.
-    Error {
-        file: String,
-        #[allow(dead_code)] // present to tell the line apart
-        error: serde::de::IgnoredAny,
-    },
-    Report(Box<JsonReport>),
+/// The state as a text log shows its values: `1:r0=0; x=1;`.
+fn values_text(values: &Values) -> String {
+    values
+        .0
+        .iter()
+        .map(|(k, v)| format!("{k}={v};"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-/// A test's JSON report (docs/cli.md "JSON output"): the fields `compare` reads.
-#[derive(Deserialize)]
-struct JsonReport {
-    file: Option<String>,
-    name: String,
-    verdict: JsonVerdict,
-    /// `null` with `--speedcheck fast`.
-    states: Option<Vec<JsonState>>,
-    #[serde(default)]
-    partial: bool,
-    /// Absent from logs of versions before it existed: their verdicts are read as final.
-    #[serde(default = "final_by_default")]
-    verdict_final: bool,
-    stats: Option<JsonStats>,
-}
-
-fn final_by_default() -> bool {
-    true
-}
-
-#[derive(Deserialize, Clone, Copy)]
-enum JsonVerdict {
-    Ok,
-    No,
-}
-
-#[derive(Deserialize)]
-struct JsonState {
-    /// Column name to value, in the report's column order.
-    values: serde_json::Map<String, serde_json::Value>,
-}
-
-#[derive(Deserialize)]
-struct JsonStats {
-    seconds: Option<f64>,
-}
-
-impl JsonState {
-    /// The state as a text log shows its values: `1:r0=0; x=1;`.
-    fn values_text(&self) -> String {
-        self.values
-            .iter()
-            .map(|(k, v)| format!("{k}={v};"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-}
-
-impl From<JsonReport> for LoggedTest {
-    fn from(r: JsonReport) -> LoggedTest {
+impl From<TestReport> for LoggedTest {
+    fn from(r: TestReport) -> LoggedTest {
         let mut states: Vec<String> = r
             .states
             .iter()
             .flatten()
-            .map(JsonState::values_text)
+            .map(|s| values_text(&s.values))
             .collect();
         states.sort();
         LoggedTest {
@@ -251,8 +196,8 @@ impl From<JsonReport> for LoggedTest {
             file: r.file,
             verdict: match (r.verdict_final, r.verdict) {
                 (false, _) => LoggedVerdict::Open,
-                (true, JsonVerdict::Ok) => LoggedVerdict::Ok,
-                (true, JsonVerdict::No) => LoggedVerdict::No,
+                (true, Verdict::Ok) => LoggedVerdict::Ok,
+                (true, Verdict::No) => LoggedVerdict::No,
             },
             states,
             seconds: r.stats.and_then(|s| s.seconds),
@@ -268,21 +213,21 @@ pub fn parse_json_log(text: &str) -> Result<Log, String> {
         if line.trim().is_empty() {
             continue;
         }
-        let parsed: JsonLine = serde_json::from_str(line).map_err(|e| {
+        let parsed = Line::parse(line).map_err(|e| {
             format!(
                 "line {}: not a JSON report (expected an object with `name` and `verdict`, an `error` object or a `summary`): {e}",
                 n + 1
             )
         })?;
         match parsed {
-            JsonLine::Summary { .. } => {}
-            JsonLine::Error { file, .. } => log.tests.push(LoggedTest {
+            Line::Summary => {}
+            Line::Error(ErrorLine { file, .. }) => log.tests.push(LoggedTest {
                 name: file.clone(),
                 file: Some(file),
                 verdict: LoggedVerdict::Error,
                 ..LoggedTest::default()
             }),
-            JsonLine::Report(r) => log.tests.push((*r).into()),
+            Line::Report(r) => log.tests.push((*r).into()),
         }
     }
     Ok(log)

@@ -4,12 +4,13 @@
 use crate::cli::{combine_status, report_status, EXIT_BAD_INPUT, EXIT_OK};
 use std::io::Write;
 use std::path::PathBuf;
+use vkherd::json::Line;
 use vkherd::{merge, report};
 
 /// Reads the shards' JSON lines and prints the whole run's reports (and their warnings),
 /// with the exit code the run would have had.
 pub fn run(files: &[PathBuf], as_json: bool) -> i32 {
-    let mut objects = Vec::new();
+    let mut reports = Vec::new();
     for file in files {
         let text = match std::fs::read_to_string(file) {
             Ok(t) => t,
@@ -22,8 +23,13 @@ pub fn run(files: &[PathBuf], as_json: bool) -> i32 {
             if line.trim().is_empty() {
                 continue;
             }
-            match serde_json::from_str::<serde_json::Value>(line) {
-                Ok(v) => objects.push(v),
+            match Line::parse(line) {
+                Ok(Line::Report(r)) => reports.push(*r),
+                // A shard's failed file (its error object) or a summary.
+                Ok(Line::Error(_) | Line::Summary) => {
+                    eprintln!("error: cannot merge: {}", merge::NOT_A_SHARD_REPORT);
+                    return EXIT_BAD_INPUT;
+                }
                 Err(e) => {
                     eprintln!(
                         "error: {}:{}: not a JSON report: {e}",
@@ -35,7 +41,7 @@ pub fn run(files: &[PathBuf], as_json: bool) -> i32 {
             }
         }
     }
-    let merged = match merge::merge(&objects) {
+    let merged = match merge::merge(&reports) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: cannot merge: {e}");
@@ -49,7 +55,11 @@ pub fn run(files: &[PathBuf], as_json: bool) -> i32 {
         // Errors writing stdout (a closed pipe) are ignored, as everywhere in the CLI.
         let mut out = stdout.lock();
         if as_json {
-            let _ = writeln!(out, "{}", report::json(&m.report, &m.file, &m.run_info));
+            let _ = writeln!(
+                out,
+                "{}",
+                report::json(&m.report, &m.file, m.run_info.as_ref())
+            );
         } else {
             let _ = writeln!(out, "{}", report::herd_text(&m.report));
         }

@@ -7,6 +7,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use vkherd::html::{Entry, EntryResult, Extras, FileError, Page};
+use vkherd::json::{ObservedError, ObservedErrorObject};
 use vkherd::observed::{self, ObservedTest};
 use vkherd::{Options, Report};
 use vkherd_observe::device::Device;
@@ -179,10 +180,13 @@ pub fn run(args: &ObserveArgs) -> i32 {
         let result = observe_file(&device, &source, &opts, &params, args, no_chains_forced);
         let (code, entry) = match result {
             Ok((report, t)) => {
-                let rows = observed::rows(&report, &t.observation);
-                let bad = observed::forbidden(&rows).0 > 0;
+                let bad = observed::forbidden(&t.rows).0 > 0;
                 if args.json {
-                    outln!("{}", observed::json(&report, &t, &shown, &info));
+                    let line = observed::json(&report, &t, &shown, &info);
+                    outln!(
+                        "{}",
+                        serde_json::to_string(&line).expect("an observation serializes")
+                    );
                 } else {
                     outln!("{}", observed::text(&report, &t));
                 }
@@ -235,9 +239,16 @@ pub fn run(args: &ObserveArgs) -> i32 {
                     _ => EXIT_BAD_INPUT,
                 };
                 if args.json {
+                    let line = ObservedError {
+                        file: shown.clone(),
+                        error: ObservedErrorObject {
+                            location: location.clone(),
+                            message: e.to_string(),
+                        },
+                    };
                     outln!(
                         "{}",
-                        serde_json::json!({"file": shown, "error": {"location": location, "message": e.to_string()}})
+                        serde_json::to_string(&line).expect("an error object serializes")
                     );
                 }
                 (
@@ -333,9 +344,11 @@ fn observe_file(
     })
     .map_err(Failure::Observe)?;
     bar.finish_and_clear();
+    let rows = observed::rows(&program, &report, &observation);
     Ok((
         report,
         ObservedTest {
+            rows,
             device: device.info.clone(),
             params: *params,
             observation,

@@ -2,10 +2,13 @@
 //! allows, which it forbids (a driver or compiler bug, or a model too strong), and which
 //! allowed states were never seen (docs/observe.md "Reading the histogram").
 
+use crate::json::{
+    ObservedDevice, ObservedInstances, ObservedLine, ObservedParams, ObservedState, RunInfo, Values,
+};
 use crate::report::{plural, state_line};
 use crate::Report;
-use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
+use vkherd_model::Program;
 use vkherd_observe::{DeviceInfo, Observation, Params};
 
 /// One test run on a device, with what it was run with.
@@ -17,6 +20,8 @@ pub struct ObservedTest {
     /// The model was run without availability/visibility chains because the device
     /// lacks `vulkanMemoryModelAvailabilityVisibilityChains`.
     pub no_chains_forced: bool,
+    /// The model's states and the device's side by side ([`rows`]).
+    pub rows: Vec<Row>,
 }
 
 /// One final state: the model's verdict on it and how often the device produced it.
@@ -40,8 +45,9 @@ impl Row {
     }
 }
 
-/// Every state the model allows or the device produced, in the model's order of states.
-pub fn rows(report: &Report, obs: &Observation) -> Vec<Row> {
+/// Every state the model allows or the device produced, in the model's order of states;
+/// `report` is the model's run of `program`.
+pub fn rows(program: &Program, report: &Report, obs: &Observation) -> Vec<Row> {
     let keys: BTreeSet<&Vec<i64>> = report
         .outcomes
         .states
@@ -50,7 +56,7 @@ pub fn rows(report: &Report, obs: &Observation) -> Vec<Row> {
         .chain(obs.beyond.keys())
         .collect();
     let satisfies = |v: &Vec<i64>| {
-        let p = &report.program;
+        let p = program;
         let value = |o| v[p.observed.iter().position(|x| *x == o).expect("observed")];
         p.condition.as_ref().is_none_or(|c| c.cond.eval(&value))
     };
@@ -109,12 +115,12 @@ pub fn dropped_text(o: &Observation) -> Vec<String> {
 /// The text report of one observed test.
 pub fn text(report: &Report, t: &ObservedTest) -> String {
     let o = &t.observation;
-    let rows = rows(report, o);
+    let rows = &t.rows;
     let mut out = String::new();
     let rate = o.iterations as f64 / o.seconds.max(1e-9);
     out.push_str(&format!(
         "Test {} observed on {}\n{}, {} ({} per iteration), {:.2} s, {rate:.0} iterations/s, seed {}\n",
-        report.program.name,
+        report.header.name,
         device_text(&t.device),
         plural(o.iterations, "iteration"),
         plural(o.instances, "instance"),
@@ -135,7 +141,7 @@ pub fn text(report: &Report, t: &ObservedTest) -> String {
         report.outcomes.states.len(),
         rows.iter().filter(|r| r.observed > 0).count()
     ));
-    for r in &rows {
+    for r in rows {
         let verdict = match (r.allowed, r.observed > 0) {
             (true, _) => "allowed",
             (false, true) => "FORBIDDEN",
@@ -161,7 +167,7 @@ pub fn text(report: &Report, t: &ObservedTest) -> String {
     for d in dropped_text(o) {
         out.push_str(&format!("Dropped: {d}\n"));
     }
-    let (states, count) = forbidden(&rows);
+    let (states, count) = forbidden(rows);
     if states == 0 {
         out.push_str(&format!(
             "Ok: every observed state is allowed ({} of {} allowed states observed)\n",
@@ -178,81 +184,82 @@ pub fn text(report: &Report, t: &ObservedTest) -> String {
     out
 }
 
-fn state_values(report: &Report, values: &[i64]) -> Value {
-    let p = &report.program;
-    let mut m = Map::new();
-    for (o, v) in p.observed.iter().zip(values) {
-        m.insert(p.observable_name(*o), json!(v));
-    }
-    Value::Object(m)
-}
-
 /// The JSON object of one observed test: the model's allowed states and the device's
 /// histogram side by side.
-pub fn json(report: &Report, t: &ObservedTest, file: &str, info: &Map<String, Value>) -> Value {
+pub fn json(report: &Report, t: &ObservedTest, file: &str, info: &RunInfo) -> ObservedLine {
     let o = &t.observation;
-    let rows = rows(report, o);
-    let (states, count) = forbidden(&rows);
+    let rows = &t.rows;
+    let (states, count) = forbidden(rows);
     let d = &t.device;
     let p = &t.params;
-    let mut m = info.clone();
-    m.insert("file".into(), json!(file));
-    m.insert("test".into(), json!(report.program.name));
-    m.insert(
-        "device".into(),
-        json!({
-            "index": d.index, "name": d.name, "kind": d.kind, "api_version": d.api_version,
-            "driver": d.driver, "subgroup_size": d.subgroup_size,
-            "vulkan_memory_model_device_scope": d.features.device_scope,
-            "vulkan_memory_model_availability_visibility_chains": d.features.chains,
-        }),
-    );
-    m.insert(
-        "params".into(),
-        json!({
-            "iterations": p.iterations, "workgroup_size": p.workgroup_size,
-            "workgroups_per_group": p.workgroups_per_group, "stress_workgroups": p.stress_workgroups,
-            "stress_iterations": p.stress_iterations, "stress_lines": p.stress_lines,
-            "mem_stride": p.mem_stride, "spin_bound": p.spin_bound, "scatter_percent": p.scatter_percent, "max_steps": p.max_steps,
-            "unroll": p.unroll, "seed": p.seed,
-        }),
-    );
-    m.insert("no_chains_forced".into(), json!(t.no_chains_forced));
-    let row = |r: &Row| {
-        json!({
-            "state": state_line(report, &r.values, false, false).trim_end(),
-            "values": state_values(report, &r.values),
-            "allowed": r.allowed,
-            "observed": r.observed,
-            "beyond_unroll": r.beyond,
-            "satisfies": r.satisfies,
-        })
+    let line = |values: &[i64]| {
+        state_line(report, values, false, false)
+            .trim_end()
+            .to_string()
     };
-    m.insert(
-        "states".into(),
-        Value::Array(rows.iter().map(row).collect()),
-    );
-    m.insert(
-        "allowed_never_observed".into(),
-        json!(rows
+    let state = |r: &Row| ObservedState {
+        state: line(&r.values),
+        values: Values(
+            report
+                .header
+                .columns
+                .iter()
+                .cloned()
+                .zip(r.values.iter().copied())
+                .collect(),
+        ),
+        allowed: r.allowed,
+        observed: r.observed,
+        beyond_unroll: r.beyond,
+        satisfies: r.satisfies,
+    };
+    ObservedLine {
+        run: info.clone(),
+        file: file.to_string(),
+        test: report.header.name.clone(),
+        device: ObservedDevice {
+            index: d.index,
+            name: d.name.clone(),
+            kind: d.kind.to_string(),
+            api_version: d.api_version.clone(),
+            driver: d.driver.clone(),
+            subgroup_size: d.subgroup_size,
+            vulkan_memory_model_device_scope: d.features.device_scope,
+            vulkan_memory_model_availability_visibility_chains: d.features.chains,
+        },
+        params: ObservedParams {
+            iterations: p.iterations,
+            workgroup_size: p.workgroup_size,
+            workgroups_per_group: p.workgroups_per_group,
+            stress_workgroups: p.stress_workgroups,
+            stress_iterations: p.stress_iterations,
+            stress_lines: p.stress_lines,
+            mem_stride: p.mem_stride,
+            spin_bound: p.spin_bound,
+            scatter_percent: p.scatter_percent,
+            max_steps: p.max_steps,
+            unroll: p.unroll,
+            seed: p.seed,
+        },
+        no_chains_forced: t.no_chains_forced,
+        states: rows.iter().map(state).collect(),
+        allowed_never_observed: rows
             .iter()
             .filter(|r| r.allowed && r.observed == 0)
-            .map(|r| state_line(report, &r.values, false, false)
-                .trim_end()
-                .to_string())
-            .collect::<Vec<_>>()),
-    );
-    m.insert("forbidden_states_observed".into(), json!(states));
-    m.insert("forbidden_observations".into(), json!(count));
-    m.insert(
-        "instances".into(),
-        json!({
-            "total": o.instances, "judged": o.judged(),
-            "beyond_unroll": o.beyond.values().sum::<u64>(), "unfinished": o.unfinished,
-            "misplaced": o.misplaced, "cas_gave_up": o.cas_gave_up, "filtered": o.filtered,
-        }),
-    );
-    m.insert("iterations".into(), json!(o.iterations));
-    m.insert("seconds".into(), json!(o.seconds));
-    Value::Object(m)
+            .map(|r| line(&r.values))
+            .collect(),
+        forbidden_states_observed: states,
+        forbidden_observations: count,
+        instances: ObservedInstances {
+            total: o.instances,
+            judged: o.judged(),
+            beyond_unroll: o.beyond.values().sum::<u64>(),
+            unfinished: o.unfinished,
+            misplaced: o.misplaced,
+            cas_gave_up: o.cas_gave_up,
+            filtered: o.filtered,
+        },
+        iterations: o.iterations,
+        seconds: o.seconds,
+    }
 }

@@ -1,23 +1,25 @@
 //! Reporters: herd7-style text and JSON (semantics.md "Output"); the HTML page of a whole
 //! run is in [`crate::html`].
 
+use crate::json::{ErrorLine, ErrorObject, Limits, Pruned, RunInfo, State, Stats, TestReport};
 use crate::{Diagnostic, Options, Report, Verdict};
-use serde_json::{json, Map, Value};
+use serde::ser::{SerializeMap, SerializeSeq, Serializer};
+use serde::Serialize;
 use std::io::Write;
-use vkherd_model::Quantifier;
+use vkherd_model::{Dialect, Quantifier};
 
 /// herd7's word after the test name, and the quantifier as printed in `Condition`.
 pub(crate) fn quantifier_words(report: &Report) -> (&'static str, &'static str) {
-    match report.program.condition.as_ref().map(|c| c.quantifier) {
-        None | Some(Quantifier::Exists) => ("Allowed", "exists"),
-        Some(Quantifier::NotExists) => ("Forbidden", "~exists"),
-        Some(Quantifier::Forall) => ("Required", "forall"),
+    match report.header.quantifier() {
+        Quantifier::Exists => ("Allowed", "exists"),
+        Quantifier::NotExists => ("Forbidden", "~exists"),
+        Quantifier::Forall => ("Required", "forall"),
     }
 }
 
 /// The condition text (`(1:r0=1 /\ 1:r1=0)`; `(true)` without a condition).
 fn condition_text(report: &Report) -> String {
-    match &report.program.condition {
+    match &report.header.condition {
         Some(c) => c.text.clone(),
         None => "(true)".to_string(),
     }
@@ -28,19 +30,12 @@ pub fn state_line(report: &Report, values: &[i64], racy_only: bool, thin_air_onl
     let mut out = String::new();
     push_state_line(
         &mut out,
-        &column_names(report),
+        &report.header.columns,
         values,
         racy_only,
         thin_air_only,
     );
     out
-}
-
-/// The names of the state columns (`1:r0`, `x`), computed once per report: a partial run
-/// of a big test can have hundreds of thousands of states to print before its time is up.
-pub(crate) fn column_names(report: &Report) -> Vec<String> {
-    let p = &report.program;
-    p.observed.iter().map(|o| p.observable_name(*o)).collect()
 }
 
 fn push_state_line(
@@ -126,7 +121,7 @@ pub fn herd_text_with(report: &Report, marks: bool) -> String {
 pub fn write_herd_text(w: &mut dyn Write, report: &Report, marks: bool) -> std::io::Result<()> {
     let o = &report.outcomes;
     let (kind, quant) = quantifier_words(report);
-    let name = &report.program.name;
+    let name = &report.header.name;
     writeln!(w, "Test {name} {kind}")?;
     // --speedcheck fast stops at a witness: which one depends on scheduling, so no states
     // are listed (the output stays the same whatever the thread count).
@@ -136,13 +131,13 @@ pub fn write_herd_text(w: &mut dyn Write, report: &Report, marks: bool) -> std::
         writeln!(w, "States {}", o.states.len())?;
         Some(&o.states)
     };
-    let names = column_names(report);
+    let names = &report.header.columns;
     let mut line = String::new();
     for (values, info) in listed.into_iter().flatten() {
         line.clear();
         push_state_line(
             &mut line,
-            &names,
+            names,
             values,
             marks && !info.race_free,
             marks && !info.not_thin_air,
@@ -204,13 +199,13 @@ pub fn write_herd_text(w: &mut dyn Write, report: &Report, marks: bool) -> std::
 
 /// herd7's `Time NAME SECONDS` line (only with `--time`: it is not deterministic).
 pub fn time_line(report: &Report) -> String {
-    format!("Time {} {:.2}\n", report.program.name, report.seconds)
+    format!("Time {} {:.2}\n", report.header.name, report.seconds)
 }
 
-/// The run information of `program`'s report: that of the model that judges it
+/// The run information of a report of a `dialect` test: that of the model that judges it
 /// ([`crate::judge`]: without `--model`, an OPENCL test's is opencl with its variants).
-pub fn run_info_for(program: &crate::LoweredProgram, opts: &Options) -> Map<String, Value> {
-    match crate::judge::judge(program.dialect, opts) {
+pub fn run_info_for(dialect: Dialect, opts: &Options) -> RunInfo {
+    match crate::judge::judge(dialect, opts) {
         Ok(judge) => run_info(&judge.opts),
         Err(_) => run_info(opts),
     }
@@ -218,50 +213,48 @@ pub fn run_info_for(program: &crate::LoweredProgram, opts: &Options) -> Map<Stri
 
 /// What every JSON object of a run carries, so that an archived result says how it was
 /// made: vkherd's version, the model, its variants, the unroll bound and the limits.
-pub fn run_info(opts: &Options) -> Map<String, Value> {
-    let (model, variants) = (
-        crate::judge::model_name(opts),
-        crate::judge::variants_on(opts),
-    );
-    let mut m = Map::new();
-    m.insert("vkherd".into(), json!(crate::VERSION));
-    m.insert("model".into(), json!(model));
-    m.insert("variants".into(), json!(variants));
-    m.insert("unroll".into(), json!(opts.unroll));
-    m.insert(
-        "limits".into(),
-        json!({
-            "max_candidates": opts.max_candidates,
-            "timeout_seconds": opts.timeout.map(|t| t.as_secs_f64()),
-        }),
-    );
-    m.insert("no_thin_air".into(), json!(opts.no_thin_air));
-    m.insert("naive".into(), json!(opts.naive));
-    m
+pub fn run_info(opts: &Options) -> RunInfo {
+    RunInfo {
+        vkherd: crate::VERSION.to_string(),
+        model: crate::judge::model_name(opts),
+        variants: crate::judge::variants_on(opts),
+        unroll: opts.unroll,
+        limits: Limits {
+            max_candidates: opts.max_candidates,
+            timeout_seconds: opts.timeout.map(|t| t.as_secs_f64()),
+        },
+        no_thin_air: opts.no_thin_air,
+        naive: opts.naive,
+    }
 }
 
 /// The JSON object of a file that failed (unreadable, or an error at a place in it): the
-/// same run information as a report, and `error` instead of the results.
-pub fn json_error(file: &str, error: &JsonError<'_>, info: &Map<String, Value>) -> String {
+/// same run information as a report (none where two models ran), and `error` instead of
+/// the results.
+pub fn json_error(file: &str, error: &JsonError<'_>, info: Option<&RunInfo>) -> String {
     let error = match error {
-        JsonError::At(d) => json!({
-            "location": format!("{file}:{}:{}", d.span.line.max(1), d.span.column.max(1)),
-            "line": d.span.line.max(1),
-            "column": d.span.column.max(1),
-            "message": d.message,
-        }),
-        JsonError::File(message) => json!({
-            "location": file,
-            "line": null,
-            "column": null,
-            "message": message,
-        }),
+        JsonError::At(d) => {
+            let (line, column) = (d.span.line.max(1), d.span.column.max(1));
+            ErrorObject {
+                location: format!("{file}:{line}:{column}"),
+                line: Some(line),
+                column: Some(column),
+                message: d.message.clone(),
+            }
+        }
+        JsonError::File(message) => ErrorObject {
+            location: file.to_string(),
+            line: None,
+            column: None,
+            message: message.clone(),
+        },
     };
-    let mut m = Map::new();
-    m.insert("file".into(), json!(file));
-    m.insert("error".into(), error);
-    m.extend(info.clone());
-    Value::Object(m).to_string()
+    let line = ErrorLine {
+        file: file.to_string(),
+        error,
+        run: info.cloned(),
+    };
+    serde_json::to_string(&line).expect("an error object serializes")
 }
 
 /// What went wrong with a file, for [`json_error`].
@@ -273,114 +266,106 @@ pub enum JsonError<'a> {
 }
 
 /// The JSON object of one test (one line), ending with the run information.
-pub fn json(report: &Report, file: &str, info: &Map<String, Value>) -> String {
+pub fn json(report: &Report, file: &str, info: Option<&RunInfo>) -> String {
     let mut out = Vec::new();
     write_json(&mut out, report, file, info).expect("writing to memory");
     String::from_utf8(out).expect("JSON is UTF-8")
 }
 
-/// Writes the JSON object of one test to `w` (one line, no newline). The states are
-/// written directly rather than built as a serde_json tree: a partial run can have
-/// hundreds of thousands of them, and the tree cost more than the search.
+/// Writes the JSON object of one test to `w` (one line, no newline).
 pub fn write_json(
     w: &mut dyn Write,
     report: &Report,
     file: &str,
-    info: &Map<String, Value>,
+    info: Option<&RunInfo>,
 ) -> std::io::Result<()> {
-    let o = &report.outcomes;
-    let (_, quant) = quantifier_words(report);
-    let s = &report.stats;
-    let head = json!({
-        "file": file,
-        "name": report.program.name,
-        "description": report.program.description,
-        "kind": quant,
-        "verdict": verdict_word(report.verdict),
-        "condition": condition_text(report),
-    });
-    let count = |n: u64| {
-        if report.counts_absent {
-            Value::Null
-        } else {
-            json!(n)
-        }
-    };
-    let mut tail = json!({
-        "positive": count(o.positive),
-        "negative": count(o.negative),
-        "flag_data_race": if report.counts_absent { Value::Null } else { json!(o.flag_data_race) },
-        "speedcheck": match report.speedcheck {
-            crate::Speedcheck::Off => "off",
-            crate::Speedcheck::True => "true",
-            crate::Speedcheck::Fast => "fast",
-        },
-        "notes": report.notes,
-        "partial": s.stopped.is_some(),
-        "verdict_final": report.verdict_final(),
-        "bounded_empty": report.bounded_empty,
-        "stats": {
-            "candidates": s.candidates,
-            "consistent": o.consistent,
-            "pruned": pruned_json(s.pruned),
-            "thin_air": o.thin_air,
-            "deadlocked_paths": s.deadlocked_paths,
-            "dropped_paths": s.dropped_paths,
-            "seconds": report.seconds,
-        },
-    });
-    if let Value::Object(m) = &mut tail {
-        if let Some(l) = &report.liveness {
-            m.insert("liveness".into(), l.json.clone());
-        }
-        m.extend(info.clone());
-    }
-    // `{head...}` and `{tail...}` joined around the states: `{head...,"states":[..],tail...}`.
-    let (head, tail) = (head.to_string(), tail.to_string());
-    w.write_all(&head.as_bytes()[..head.len() - 1])?;
-    if report.states_absent {
-        w.write_all(b",\"states\":null,")?;
-        return w.write_all(&tail.as_bytes()[1..]);
-    }
-    w.write_all(b",\"states\":[")?;
-    let names: Vec<String> = column_names(report)
-        .iter()
-        .map(|n| Value::from(n.as_str()).to_string())
-        .collect();
-    let mut state = String::new();
-    for (k, (values, info)) in o.states.iter().enumerate() {
-        use std::fmt::Write as _;
-        state.clear();
-        if k > 0 {
-            state.push(',');
-        }
-        state.push_str("{\"values\":{");
-        for (c, (name, v)) in names.iter().zip(values).enumerate() {
-            if c > 0 {
-                state.push(',');
-            }
-            let _ = write!(state, "{name}:{v}");
-        }
-        let _ = write!(
-            state,
-            "}},\"racy_only\":{},\"thin_air_only\":{},\"count\":{}}}",
-            !info.race_free,
-            !info.not_thin_air,
-            count(info.count)
-        );
-        w.write_all(state.as_bytes())?;
-    }
-    w.write_all(b"],")?;
-    w.write_all(&tail.as_bytes()[1..])
+    write_object(w, &json_object(report, file, info))
 }
 
-/// The pruned count in JSON: exact below 2^53, where a JSON reader's doubles are exact;
-/// above, the nearest double (it is an estimate anyway).
-pub fn pruned_json(pruned: u128) -> Value {
-    if pruned < 1 << 53 {
-        json!(pruned as u64)
-    } else {
-        json!(pruned as f64)
+/// Writes a test's JSON object to `w` (one line, no newline). serde_json writes token by
+/// token: a buffer of its own keeps those small writes off `w`'s dynamic calls.
+pub fn write_object(w: &mut dyn Write, object: &TestReport<StatesOf<'_>>) -> std::io::Result<()> {
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 16, w);
+    serde_json::to_writer(&mut buffered, object).map_err(std::io::Error::other)?;
+    buffered.flush()
+}
+
+/// The JSON object of one test. Its states are a view of the report's, written as they
+/// are serialized: a partial run can have hundreds of thousands of them, and building
+/// them first cost more than the search.
+pub fn json_object<'a>(
+    report: &'a Report,
+    file: &str,
+    info: Option<&RunInfo>,
+) -> TestReport<StatesOf<'a>> {
+    let o = &report.outcomes;
+    let s = &report.stats;
+    let h = &report.header;
+    let count = |n: u64| (!report.counts_absent).then_some(n);
+    TestReport {
+        file: Some(file.to_string()),
+        name: h.name.clone(),
+        description: h.description.clone(),
+        kind: h.quantifier().into(),
+        verdict: report.verdict,
+        condition: condition_text(report),
+        states: (!report.states_absent).then_some(StatesOf(report)),
+        positive: count(o.positive),
+        negative: count(o.negative),
+        flag_data_race: (!report.counts_absent).then_some(o.flag_data_race),
+        speedcheck: report.speedcheck.into(),
+        notes: report.notes.clone(),
+        partial: s.stopped.is_some(),
+        verdict_final: report.verdict_final(),
+        bounded_empty: report.bounded_empty,
+        stats: Some(Stats {
+            candidates: s.candidates,
+            consistent: o.consistent,
+            pruned: Pruned(s.pruned),
+            thin_air: o.thin_air,
+            deadlocked_paths: s.deadlocked_paths,
+            dropped_paths: s.dropped_paths,
+            seconds: Some(report.seconds),
+        }),
+        liveness: report.liveness.as_ref().map(|l| l.json.clone()),
+        run: info.cloned(),
+        shard: None,
+    }
+}
+
+/// The states of a report as the JSON lists them ([`State`]s), serialized straight from
+/// its outcomes.
+#[derive(Debug, Clone, Copy)]
+pub struct StatesOf<'a>(&'a Report);
+
+impl Serialize for StatesOf<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let r = self.0;
+        let columns = &r.header.columns;
+        let mut seq = s.serialize_seq(Some(r.outcomes.states.len()))?;
+        for (values, info) in &r.outcomes.states {
+            seq.serialize_element(&State {
+                values: ValuesOf(columns, values),
+                racy_only: !info.race_free,
+                thin_air_only: !info.not_thin_air,
+                count: (!r.counts_absent).then_some(info.count),
+            })?;
+        }
+        seq.end()
+    }
+}
+
+/// A state's values as the JSON writes them ([`crate::json::Values`]): column names and
+/// values side by side.
+struct ValuesOf<'a>(&'a [String], &'a [i64]);
+
+impl Serialize for ValuesOf<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.1.len()))?;
+        for (name, v) in self.0.iter().zip(self.1) {
+            m.serialize_entry(name, v)?;
+        }
+        m.end()
     }
 }
 
@@ -439,8 +424,11 @@ mod tests {
         // Past 2^64 the count goes on (a u64 would have stuck at 1.84e19).
         assert_eq!(readable_count(1u128 << 70), "1.18e21");
         assert_eq!(readable_count(u128::MAX), "> 3.40e38");
-        assert_eq!(pruned_json(5), json!(5));
-        assert_eq!(pruned_json(1u128 << 70), json!((1u128 << 70) as f64));
+        let json = |n| serde_json::to_string(&Pruned(n)).unwrap();
+        assert_eq!(json(5), "5");
+        assert_eq!(json((1 << 53) - 1), "9007199254740991");
+        // 2^70 = 1180591620717411303424.
+        assert_eq!(json(1u128 << 70), "1.1805916207174113e+21");
     }
 
     #[test]

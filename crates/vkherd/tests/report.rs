@@ -55,7 +55,7 @@ fn expected(file: &Path) -> Expected {
     let program = vkherd::load_litmus(&source).expect("the corpus parses");
     let rep = vkherd::run(&program, &vkherd::Options::default()).expect("the corpus runs");
     Expected {
-        name: rep.program.name.clone(),
+        name: rep.header.name.clone(),
         verdict: match rep.verdict {
             vkherd::Verdict::Ok => "Ok",
             vkherd::Verdict::No => "No",

@@ -8,6 +8,7 @@ mod common;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use vkherd::json::TestReport;
 use vkherd::merge::{merge, shard_report_json, ShardBy, ShardIdentity, ShardPlace};
 use vkherd::{report, Options, Shard};
 
@@ -18,20 +19,21 @@ fn corpus(rel: &str) -> PathBuf {
 }
 
 /// The JSON without the time, which differs from run to run.
-/// A shard's JSON object (without run information), parsed.
+/// A shard's JSON object (without run information) of `program`'s report, read back.
 fn shard_json_value(
+    program: &vkherd::LoweredProgram,
     rep: &vkherd::Report,
     file: &str,
     opts: &vkherd::Options,
     place: &vkherd::merge::ShardPlace,
-) -> Value {
-    let text = shard_report_json(rep, file, opts, place, &serde_json::Map::new());
+) -> TestReport {
+    let text = shard_report_json(program, rep, file, opts, place, None);
     serde_json::from_str(&text).expect("JSON")
 }
 
 /// The JSON object of a report (without run information), parsed.
 fn json_value(rep: &vkherd::Report, file: &str) -> Value {
-    serde_json::from_str(&report::json(rep, file, &serde_json::Map::new())).expect("JSON")
+    serde_json::from_str(&report::json(rep, file, None)).expect("JSON")
 }
 
 fn timeless(mut v: Value) -> String {
@@ -70,7 +72,7 @@ fn single_and_merged(
             tests: 1,
             identity: ShardIdentity::default(),
         };
-        shards.push(shard_json_value(&rep, &file, &o, &place));
+        shards.push(shard_json_value(&program, &rep, &file, &o, &place));
     }
     assert!(
         busy >= busy_shards,
@@ -159,7 +161,7 @@ fn merged_shards_equal_the_single_run_on_random_tests() {
             if single.stats.candidates > 20_000 {
                 continue;
             }
-            let shards: Vec<Value> = (0..3)
+            let shards: Vec<TestReport> = (0..3)
                 .map(|index| {
                     let o = Options {
                         shard: Some(Shard { index, count: 3 }),
@@ -174,7 +176,7 @@ fn merged_shards_equal_the_single_run_on_random_tests() {
                         tests: 1,
                         identity: ShardIdentity::default(),
                     };
-                    shard_json_value(&rep, "t", &o, &place)
+                    shard_json_value(&program, &rep, "t", &o, &place)
                 })
                 .collect();
             let merged = merge(&shards).unwrap();
