@@ -129,21 +129,7 @@ pub struct Explained {
     pub figures: Vec<Figure>,
 }
 
-/// Escapes text for HTML content and attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::escape::escape;
 
 /// Anchors, one per entry: `t-` and the path with every character other than ASCII
 /// letters, digits, `_`, `-` and `.` made `-`; `-2`, `-3`... when two paths give one.

@@ -10,6 +10,7 @@
 //! ```
 
 pub mod dot;
+pub mod escape;
 pub mod execution;
 pub mod explain;
 pub mod families;

@@ -326,7 +326,7 @@ pub fn iteration_effects(thread: &Thread, steps: &[Step]) -> (bool, bool) {
             Instruction::Access(a) if matches!(a.kind, AccessKind::Store | AccessKind::Rmw)),
         Step::Jump { .. } => false,
     });
-    let pure = super::laps::read_first_registers(thread, steps).is_empty();
+    let pure = read_first_registers(thread, steps).is_empty();
     (writes, pure)
 }
 
@@ -413,4 +413,28 @@ fn paused_prefixes<'a>(thread: &Thread, paths: impl Iterator<Item = &'a LPath>) 
     }
     out.sort_by_key(|p| p.path.steps.len());
     out
+}
+
+/// The registers an iteration reads before writing them and also writes (those whose
+/// values decide whether it is a spin iteration).
+pub(crate) fn read_first_registers(thread: &vkherd_model::Thread, steps: &[Step]) -> Vec<u32> {
+    let mut written: Vec<u32> = Vec::new();
+    let mut read_first: Vec<u32> = Vec::new();
+    for step in steps {
+        let (reads, dsts) = step_registers(thread, step);
+        for o in reads {
+            if let Operand::Reg(r) = o {
+                if !written.contains(&r) && !read_first.contains(&r) {
+                    read_first.push(r);
+                }
+            }
+        }
+        for d in dsts {
+            if !written.contains(&d) {
+                written.push(d);
+            }
+        }
+    }
+    read_first.retain(|r| written.contains(r));
+    read_first
 }

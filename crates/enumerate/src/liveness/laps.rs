@@ -19,10 +19,9 @@
 
 use super::endings::{Ending, LPath};
 use crate::combine::Layout;
-use crate::paths::Step;
 use crate::values::{Source, ValueSolver, Values};
 use crate::{CandidateView, Judgement, Visitor, Wanted};
-use vkherd_model::{Flags, Operand, Program, Rel, Statics};
+use vkherd_model::{Flags, Program, Rel, Statics};
 
 /// What the visitor looks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,7 +157,7 @@ impl<'a> StuckVisitor<'a> {
     /// for iterations without writes.)
     fn is_spin(&self, t: usize, trace: &[Vec<i64>], (from, to): (usize, usize)) -> bool {
         let steps = &self.paths[t].path.steps[from..to];
-        read_first_registers(&self.program.threads[t], steps)
+        super::endings::read_first_registers(&self.program.threads[t], steps)
             .into_iter()
             .all(|r| trace[from].get(r as usize) == trace[to].get(r as usize))
     }
@@ -304,30 +303,6 @@ impl<'a> StuckVisitor<'a> {
         key.extend(&c.values.write);
         key
     }
-}
-
-/// The registers an iteration reads before writing them and also writes (those whose
-/// values decide whether it is a spin iteration).
-pub(crate) fn read_first_registers(thread: &vkherd_model::Thread, steps: &[Step]) -> Vec<u32> {
-    let mut written: Vec<u32> = Vec::new();
-    let mut read_first: Vec<u32> = Vec::new();
-    for step in steps {
-        let (reads, dsts) = super::endings::step_registers(thread, step);
-        for o in reads {
-            if let Operand::Reg(r) = o {
-                if !written.contains(&r) && !read_first.contains(&r) {
-                    read_first.push(r);
-                }
-            }
-        }
-        for d in dsts {
-            if !written.contains(&d) {
-                written.push(d);
-            }
-        }
-    }
-    read_first.retain(|r| written.contains(r));
-    read_first
 }
 
 impl Visitor for StuckVisitor<'_> {

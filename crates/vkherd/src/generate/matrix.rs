@@ -3,7 +3,7 @@
 //! range over the leading varied items, columns over the trailing ones.
 
 use super::family::{Dimension, Variant};
-use crate::html::escape;
+use crate::escape::escape;
 use crate::Report;
 use serde::{Deserialize, Serialize};
 
