@@ -38,6 +38,15 @@ pub fn combine_status(a: i32, b: i32) -> i32 {
 
 /// The exit code of one test's report.
 pub fn report_status(rep: &vkherd::Report) -> i32 {
+    // A liveness search stopped by a limit leaves its answer open: the run is partial
+    // even when the safety report is complete (docs/liveness.md).
+    let liveness_stopped = rep
+        .liveness
+        .as_ref()
+        .is_some_and(|l| l.result.stopped.is_some());
+    if liveness_stopped && rep.stats.stopped.is_none() {
+        return EXIT_PARTIAL;
+    }
     match (rep.stats.stopped.is_some(), rep.verdict_final()) {
         (false, _) if rep.bounded_empty => EXIT_BOUNDED_EMPTY,
         (false, _) => EXIT_OK,

@@ -276,8 +276,13 @@ pub fn run_with_source(
             .map_err(|e| locate::enum_diagnostic(program, e))?;
         let names = liveness::Names::new(program, source);
         if result.verdict == vkherd_enumerate::liveness::Verdict::Unknown {
+            let hint = if result.stopped.is_some() {
+                "a higher --timeout or --max-candidates may settle it"
+            } else {
+                "a higher --unroll may settle it"
+            };
             report.notes.push(format!(
-                "Warning: liveness unknown: {}; a higher --unroll may settle it",
+                "Warning: liveness unknown: {}; {hint}",
                 liveness::unknown_reason(&result, &names, opts.unroll)
             ));
         }

@@ -307,3 +307,51 @@ fn liveness_output_does_not_depend_on_the_thread_count() {
         assert_eq!(one, two, "{model}");
     }
 }
+
+/// A liveness search stopped by a limit says so (text, JSON) and makes the run partial,
+/// exit 3, although the safety report before it is complete: the XF barrier of four
+/// workgroups needs 1458 candidates for its states and far more to find its unfair
+/// witness.
+#[test]
+fn a_liveness_search_stopped_by_a_limit_is_unknown_and_exits_3() {
+    let gen = std::process::Command::new(env!("CARGO_BIN_EXE_vkherd"))
+        .args(["gen", "xf-barrier", "4"])
+        .output()
+        .expect("gen runs");
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("liveness-limit");
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let file = dir.join("xf-barrier-4.litmus");
+    std::fs::write(&file, gen.stdout).expect("the test");
+    let file = file.to_str().expect("a path");
+    let args = [
+        "-j",
+        "1",
+        "--progress",
+        "unfair",
+        "--max-candidates",
+        "1490",
+    ];
+    let (code, out, err) = run(&[&args[..], &[file]].concat());
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        out.contains("Observation XF-barrier-4 Always 729 0"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Liveness: unknown (progress unfair): stopped at the limit of 1490 candidates (--max-candidates)"),
+        "{out}"
+    );
+    assert!(
+        err.contains("a higher --timeout or --max-candidates may settle it"),
+        "{err}"
+    );
+    let (code, json, _) = run(&[&args[..], &["--json", file]].concat());
+    assert_eq!(code, 3);
+    let v: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    assert_eq!(v["partial"], false, "the safety part is complete");
+    assert_eq!(v["liveness"]["verdict"], "unknown");
+    assert!(v["liveness"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("--max-candidates"));
+}
