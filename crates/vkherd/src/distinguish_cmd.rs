@@ -2,7 +2,7 @@
 //! allow different final states, each with the state and why the other model forbids
 //! it (docs/generate.md "distinguish").
 
-use crate::cli::{ThreadArgs, EXIT_BAD_INPUT, EXIT_OK};
+use crate::cli::{ThreadArgs, EXIT_BAD_INPUT, EXIT_OK, EXIT_PARTIAL};
 use crate::diy_cmd::AlphabetArgs;
 use clap::Args;
 use std::path::PathBuf;
@@ -297,8 +297,10 @@ fn report(outcome: &Outcome, a: &Model, b: &Model, args: &DistinguishArgs, cycle
                 "No program of the space distinguishes {} and {}: they agree on all {examined} programs examined.",
                 a.name, b.name
             );
+            return EXIT_OK;
         }
-        return EXIT_OK;
+        // Nothing found, but not everything examined: not an answer (docs/generate.md).
+        return EXIT_PARTIAL;
     }
     let last = outcome.sizes.last().expect("a size was searched");
     if cycle {

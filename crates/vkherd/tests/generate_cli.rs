@@ -301,3 +301,28 @@ fn distinguish_finds_the_pair_and_writes_tests_that_run() {
         stdout(&o)
     );
 }
+
+/// A search stopped by a limit before any difference is not "they agree": it says where
+/// it stopped and exits 3 (docs/generate.md).
+#[test]
+fn a_distinguish_search_stopped_before_a_difference_exits_3() {
+    let out = vkherd(&[
+        "distinguish",
+        "vulkan",
+        "vulkan-2024",
+        "-j",
+        "1",
+        "--max-programs",
+        "10",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert!(
+        text.contains("Search stopped at the limit of 10 programs (--max-programs)"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("No program of the space distinguishes"),
+        "{text}"
+    );
+}
