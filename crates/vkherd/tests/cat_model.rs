@@ -5,10 +5,9 @@
 //! checks the Alloy file's asserts on the corpus, and that the checks the analysis lets
 //! cut the search really only fail more as rf grows.
 
-#[allow(dead_code)] // shares the generator with the differential tests, using part of it
-mod common;
+use crate::common;
 
-mod files;
+use crate::files;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use vkherd::models::{ModelChoice, ModelSpec};

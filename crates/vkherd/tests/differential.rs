@@ -2,7 +2,7 @@
 //! (verdict, states, marks, counts, race flag) and identical outcome sets, at one worker
 //! thread and at several. The seed of any failure is printed.
 
-mod common;
+use crate::common;
 
 use vkherd::{report, Options};
 

@@ -6,10 +6,9 @@
 //! the pruned search, where the sharing along branches happens), the judgement the
 //! visitor gets has the same consistency, race flag and relations.
 
-#[allow(dead_code)] // shares the generator with the differential tests, using part of it
-mod common;
+use crate::common;
 
-mod files;
+use crate::files;
 use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Judgement, Visitor, Wanted};
 use vkherd_model::axioms::Candidate;
 use vkherd_model::{Derived, Program};

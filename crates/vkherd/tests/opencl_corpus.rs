@@ -4,7 +4,7 @@
 //! the default for OPENCL tests) must agree with every header, and the full reports are
 //! locked by insta snapshots (reviewed like code).
 
-mod files;
+use crate::files;
 use std::path::{Path, PathBuf};
 use vkherd_model::Dialect;
 

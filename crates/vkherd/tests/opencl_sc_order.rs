@@ -18,9 +18,8 @@
 //! is before every seq_cst write in its scope that follows its source in the
 //! modification order), which the corpus tests cover.
 
-#[allow(dead_code)] // shares the random number generator with the other tests
-mod common;
-mod files;
+use crate::common;
+use crate::files;
 
 use common::Rng;
 use std::path::Path;

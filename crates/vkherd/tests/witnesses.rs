@@ -4,8 +4,8 @@
 //! on random tests (plain and RMW spin loops). A witness that passed where the node's
 //! own check fails would leave a subtree unpruned and change the counts.
 
-mod common;
-mod files;
+use crate::common;
+use crate::files;
 
 use vkherd_enumerate::{collect_outcomes, AnyEngine, CatEngine, EnumOptions};
 use vkherd_model::ModelOptions;
