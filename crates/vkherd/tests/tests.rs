@@ -1,16 +1,17 @@
 //! The CLI crate's integration tests, in one test binary (ripgrep's `tests/tests.rs`
 //! layout): one link step instead of one per file. Each former test file is a module
 //! here, unchanged in place; `util` runs the binary and makes scratch files, `common`
-//! generates random tests, `files` walks the corpus. Run one module with
+//! generates random tests (crates/enumerate/tests/common, shared), `files` walks the
+//! corpus. Tests of the engines alone are in crates/enumerate/tests. Run one module with
 //! `cargo test -p vkherd --test integration MODULE::`.
 
+#[path = "../../enumerate/tests/common/mod.rs"]
 mod common;
 mod files;
 mod util;
 
 mod bounded_empty;
 mod cat_limits;
-mod cat_model;
 mod cli;
 mod cli_edges;
 mod cli_habits;
@@ -26,7 +27,6 @@ mod explain_cli;
 mod failing_tests;
 mod generate;
 mod generate_cli;
-mod hand_model_shortcuts;
 mod herd7_models;
 mod khronos;
 mod liveness;
@@ -41,10 +41,8 @@ mod observe;
 mod opencl_corpus;
 mod opencl_dialect;
 mod opencl_mmra;
-mod opencl_sc_order;
 mod partial_runs;
 mod report;
 mod shards;
 mod symlink_dirs;
 mod unroll_limits;
-mod witnesses;

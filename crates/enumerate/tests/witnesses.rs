@@ -13,7 +13,7 @@ use vkherd_model::ModelOptions;
 /// Runs `source` with and without witnesses (one worker thread, so that the witness
 /// tally evolves the same way each time) and compares everything the search reports.
 fn same_with_and_without(name: &str, source: &str, unroll: u32) -> bool {
-    let Ok(program) = vkherd::load_litmus(source) else {
+    let Ok(program) = crate::load_litmus(source) else {
         return false;
     };
     if program.dialect != vkherd_model::Dialect::Vulkan {
