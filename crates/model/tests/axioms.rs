@@ -7,7 +7,7 @@
 //! the comments. Events are numbered in the order they are added (`e0`, `e1`, ...).
 //! Threads are given as (qf, wg, sg) ids.
 
-mod common;
+use crate::common;
 
 use common::*;
 use vkherd_model::axioms::{cbar_sw, class_subsets, hypors, rs};

@@ -342,7 +342,7 @@ pub fn resolve(
     // Both engines have the variants `no-chains` (as --no-chains) and `mmra` as model
     // options: `cat` stays `None` and the engine compiles vulkan.cat with them
     // (`vkherd_enumerate::bundled_model`, once per process); the tests require both
-    // engines to agree (tests/cat_model.rs, tests/mmra_properties.rs).
+    // engines to agree (crates/enumerate/tests/cat_model.rs, tests/mmra_properties.rs).
     let hand_name = name.strip_prefix("hand:");
     // (`--variant no-chains` with `vulkan` compiles the cat model with it, as any other
     // variant: its reports name the variants the model was compiled with.)

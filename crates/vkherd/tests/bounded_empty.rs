@@ -6,26 +6,10 @@
 //! Not bounded-empty: executions that complete but that the filter or the condition leave
 //! out, and runs that cannot tell (their search skipped subtrees for their final state).
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn vkherd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vkherd"))
-        .args(args)
-        .output()
-        .expect("run vkherd")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::util::{text, tmp_path, vkherd, write_file};
 
 fn write(dir: &str, name: &str, content: &str) -> String {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(dir);
-    std::fs::create_dir_all(&d).expect("a test directory");
-    let path = d.join(name);
-    std::fs::write(&path, content).expect("write a test file");
-    path.to_str().unwrap().to_string()
+    write_file(&tmp_path(dir).join(name), content)
 }
 
 /// P0 waits for `flag`, which P1 sets (`SET`) or not (`UNSET`), then reads `x`.

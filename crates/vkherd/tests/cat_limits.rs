@@ -3,33 +3,15 @@
 //! a stack overflow; a model just under the limits runs (search, evaluation, explain) on
 //! the worker threads' stacks and gives vulkan.cat's answers.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use crate::util::run_in_root as run;
+use std::path::PathBuf;
 use vkherd_cat::Limit;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// A fresh directory for this test's model files.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("vkherd-cat-limits-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// Runs vkherd from the repository root: exit code, stdout, stderr.
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_vkherd"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// `count` definitions, each one operator over the last, starting from rf and po (per

@@ -1,8 +1,8 @@
 //! The limits of the command line (docs/errors.md): `--timeout` and `--max-candidates` stop
 //! a test early with exit code 3 and a `Partial` line, instead of running for hours.
 
+use crate::util::{text, tmp_path, vkherd};
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 /// A test far too big to finish quickly (minutes): four invocations each storing to and
 /// loading from one location, so that the reads-from choices multiply (13^12). The accesses
@@ -39,20 +39,9 @@ fn big_test_with(condition: &str) -> String {
 }
 
 fn write(name: &str, text: &str) -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let path = tmp_path(name);
     std::fs::write(&path, text).expect("write the generated test");
     path
-}
-
-fn vkherd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vkherd"))
-        .args(args)
-        .output()
-        .expect("run vkherd")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 #[test]
@@ -250,7 +239,7 @@ fn opencl_tests_run_the_opencl_model_and_the_vulkan_model_refuses_them() {
 /// In a directory, each test runs the model of its dialect.
 #[test]
 fn a_directory_with_both_dialects_runs_each_with_its_model() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mixed-dialects");
+    let dir = tmp_path("mixed-dialects");
     let _ = std::fs::create_dir_all(&dir);
     std::fs::write(
         dir.join("a.litmus"),

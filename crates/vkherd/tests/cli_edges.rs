@@ -2,88 +2,11 @@
 //! graphs every Graphviz reads (item 8), herd7's options and unknown relation names
 //! (item 9), and one rule for a model and a dialect that do not match (item 10).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn vkherd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vkherd"))
-        .args(args)
-        .output()
-        .expect("run vkherd")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn corpus(sub: &str) -> String {
-    root()
-        .join("litmus-tests")
-        .join(sub)
-        .to_string_lossy()
-        .into_owned()
-}
-
-/// A fresh directory under the test tmpdir.
-fn dir(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("create a test directory");
-    d
-}
-
-/// Every `.litmus` file of the corpus, sorted.
-fn corpus_files() -> Vec<PathBuf> {
-    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(d).expect("read the corpus") {
-            let p = e.expect("an entry").path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "litmus") {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(&root().join("litmus-tests"), &mut out);
-    out.sort();
-    out
-}
+use crate::files::corpus_files;
+use crate::util::{corpus, dot_installed, fresh_dir as dir, render, text, vkherd};
+use std::process::Output;
 
 // ---- Item 8: graphs every Graphviz reads ----
-
-fn dot_installed() -> bool {
-    Command::new("dot")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// `dot -Tsvg` of `graph`: the SVG, or what dot said when it failed or warned.
-fn render(graph: &str) -> Result<String, String> {
-    use std::io::Write;
-    let mut child = Command::new("dot")
-        .arg("-Tsvg")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run dot");
-    let mut stdin = child.stdin.take().expect("piped");
-    let input = graph.to_string();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().expect("dot runs");
-    let _ = writer.join();
-    if out.status.success() && out.stderr.is_empty() {
-        Ok(text(&out.stdout))
-    } else {
-        Err(format!("{:?}: {}", out.status.code(), text(&out.stderr)))
-    }
-}
 
 /// One graph per stream: `digraph NAME {`, balanced braces, `}` at the end.
 fn check_one_graph(dot: &str) -> Result<(), String> {

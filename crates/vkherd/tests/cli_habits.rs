@@ -2,36 +2,13 @@
 //! mislead silently, herd7's option spellings, logs and `compare`, archivable JSON,
 //! install and shell helpers, and the smaller things.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn vkherd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vkherd"))
-        .args(args)
-        .output()
-        .expect("run vkherd")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A fresh directory under the test tmpdir.
-fn dir(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("create a test directory");
-    d
-}
+use crate::util::{corpus, fresh_dir as dir, text, vkherd};
+use std::path::Path;
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
     std::fs::write(&path, text).expect("write a test file");
     path.to_str().unwrap().to_string()
-}
-
-fn corpus(sub: &str) -> String {
-    format!("{}/../../litmus-tests/{sub}", env!("CARGO_MANIFEST_DIR"))
 }
 
 fn khronos_dir() -> String {

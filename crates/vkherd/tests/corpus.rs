@@ -2,7 +2,7 @@
 //! and list of states, derived by hand from the Alloy model; vkherd must agree. The full
 //! reports are also locked by insta snapshots (reviewed like code).
 
-mod files;
+use crate::files;
 use std::path::{Path, PathBuf};
 use vkherd::{report, Options, Variant};
 use vkherd_model::ModelOptions;

@@ -4,28 +4,14 @@
 //! error at its header, counted in the summary, exit code 2); the other tests are
 //! compared as usual. A model for both dialects compares both.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn vkherd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vkherd"))
-        .args(args)
-        .output()
-        .expect("run vkherd")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::util::{fresh_dir, text, vkherd};
+use std::path::PathBuf;
 
 /// A directory holding `files` (paths below litmus-tests/), for the test `name`.
 fn mixed(name: &str, files: &[&str]) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../litmus-tests");
+    let d = fresh_dir(name);
     for f in files {
-        let from = corpus.join(f);
+        let from = PathBuf::from(crate::util::corpus(f));
         std::fs::copy(&from, d.join(from.file_name().unwrap())).unwrap();
     }
     d

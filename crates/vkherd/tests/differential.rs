@@ -2,9 +2,11 @@
 //! (verdict, states, marks, counts, race flag) and identical outcome sets, at one worker
 //! thread and at several. The seed of any failure is printed.
 
-mod common;
+use crate::common;
 
+use vkherd::models::{ModelChoice, ModelSpec};
 use vkherd::{report, Options};
+use vkherd_model::ModelOptions;
 
 /// Runs `program` in a rayon pool of `threads` workers.
 fn run_in_pool(
@@ -173,7 +175,7 @@ fn search_matches_naive_on_rmw_spin_loops() {
 }
 
 #[test]
-#[ignore = "prints a generated test: VKHERD_SEED=N cargo test --test differential print_seed -- --ignored --nocapture"]
+#[ignore = "prints a generated test: VKHERD_SEED=N cargo test -p vkherd --test integration differential::print_seed -- --ignored --nocapture"]
 fn print_seed() {
     let seed: u64 = std::env::var("VKHERD_SEED")
         .ok()
@@ -198,4 +200,36 @@ fn dump_seeds() {
         let path = std::path::Path::new(&dir).join(format!("random-{seed}.litmus"));
         std::fs::write(path, common::random_test(seed, false)).unwrap();
     }
+}
+
+/// The pruned search under the cat engine (cutting only with the checks the analysis
+/// allows) against plain enumeration under the cat engine, and against the hand-written
+/// model: identical reports on random tests.
+#[test]
+fn cat_engine_search_matches_naive_and_the_hand_written_model_on_random_tests() {
+    let cat = ModelChoice::given(ModelSpec::Vulkan(ModelOptions::default()));
+    let hand = ModelChoice::given(ModelSpec::Hand(ModelOptions::default()));
+    let mut compared = 0;
+    for seed in (200..350).chain(10_400..10_450) {
+        let src = common::random_test(seed, seed >= 10_000);
+        let program = vkherd::load_litmus(&src).unwrap();
+        let run = |naive: bool, engine: bool| {
+            let o = vkherd::Options {
+                naive,
+                model: if engine { cat.clone() } else { hand.clone() },
+                max_candidates: Some(200_000),
+                ..vkherd::Options::default()
+            };
+            vkherd::run(&program, &o)
+                .map(|r| (r.stats.stopped.is_some(), vkherd::report::herd_text(&r)))
+        };
+        let search = run(false, true).unwrap();
+        if search.0 {
+            continue;
+        }
+        assert_eq!(Ok(search.clone()), run(true, true), "seed {seed}\n{src}");
+        assert_eq!(Ok(search), run(false, false), "seed {seed}\n{src}");
+        compared += 1;
+    }
+    assert!(compared >= 190, "{compared}");
 }

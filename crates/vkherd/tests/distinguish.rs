@@ -230,7 +230,7 @@ fn weakened_vulkan() -> PathBuf {
     let text = std::fs::read_to_string(path).unwrap();
     let from = "acyclic locord | rf | fr | asmo as consistent";
     assert!(text.contains(from));
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("vulkan-no-locord-axiom.cat");
+    let out = crate::util::tmp_path("vulkan-no-locord-axiom.cat");
     std::fs::write(
         &out,
         text.replace(from, "acyclic rf | fr | asmo as consistent"),

@@ -2,11 +2,8 @@
 //! exists: a renamed or removed test must not leave a page (docs/differences.md above
 //! all, whose entries each point at the test that shows them) pointing at nothing.
 
-use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::util::root;
+use std::path::PathBuf;
 
 /// The pages: docs/*.md, README.md and the corpus's README and COVERAGE.
 fn pages() -> Vec<PathBuf> {

@@ -2,7 +2,7 @@
 //! warning) is an upper bound on what the search covers: candidates examined plus
 //! candidates pruned, for the pruned search and for plain enumeration.
 
-mod files;
+use crate::files;
 use vkherd::Options;
 
 fn check(name: &str, source: &str, naive_too: bool) {
@@ -91,10 +91,7 @@ fn stats_print_the_estimate_before_the_run_and_the_counts_after() {
         env!("CARGO_MANIFEST_DIR"),
         "/../../litmus-tests/mp/MP-relacq-wg.litmus"
     );
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_vkherd"))
-        .args(["--stats", mp])
-        .output()
-        .unwrap();
+    let out = crate::util::bin().args(["--stats", mp]).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     let lines: Vec<&str> = stderr.lines().collect();
     assert!(

@@ -8,10 +8,9 @@
 //!   final state;
 //! - on corpus tests and random tests (the differential tests' generator).
 
-#[allow(dead_code)] // shares the generator with the differential tests, using part of it
-mod common;
+use crate::common;
 
-mod files;
+use crate::files;
 use vkherd::explain::{explain, failure, witness_executions, Edge, Target, Witness};
 use vkherd::models::{ModelChoice, ModelSpec};
 use vkherd_cat::{Model, Prepared};

@@ -3,51 +3,12 @@
 //! message), the limit on runaway tests, DOT that Graphviz renders without a warning (when
 //! `dot` is installed; skipped visibly when not), and the same bytes whatever `-j`.
 
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-fn corpus(path: &str) -> String {
-    format!("{}/../../litmus-tests/{path}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn vkherd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vkherd"))
-        .args(args)
-        .output()
-        .expect("run vkherd")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn dot_installed() -> bool {
-    Command::new("dot")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
+use crate::util::{bin, corpus, dot_installed, render, root, text, tmp_path, vkherd};
 
 /// Renders DOT with Graphviz: succeeds with nothing on stderr (no warning).
 fn assert_renders_cleanly(dot: &str, what: &str) {
-    use std::io::Write;
-    let mut child = Command::new("dot")
-        .arg("-Tsvg")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run dot");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(dot.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{what}: dot failed");
-    assert_eq!(text(&out.stderr), "", "{what}: Graphviz warns");
-    assert!(text(&out.stdout).contains("<svg"), "{what}: no SVG");
+    let svg = render(dot).unwrap_or_else(|e| panic!("{what}: dot failed or warned: {e}"));
+    assert!(svg.contains("<svg"), "{what}: no SVG");
 }
 
 #[test]
@@ -197,7 +158,7 @@ fn graphs_render_without_warnings() {
 
 #[test]
 fn graph_dir_gets_a_file_per_state() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("explain-graphs");
+    let dir = tmp_path("explain-graphs");
     let _ = std::fs::remove_dir_all(&dir);
     let out = vkherd(&[
         &corpus("mp/MP-relacq-wg.litmus"),
@@ -225,7 +186,7 @@ fn graph_dir_gets_a_file_per_state() {
         assert!(text(&out.stderr).contains("`dot` is not installed"));
     }
     // herd7's spelling: -o DIR.
-    let dir2 = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("explain-graphs-o");
+    let dir2 = tmp_path("explain-graphs-o");
     let _ = std::fs::remove_dir_all(&dir2);
     let out = vkherd(&[
         &corpus("mp/MP-relacq-wg.litmus"),
@@ -284,13 +245,8 @@ fn the_worked_example_in_the_docs_is_the_real_output() {
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
-    let root = format!("{}/../..", env!("CARGO_MANIFEST_DIR"));
     let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_vkherd"))
-            .current_dir(&root)
-            .args(args)
-            .output()
-            .unwrap();
+        let out = bin().current_dir(root()).args(args).output().unwrap();
         text(&out.stdout)
     };
     let cross = run(&[
@@ -345,7 +301,7 @@ fn explain_has_the_limits_of_a_run_with_their_defaults() {
 fn explain_goes_past_200000_candidates_within_the_run_limits() {
     let gen = vkherd(&["gen", "ticket", "2"]);
     assert_eq!(gen.status.code(), Some(0));
-    let file = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("explain-ticket-2.litmus");
+    let file = tmp_path("explain-ticket-2.litmus");
     std::fs::write(&file, &gen.stdout).unwrap();
     let out = vkherd(&["explain", "--json", file.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -362,7 +318,7 @@ fn explain_goes_past_200000_candidates_within_the_run_limits() {
 #[test]
 fn a_stopped_explanation_says_how_far_it_got() {
     let gen = vkherd(&["gen", "ticket", "3"]);
-    let file = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("explain-ticket-3.litmus");
+    let file = tmp_path("explain-ticket-3.litmus");
     std::fs::write(&file, &gen.stdout).unwrap();
     let out = vkherd(&[
         "explain",

@@ -10,20 +10,17 @@
 //! `VKHERD_TEST_PANIC` (crates/enumerate/src/lib.rs). Release builds have no such hook:
 //! there those tests say that they are skipped.
 
+use crate::util::{bin, fresh_dir, text};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn vkherd(args: &[&str], env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vkherd"))
+    bin()
         .args(args)
         .envs(env.iter().copied())
         .env("RUST_BACKTRACE", "0")
         .output()
         .expect("run vkherd")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 fn manifest(rel: &str) -> PathBuf {
@@ -36,9 +33,7 @@ fn read(rel: &str) -> String {
 
 /// A fresh directory holding `files` (name, text).
 fn batch(name: &str, files: &[(&str, String)]) -> String {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("a test directory");
+    let d = fresh_dir(name);
     for (file, content) in files {
         std::fs::write(d.join(file), content).expect("write a test file");
     }

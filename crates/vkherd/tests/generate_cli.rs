@@ -1,26 +1,20 @@
 //! The generators on the command line: `vkherd diy` (one test, families, errors),
 //! `vkherd table`, the families in `vkherd report`, and `vkherd distinguish`.
 
+use crate::util::{text, tmp_path, vkherd};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn vkherd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vkherd"))
-        .args(args)
-        .output()
-        .expect("run vkherd")
-}
+use std::process::Output;
 
 fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    text(&o.stdout)
 }
 
 fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    text(&o.stderr)
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let dir = tmp_path(name);
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }

@@ -6,7 +6,7 @@
 //! bundled vulkan.cat without its checks and `co`) and restate its checks and `co` with
 //! those constructs; a control model that leaves out one `call` differs.
 
-mod files;
+use crate::files;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -170,7 +170,7 @@ fn the_cli_refuses_a_herd7_model_it_cannot_run_with_a_located_error() {
     for (name, text, expected) in cases {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_vkherd"))
+        let out = crate::util::bin()
             .arg("--model")
             .arg(&path)
             .arg(files::corpus_root().join("sb/SB.litmus"))

@@ -4,7 +4,7 @@
 //! plain enumeration; the safety report unchanged by --liveness on the whole corpus; and
 //! the set of violations growing along fair, lobe, hsa_obe, hsa or obe, unfair.
 
-mod files;
+use crate::files;
 use vkherd::liveness::{Progress, ProgressModel};
 use vkherd::{report, Options};
 use vkherd_enumerate::liveness::{check, Verdict};

@@ -6,26 +6,7 @@
 //! Expected verdicts and counts come from the hand-derived headers of
 //! litmus-tests/liveness/ (their table in litmus-tests/README.md).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Runs vkherd in the project root: exit code, stdout, stderr.
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_vkherd"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::util::{root, run_in_root as run};
 
 fn test(name: &str) -> String {
     format!("litmus-tests/liveness/{name}.litmus")
@@ -314,11 +295,11 @@ fn liveness_output_does_not_depend_on_the_thread_count() {
 /// witness.
 #[test]
 fn a_liveness_search_stopped_by_a_limit_is_unknown_and_exits_3() {
-    let gen = std::process::Command::new(env!("CARGO_BIN_EXE_vkherd"))
+    let gen = crate::util::bin()
         .args(["gen", "xf-barrier", "4"])
         .output()
         .expect("gen runs");
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("liveness-limit");
+    let dir = crate::util::tmp_path("liveness-limit");
     std::fs::create_dir_all(&dir).expect("a directory");
     let file = dir.join("xf-barrier-4.litmus");
     std::fs::write(&file, gen.stdout).expect("the test");

@@ -3,40 +3,8 @@
 //! name and position; duplicate names are reported and never hide a change. `merge` never
 //! puts together the parts of different runs or of different sources of one test.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn vkherd_in(dir: Option<&Path>, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vkherd"));
-    if let Some(d) = dir {
-        cmd.current_dir(d);
-    }
-    cmd.args(args).output().expect("run vkherd")
-}
-
-fn vkherd(args: &[&str]) -> Output {
-    vkherd_in(None, args)
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A fresh directory under the test tmpdir.
-fn dir(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("create a test directory");
-    d
-}
-
-fn write(path: &Path, contents: &str) -> String {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).expect("create a directory");
-    }
-    std::fs::write(path, contents).expect("write a file");
-    path.to_str().unwrap().to_string()
-}
+use crate::util::{bin, fresh_dir as dir, text, vkherd, write_file as write};
+use std::path::Path;
 
 /// One herd-style report of a test named `name` with one state and a verdict.
 fn text_report(name: &str, state: &str, verdict: &str) -> String {
@@ -178,10 +146,11 @@ fn merge_refuses_shards_of_two_sources_that_share_a_file_name_and_a_test_name() 
     // added up under the first one's condition, exit code 0.
     let mut parts = String::new();
     for (k, sub) in [("1/2", "one"), ("2/2", "two")] {
-        let out = vkherd_in(
-            Some(&d.join(sub)),
-            &["-j", "1", "--json", "--shard", k, "SB.litmus"],
-        );
+        let out = bin()
+            .current_dir(d.join(sub))
+            .args(["-j", "1", "--json", "--shard", k, "SB.litmus"])
+            .output()
+            .expect("run vkherd");
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
         parts.push_str(&text(&out.stdout));
     }

@@ -6,8 +6,8 @@
 //! `.litmus` files run as `vkherd FILE`, `.test` files as `vkherd khronos FILE`, from inside
 //! the corpus directory so that the paths in the snapshots are relative.
 
+use crate::util::bin;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/malformed")
@@ -25,7 +25,7 @@ fn corpus() -> Vec<String> {
 
 /// Runs the binary on one corpus file: (exit code, stderr).
 fn run(name: &str) -> (i32, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vkherd"));
+    let mut cmd = bin();
     if name.ends_with(".test") {
         cmd.arg("khronos");
     }

@@ -6,8 +6,7 @@
 //!
 //! The seed of any failure is printed with the test.
 
-#[allow(dead_code)] // shares the generator with the differential tests, using part of it
-mod common;
+use crate::common;
 
 use common::Rng;
 use vkherd::models::{ModelChoice, ModelSpec};

@@ -1,6 +1,7 @@
 //! `!mmra(...)` tags in both `.litmus` dialects (docs/mmra.md "Syntax"): parsed, stored
 //! per instruction, lowered onto the events' accesses; bad tags are located errors.
 
+use crate::util::vkherd;
 use vkherd_model::{Instruction, MmraTags, Program};
 
 /// The tags of every access of thread `t`, as written back (`""` = none).
@@ -129,18 +130,8 @@ fn bad_opencl_tags_are_located_errors() {
     );
 }
 
-fn vkherd(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_vkherd"))
-        .args(args)
-        .output()
-        .expect("run vkherd")
-}
-
 fn corpus(name: &str) -> String {
-    format!(
-        "{}/../../litmus-tests/mmra/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    )
+    crate::util::corpus(&format!("mmra/{name}"))
 }
 
 /// The command line: `--variant mmra` turns the tags on (the JSON run info says so), the
@@ -165,7 +156,7 @@ fn variant_mmra_on_the_command_line() {
     // On an OpenCL test, `--variant mmra` without --model runs opencl.cat's variant: the
     // same report as `--model opencl --variant mmra`, and the JSON names the model and the
     // variant.
-    let ocl = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mmra-ocl.litmus");
+    let ocl = crate::util::tmp_path("mmra-ocl.litmus");
     std::fs::write(&ocl, OPENCL).unwrap();
     let ocl = ocl.to_str().unwrap();
     let out = vkherd(&["--variant", "mmra", ocl]);

@@ -1,30 +1,18 @@
 //! `--model`, `--variant`, `vkherd models` and `vkherd diff` from the command line.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_vkherd"))
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::util::{bin, root, text};
+use std::path::PathBuf;
 
 /// Runs vkherd; stdout without the `Summary:` line of a directory run (it has the time).
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = bin().current_dir(root()).args(args).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = text(&out.stdout);
     let stdout = stdout
         .lines()
         .filter(|l| !l.starts_with("Summary: "))
         .map(|l| format!("{l}\n"))
         .collect();
-    (
-        out.status.code().unwrap_or(-1),
-        stdout,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    (out.status.code().unwrap_or(-1), stdout, text(&out.stderr))
 }
 
 /// The Vulkan corpus: litmus-tests/ without its OpenCL parts, `opencl` and `opencl-mmra`

@@ -6,7 +6,7 @@
 //! panics. The fuzz targets parse_opencl, parse_cat and run_cat (fuzz/, docs/errors.md
 //! "Fuzzing") explore the same inputs at random; this is their fast, repeatable part.
 
-mod files;
+use crate::files;
 
 use std::collections::BTreeSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};

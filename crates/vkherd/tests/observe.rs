@@ -2,16 +2,12 @@
 //! mesa-vulkan-drivers). Every test skips, visibly, without a device; the one about
 //! machines without Vulkan runs everywhere.
 
+use crate::util::{bin, root};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use std::process::Output;
 
 fn observe(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vkherd"))
+    bin()
         .arg("observe")
         .args(args)
         .current_dir(root())
@@ -60,7 +56,7 @@ fn states(v: &Value) -> Vec<(String, bool, u64)> {
 fn without_vulkan_observe_says_so_and_exits_7() {
     // No driver manifest: the loader (if any) finds no device; without a loader the
     // message is about the loader. Both exit 7.
-    let out = Command::new(env!("CARGO_BIN_EXE_vkherd"))
+    let out = crate::util::bin()
         .args(["observe", "litmus-tests/sb/SB.litmus"])
         .current_dir(root())
         .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")

@@ -4,7 +4,7 @@
 //! the default for OPENCL tests) must agree with every header, and the full reports are
 //! locked by insta snapshots (reviewed like code).
 
-mod files;
+use crate::files;
 use std::path::{Path, PathBuf};
 use vkherd_model::Dialect;
 
@@ -202,7 +202,7 @@ fn opencl_tests_are_refused_by_the_vulkan_model() {
 
 /// Writes every lowered OpenCL corpus test to `$VKHERD_DUMP_OPENCL` in a line format, for
 /// cross-checking the hand-derived headers with other tools (as tests/differential.rs
-/// does for Vulkan): `cargo test --test opencl_corpus dump -- --ignored`.
+/// does for Vulkan): `cargo test -p vkherd --test integration opencl_corpus::dump -- --ignored`.
 #[test]
 #[ignore = "writes the lowered corpus to $VKHERD_DUMP_OPENCL (for cross-checking with other tools)"]
 fn dump_lowered_corpus() {

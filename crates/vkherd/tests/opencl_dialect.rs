@@ -5,9 +5,8 @@
 //! and plain exhaustive enumeration (`--naive`). The warnings reach stderr and the JSON
 //! notes.
 
-mod files;
+use crate::files;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn fixtures() -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/files/opencl-dialect");
@@ -96,7 +95,7 @@ fn fixture_path(name: &str) -> PathBuf {
 fn warnings_reach_stderr_and_the_json_notes() {
     let path = fixture_path("cas-fail-release.litmus");
     let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_vkherd"))
+        crate::util::bin()
             .args(args)
             .arg(&path)
             .output()

@@ -11,10 +11,9 @@
 //!
 //! The seed of any failure is printed with the test.
 
-#[allow(dead_code)] // shares the random number generator with the other tests
-mod common;
+use crate::common;
 
-mod files;
+use crate::files;
 use common::Rng;
 use std::path::Path;
 use vkherd::{report, Options, Report};
@@ -509,7 +508,7 @@ fn opencl_mmra_corpus_matches_its_headers_and_snapshots() {
 #[test]
 fn diff_shows_the_states_the_tags_add() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_vkherd"))
+    let out = crate::util::bin()
         .current_dir(&root)
         .args(["diff", "opencl", "opencl+mmra", "litmus-tests/opencl-mmra"])
         .output()
@@ -551,7 +550,7 @@ Test litmus-tests/opencl-mmra/MMRA-seed-memory-types.litmus
 ";
     assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
     // The untagged OpenCL corpus: the variant adds nothing.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_vkherd"))
+    let out = crate::util::bin()
         .current_dir(&root)
         .args(["diff", "opencl", "opencl+mmra", "litmus-tests/opencl/mp"])
         .output()

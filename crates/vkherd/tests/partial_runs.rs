@@ -6,25 +6,11 @@
 //!
 //! Partial runs are made deterministic with `--max-candidates` and `-j 1`, never timing.
 
+use crate::util::{text, tmp_path, vkherd, write_file};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn vkherd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vkherd"))
-        .args(args)
-        .output()
-        .expect("run vkherd")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 fn write(name: &str, contents: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    std::fs::write(&path, contents).expect("write a test file");
-    path.to_str().unwrap().to_string()
+    write_file(&tmp_path(name), contents)
 }
 
 /// `vkherd gen FAMILY N`, written to a file of its own for the test `test` (tests run in

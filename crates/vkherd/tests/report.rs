@@ -2,16 +2,14 @@
 //! and loaded in a real headless browser when one is installed (the test says so, and
 //! skips, when none is).
 
-mod files;
+use crate::files;
+use crate::util::{bin, dot_installed as graphviz, root as repo, tmp_path};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
+/// Runs `vkherd ARGS` from the repository's root.
 fn vkherd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vkherd"))
+    bin()
         .args(args)
         .current_dir(repo())
         .output()
@@ -19,7 +17,7 @@ fn vkherd(args: &[&str]) -> Output {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report-tests");
+    let dir = tmp_path("report-tests");
     std::fs::create_dir_all(&dir).expect("make the test directory");
     dir.join(name)
 }
@@ -78,14 +76,6 @@ fn between<'a>(s: &'a str, start: &str, end: &str) -> Option<&'a str> {
     let from = s.find(start)? + start.len();
     let len = s[from..].find(end)?;
     Some(&s[from..from + len])
-}
-
-/// Is Graphviz's `dot` on PATH?
-fn graphviz() -> bool {
-    Command::new("dot")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 /// The witness figures of a test's section: the part between its "Witness executions"
@@ -423,7 +413,7 @@ fn without_graphviz_the_graphs_are_dot_source_with_a_visible_note() {
     let empty = tmp("empty-path");
     std::fs::create_dir_all(&empty).expect("make a directory");
     let out = tmp("no-dot.html");
-    let output = Command::new(env!("CARGO_BIN_EXE_vkherd"))
+    let output = crate::util::bin()
         .args([
             "report",
             "-o",
@@ -481,7 +471,7 @@ fn show_adds_relations_to_the_witness_graphs_and_a_bad_name_is_exit_code_2() {
     std::fs::create_dir_all(&empty).expect("make a directory");
     let run = |show: &str, out: &str| {
         let out = tmp(out);
-        let output = Command::new(env!("CARGO_BIN_EXE_vkherd"))
+        let output = crate::util::bin()
             .args(["report", "--show", show, "-o", out.to_str().expect("UTF-8")])
             .arg("litmus-tests/mp/MP-relacq-wg.litmus")
             .current_dir(repo())

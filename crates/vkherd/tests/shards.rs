@@ -2,21 +2,19 @@
 //! their JSON gives back the single run's report byte for byte (text, and JSON apart from
 //! the time).
 
-#[allow(dead_code)] // shares the generator with the differential tests, using part of it
-mod common;
+use crate::common;
 
+use crate::util::{tmp_path, vkherd};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Output;
+
+fn corpus(rel: &str) -> PathBuf {
+    PathBuf::from(crate::util::corpus(rel))
+}
 use vkherd::json::TestReport;
 use vkherd::merge::{merge, shard_report_json, ShardBy, ShardIdentity, ShardPlace};
 use vkherd::{report, Options, Shard};
-
-fn corpus(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../litmus-tests")
-        .join(rel)
-}
 
 /// The JSON without the time, which differs from run to run.
 /// A shard's JSON object (without run information) of `program`'s report, read back.
@@ -192,15 +190,8 @@ fn merged_shards_equal_the_single_run_on_random_tests() {
     assert!(compared >= 220, "only {compared} of 240 runs compared");
 }
 
-fn vkherd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vkherd"))
-        .args(args)
-        .output()
-        .expect("run vkherd")
-}
-
 fn write_jsonl(name: &str, outputs: &[Output]) -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let path = tmp_path(name);
     let text: Vec<u8> = outputs.iter().flat_map(|o| o.stdout.clone()).collect();
     std::fs::write(&path, text).unwrap();
     path

@@ -5,30 +5,19 @@
 //! in a tree, 2^40 times).
 #![cfg(unix)]
 
+use crate::util::{corpus, text, tmp_path, vkherd};
 use std::os::unix::fs::symlink;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn vkherd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vkherd"))
-        .args(args)
-        .output()
-        .expect("run vkherd")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use std::path::PathBuf;
 
 /// `NAME/a/SB.litmus`, and the links `links` (path below NAME, target). One kind of
 /// link per tree: with several, a walk that follows them all branches at every level and
 /// would take exponential time to fail rather than failing at once.
 fn tree(name: &str, links: &[(&str, &str)]) -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let root = tmp_path(name);
     let _ = std::fs::remove_dir_all(&root);
     let a = root.join("a");
     std::fs::create_dir_all(&a).unwrap();
-    let sb = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../litmus-tests/sb/SB.litmus");
+    let sb = corpus("sb/SB.litmus");
     std::fs::copy(sb, a.join("SB.litmus")).unwrap();
     for (link, target) in links {
         let link = root.join(link);

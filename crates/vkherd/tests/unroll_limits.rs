@@ -2,26 +2,13 @@
 //! a spin loop unrolled far finishes or stops at a documented limit with exit code 2 or
 //! 3, never an abort; a bound far past the limits is refused at once.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn vkherd(args: &[&str], env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vkherd"))
-        .args(args)
-        .envs(env.iter().copied())
-        .output()
-        .expect("run vkherd")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::util::{text, tmp_path, vkherd_with_env as vkherd};
 
 /// `vkherd gen FAMILY N`, written to a file of its own.
 fn generated(family: &str, n: &str) -> String {
     let out = vkherd(&["gen", family, n], &[]);
     assert_eq!(out.status.code(), Some(0));
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("unroll-limits");
+    let dir = tmp_path("unroll-limits");
     std::fs::create_dir_all(&dir).expect("a test directory");
     // One file per call: the tests run in parallel, and one writing a shared file while
     // another reads it gave "unexpected end of input".

@@ -1,7 +1,7 @@
 //! Each pass alone, on small models over four events whose static bases are made up here
 //! (`po` = 0→1→2→3 transitively, `sloc` = {(0,2), (2,0)}, `W` = {1, 3}, every other
 //! static base empty). The whole pipeline is checked against the plain evaluator on the
-//! bundled models by the CLI crate's tests (`tests/cat_model.rs`).
+//! bundled models by the enumerator's tests (crates/enumerate/tests/cat_model.rs).
 
 use super::hoist::hoist;
 use super::program::{Input, Loc, Program, Step};

@@ -237,7 +237,7 @@ pub fn witness_executions(
     let model = judge.model;
     // The run's own engine finds the executions (`--model hand:vulkan` is the
     // hand-written one, which agrees with vulkan.cat candidate by candidate:
-    // tests/cat_model.rs); the cat model names their relations.
+    // crates/enumerate/tests/cat_model.rs); the cat model names their relations.
     let mut eo = judge.opts.enum_options();
     eo.speedcheck = vkherd_enumerate::Speedcheck::Off;
     eo.states_only = false;

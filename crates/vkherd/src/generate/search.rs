@@ -32,7 +32,7 @@ impl Model {
     /// A model as `vkherd diff` names it (`NAME|FILE` with `+VARIANT` suffixes), run
     /// for the set of states only. The bundled Vulkan models that the hand-written
     /// engine also runs (`vulkan`, `vulkan-2024`, with `no-chains` or `mmra`) run on it:
-    /// it agrees with vulkan.cat candidate by candidate (tests/cat_model.rs; on the
+    /// it agrees with vulkan.cat candidate by candidate (crates/enumerate/tests/cat_model.rs; on the
     /// search's own programs, tests/distinguish.rs) and is twice as fast on programs
     /// this small. Explanations still name vulkan.cat's definitions.
     pub fn from_spec(spec: &str) -> Result<Model, crate::models::ModelError> {

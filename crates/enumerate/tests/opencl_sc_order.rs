@@ -18,12 +18,10 @@
 //! is before every seq_cst write in its scope that follows its source in the
 //! modification order), which the corpus tests cover.
 
-#[allow(dead_code)] // shares the random number generator with the other tests
-mod common;
-mod files;
+use crate::common;
+use crate::files;
 
 use common::Rng;
-use std::path::Path;
 use vkherd_cat::inspect::Inspection;
 use vkherd_cat::{Model, Value};
 use vkherd_enumerate::capture::{candidates_reaching, Captured};
@@ -306,19 +304,19 @@ fn compare(name: &str, program: &Program, model: &std::sync::Arc<Model>) -> (usi
 
 #[test]
 fn the_sc_check_is_the_seeds_order_s_on_every_candidate() {
-    let model = vkherd::models::opencl(&[]);
+    let model = std::sync::Arc::new(Model::bundled("opencl", &[]).expect("opencl.cat compiles"));
     let (mut compared, mut stale_only) = (0, 0);
     for seed in 0..150 {
         let source = random_test(seed);
-        let program = vkherd::load_litmus(&source).unwrap_or_else(|e| panic!("{source}\n{e:?}"));
+        let program = crate::load_litmus(&source).unwrap_or_else(|e| panic!("{source}\n{e:?}"));
         let (c, s) = compare(&source, &program, &model);
         compared += c;
         stale_only += s;
     }
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../litmus-tests/opencl");
+    let corpus = files::corpus_root().join("opencl");
     for path in files::litmus_files(&corpus) {
         let source = std::fs::read_to_string(&path).unwrap();
-        let program = vkherd::load_litmus(&source).expect("parses");
+        let program = crate::load_litmus(&source).expect("parses");
         let (c, s) = compare(&path.display().to_string(), &program, &model);
         compared += c;
         stale_only += s;

@@ -1,5 +1,6 @@
 //! A seeded generator of small random `.litmus` tests: varied shapes, scopes, semantics,
-//! storage classes, RMWs, aliases, barriers and jumps. Shared by the differential tests.
+//! storage classes, RMWs, aliases, barriers and jumps. Shared by the differential tests
+//! here and in crates/vkherd/tests (which includes this file).
 
 /// xorshift64*: small, seeded, reproducible.
 pub struct Rng(u64);

@@ -6,10 +6,9 @@
 //! the pruned search, where the sharing along branches happens), the judgement the
 //! visitor gets has the same consistency, race flag and relations.
 
-#[allow(dead_code)] // shares the generator with the differential tests, using part of it
-mod common;
+use crate::common;
 
-mod files;
+use crate::files;
 use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Judgement, Visitor, Wanted};
 use vkherd_model::axioms::Candidate;
 use vkherd_model::{Derived, Program};
@@ -119,7 +118,7 @@ fn shortcuts_match_the_plain_model_on_the_corpus() {
     let mut candidates = 0;
     for f in &files {
         let src = std::fs::read_to_string(f).unwrap();
-        let program = vkherd::load_litmus(&src)
+        let program = crate::load_litmus(&src)
             .unwrap_or_else(|d| panic!("{}", d.render(&f.display().to_string(), &src)));
         candidates += compare(&program, &f.display().to_string());
     }
@@ -131,12 +130,12 @@ fn shortcuts_match_the_plain_model_on_random_tests() {
     let mut candidates = 0;
     for seed in (0..400).chain(10_000..10_200) {
         let src = common::random_test(seed, seed >= 10_000);
-        let program = vkherd::load_litmus(&src).unwrap();
+        let program = crate::load_litmus(&src).unwrap();
         candidates += compare(&program, &format!("seed {seed}\n{src}"));
     }
     for seed in 20_000..20_100 {
         let (src, _) = common::random_rmw_test(seed);
-        let program = vkherd::load_litmus(&src).unwrap();
+        let program = crate::load_litmus(&src).unwrap();
         candidates += compare(&program, &format!("seed {seed}\n{src}"));
     }
     assert!(candidates > 3_000, "only {candidates} candidates compared");

@@ -4,8 +4,8 @@
 //! on random tests (plain and RMW spin loops). A witness that passed where the node's
 //! own check fails would leave a subtree unpruned and change the counts.
 
-mod common;
-mod files;
+use crate::common;
+use crate::files;
 
 use vkherd_enumerate::{collect_outcomes, AnyEngine, CatEngine, EnumOptions};
 use vkherd_model::ModelOptions;
@@ -13,7 +13,7 @@ use vkherd_model::ModelOptions;
 /// Runs `source` with and without witnesses (one worker thread, so that the witness
 /// tally evolves the same way each time) and compares everything the search reports.
 fn same_with_and_without(name: &str, source: &str, unroll: u32) -> bool {
-    let Ok(program) = vkherd::load_litmus(source) else {
+    let Ok(program) = crate::load_litmus(source) else {
         return false;
     };
     if program.dialect != vkherd_model::Dialect::Vulkan {
