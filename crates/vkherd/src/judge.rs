@@ -144,7 +144,7 @@ impl Judge {
             .map(|v| {
                 format!(
                     "Note: {what} ({}), which judges {header} tests when no --model is given, has no variant {v}: this test ran without it",
-                    self.model.name
+                    self.model.name()
                 )
             })
             .collect()

@@ -106,7 +106,7 @@ impl ModelSpec {
         match self {
             ModelSpec::Vulkan(o) => o.variant.name().to_string(),
             ModelSpec::Hand(o) => format!("hand:{}", o.variant.name()),
-            ModelSpec::Cat { model, .. } => model.name.clone(),
+            ModelSpec::Cat { model, .. } => model.name().to_string(),
         }
     }
 
@@ -116,7 +116,7 @@ impl ModelSpec {
     pub fn cat_name(&self) -> String {
         match self {
             ModelSpec::Vulkan(o) | ModelSpec::Hand(o) => o.variant.name().to_string(),
-            ModelSpec::Cat { model, .. } => model.name.clone(),
+            ModelSpec::Cat { model, .. } => model.name().to_string(),
         }
     }
 
@@ -124,7 +124,7 @@ impl ModelSpec {
     /// or the options `mmra` and `no-chains`.
     pub fn variants_on(&self) -> Vec<String> {
         match self {
-            ModelSpec::Cat { model, .. } => model.active.iter().cloned().collect(),
+            ModelSpec::Cat { model, .. } => model.active_variants().iter().cloned().collect(),
             ModelSpec::Vulkan(o) | ModelSpec::Hand(o) => {
                 [(o.mmra, "mmra"), (!o.chains, "no-chains")]
                     .into_iter()
@@ -220,9 +220,10 @@ fn variants_of(bundled: &str) -> Vec<String> {
     };
     let model = Model::bundled(bundled, &[]).expect("bundled models compile");
     model
-        .variants
-        .into_iter()
+        .variants()
+        .iter()
         .filter(|v| !b.variants.contains(&v.as_str()))
+        .cloned()
         .collect()
 }
 
@@ -313,7 +314,7 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
         }
     })?;
     for v in &all {
-        if !model.variants.contains(v) {
+        if !model.variants().contains(v) {
             return Err(format!(
                 "error: model {name} has no variant `{v}` (it tests: {})",
                 variant_list(&model)
@@ -322,7 +323,7 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
     }
     let problem = match model.named("co") {
         None => Some("the model defines neither `co` (the order of writes that decides final values) nor `locord`"),
-        Some(co) if model.graph.kind(co) != vkherd_cat::Kind::Rel => {
+        Some(co) if model.graph().kind(co) != vkherd_cat::Kind::Rel => {
             Some("the model's `co` is a set: expected a relation (the order of writes that decides final values)")
         }
         Some(_) => None,
@@ -330,10 +331,10 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
     if let Some(problem) = problem {
         // Located at the start of the model file, as errors about a whole test are.
         let whole = vkherd_litmus::Diagnostic::new(
-            vkherd_litmus::span_at(&model.source.text, 0, 0),
+            vkherd_litmus::span_at(&model.source().text, 0, 0),
             format!("{problem} (see docs/models.md; this concerns the model as a whole)"),
         );
-        return Err(whole.render(&model.source.name, &model.source.text));
+        return Err(whole.render(&model.source().name, &model.source().text));
     }
     Ok(ModelChoice {
         spec: ModelSpec::Cat {
@@ -348,11 +349,11 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
 
 /// The variants a model tests, for error messages ("none" if it tests none).
 fn variant_list(model: &Model) -> String {
-    if model.variants.is_empty() {
+    if model.variants().is_empty() {
         return "none".to_string();
     }
     model
-        .variants
+        .variants()
         .iter()
         .cloned()
         .collect::<Vec<_>>()
@@ -377,7 +378,7 @@ pub fn opencl(variants: &[String]) -> Arc<Model> {
 
 /// The variants opencl.cat tests.
 pub fn opencl_variants() -> BTreeSet<String> {
-    opencl(&[]).variants.clone()
+    opencl(&[]).variants().clone()
 }
 
 /// A variant asked for without `--model` that neither dialect's model has.
