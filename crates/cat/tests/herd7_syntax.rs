@@ -234,8 +234,8 @@ fn show_and_unshow_check_their_names_and_change_nothing() {
 fn let_rec_with_and_defines_mutually_recursive_relations() {
     let m = compile("let rec even = id | odd ; po and odd = even ; po\nacyclic odd as c");
     assert!(m.named("even").is_some() && m.named("odd").is_some());
-    assert_eq!(m.graph().groups.len(), 1);
-    assert_eq!(m.graph().groups[0].vars.len(), 2);
+    assert_eq!(m.graph().groups().len(), 1);
+    assert_eq!(m.graph().groups()[0].vars.len(), 2);
 }
 
 #[test]

@@ -246,18 +246,6 @@ impl Statics {
         }
     }
 
-    /// The storage class `i`'s accesses (`SC0`..`SC3`).
-    #[inline]
-    pub fn class(&self, i: usize) -> &EventSet {
-        &self.sc[i]
-    }
-
-    /// The storage class `i` in the memory semantics (`SEMSC0`..`SEMSC3`).
-    #[inline]
-    pub fn sem_class(&self, i: usize) -> &EventSet {
-        &self.semsc[i]
-    }
-
     /// The static relation `r`.
     #[inline]
     pub fn rel(&self, r: StaticRel) -> &Rel {

@@ -1581,3 +1581,49 @@ fn model_options_default_is_vulkan_with_chains() {
         &iden(&(0..n).collect::<Vec<_>>()),
     );
 }
+
+/// `Statics::set` finds each flag's set under its own name: with one event per flag, each
+/// lookup is exactly the event that has it (a swapped line in the lookup fails).
+#[test]
+fn each_static_set_is_the_set_of_its_flag() {
+    use vkherd_model::StaticSet as S;
+    let pairs = [
+        (S::R, Flags::R),
+        (S::W, Flags::W),
+        (S::F, Flags::F),
+        (S::A, Flags::A),
+        (S::Acq, Flags::ACQ),
+        (S::Rel, Flags::REL),
+        (S::Sc0, Flags::SC0),
+        (S::Sc1, Flags::SC1),
+        (S::Sc2, Flags::SC2),
+        (S::Sc3, Flags::SC3),
+        (S::SemSc0, Flags::SEMSC0),
+        (S::SemSc1, Flags::SEMSC1),
+        (S::SemSc2, Flags::SEMSC2),
+        (S::SemSc3, Flags::SEMSC3),
+        (S::ScopeSg, Flags::SCOPESG),
+        (S::ScopeWg, Flags::SCOPEWG),
+        (S::ScopeQf, Flags::SCOPEQF),
+        (S::ScopeDev, Flags::SCOPEDEV),
+        (S::SeqCst, Flags::SEQCST),
+        (S::ScopeWi, Flags::SCOPEWI),
+        (S::Cbar, Flags::CBAR),
+        (S::Av, Flags::AV),
+        (S::Vis, Flags::VIS),
+        (S::SemAv, Flags::SEMAV),
+        (S::SemVis, Flags::SEMVIS),
+        (S::AvDevice, Flags::AVDEVICE),
+        (S::VisDevice, Flags::VISDEVICE),
+        (S::NonPriv, Flags::NONPRIV),
+    ];
+    let mut x = Exec::new(&[(0, 0, 0)]);
+    for &(_, f) in &pairs {
+        x.ev_flags(0, f, NOLOC);
+    }
+    let s = x.statics();
+    for (i, &(k, _)) in pairs.iter().enumerate() {
+        assert_eq!(s.set(k).iter().collect::<Vec<_>>(), vec![i], "{k:?}");
+    }
+    assert_eq!(s.set(S::Ev).iter().count(), pairs.len());
+}
