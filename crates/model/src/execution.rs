@@ -195,12 +195,6 @@ impl Statics {
         self.classes_in_use
     }
 
-    /// The MMRA variant is on ([`ModelOptions::mmra`]).
-    #[inline]
-    pub fn mmra(&self) -> bool {
-        self.mmra
-    }
-
     /// The static event set `s`.
     #[inline]
     pub fn set(&self, s: StaticSet) -> &EventSet {
