@@ -113,7 +113,7 @@ pub fn run(args: &DistinguishArgs) -> i32 {
     ) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
-            eprintln!("{}", e.trim_end());
+            eprintln!("{}", e.to_string().trim_end());
             return EXIT_BAD_INPUT;
         }
     };
