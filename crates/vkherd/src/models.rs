@@ -415,7 +415,9 @@ pub fn resolve(
     }
     let problem = match model.named("co") {
         None => Some(CoProblem::Missing),
-        Some(co) if model.graph().kind(co) != vkherd_cat::Kind::Rel => Some(CoProblem::NotARelation),
+        Some(co) if model.graph().kind(co) != vkherd_cat::Kind::Rel => {
+            Some(CoProblem::NotARelation)
+        }
         Some(_) => None,
     };
     if let Some(problem) = problem {
