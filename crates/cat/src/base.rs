@@ -1,7 +1,7 @@
 //! The base sets and relations a model may use: the only names that are not defined in
 //! the cat file itself. docs/models.md has the same table, with what each one means.
 
-use vkherd_model::{EventSet, Rel, Statics};
+use vkherd_model::{EventSet, Rel, StaticRel, StaticSet, Statics};
 
 /// A cat value's type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -40,6 +40,29 @@ macro_rules! bases {
 
         /// Every base name, in the order of docs/models.md.
         pub const BASES: &[Base] = &[$(Base { id: BaseName::$id, name: $name, kind: Kind::$kind, stage: Stage::$stage, doc: $doc },)*];
+
+        impl BaseName {
+            /// Its value in `s`: a static base is the [`StaticSet`] or [`StaticRel`] of
+            /// the same name (so the table's kind is checked by the compiler).
+            fn static_value(self, s: &Statics) -> Value {
+                match self {
+                    $(BaseName::$id => static_of!($stage $kind $id s),)*
+                }
+            }
+        }
+    };
+}
+
+/// A static base's value, by the model's typed lookup; the others have none.
+macro_rules! static_of {
+    (Static Set $id:ident $s:ident) => {
+        Value::Set($s.set(StaticSet::$id).clone())
+    };
+    (Static Rel $id:ident $s:ident) => {
+        Value::Rel($s.rel(StaticRel::$id).clone())
+    };
+    ($stage:ident $kind:ident $id:ident $s:ident) => {
+        unreachable!("`{}` is not a static base", BaseName::$id.name())
     };
 }
 
@@ -144,55 +167,10 @@ impl Value {
     }
 }
 
-/// The value of static base `b` for an execution.
+/// The value of static base `b` for an execution, looked up in `s` by the
+/// [`StaticSet`] or [`StaticRel`] of the same name.
 pub fn static_value(b: BaseName, s: &Statics) -> Value {
-    let set = |x: &EventSet| Value::Set(x.clone());
-    let rel = |x: &Rel| Value::Rel(x.clone());
-    match b {
-        BaseName::Ev => set(&s.ev),
-        BaseName::R => set(&s.r),
-        BaseName::W => set(&s.w),
-        BaseName::F => set(&s.f),
-        BaseName::A => set(&s.a),
-        BaseName::Acq => set(&s.acq),
-        BaseName::Rel => set(&s.rel),
-        BaseName::Sc0 => set(&s.sc[0]),
-        BaseName::Sc1 => set(&s.sc[1]),
-        BaseName::Sc2 => set(&s.sc[2]),
-        BaseName::Sc3 => set(&s.sc[3]),
-        BaseName::SemSc0 => set(&s.semsc[0]),
-        BaseName::SemSc1 => set(&s.semsc[1]),
-        BaseName::SemSc2 => set(&s.semsc[2]),
-        BaseName::SemSc3 => set(&s.semsc[3]),
-        BaseName::ScopeSg => set(&s.scopesg),
-        BaseName::ScopeWg => set(&s.scopewg),
-        BaseName::ScopeQf => set(&s.scopeqf),
-        BaseName::ScopeDev => set(&s.scopedev),
-        BaseName::SeqCst => set(&s.seqcst),
-        BaseName::ScopeWi => set(&s.scopewi),
-        BaseName::Cbar => set(&s.cbar),
-        BaseName::Av => set(&s.av),
-        BaseName::Vis => set(&s.vis),
-        BaseName::SemAv => set(&s.semav),
-        BaseName::SemVis => set(&s.semvis),
-        BaseName::AvDevice => set(&s.avdevice),
-        BaseName::VisDevice => set(&s.visdevice),
-        BaseName::NonPriv => set(&s.nonpriv),
-        BaseName::Id => rel(&s.iden),
-        BaseName::Sthd => rel(&s.sthd),
-        BaseName::Po => rel(&s.po),
-        BaseName::MmraCompat => rel(&s.mmra_compat),
-        BaseName::Ssg => rel(&s.ssg),
-        BaseName::Swg => rel(&s.swg),
-        BaseName::Sqf => rel(&s.sqf),
-        BaseName::Ssw => rel(&s.ssw),
-        BaseName::ScbarInst => rel(&s.scbarinst),
-        BaseName::Sloc => rel(&s.sloc),
-        BaseName::Sref => rel(&s.sref),
-        BaseName::Asmo | BaseName::Rf | BaseName::RfInit => {
-            unreachable!("`{}` is not a static base", b.name())
-        }
-    }
+    b.static_value(s)
 }
 
 #[cfg(test)]

@@ -113,7 +113,7 @@ impl<'m> Inspection<'m> {
         }
         Inspection {
             model,
-            n: statics.n,
+            n: statics.n(),
             statics,
             rf: rf.clone(),
             rfinit: rfinit.clone(),

@@ -76,10 +76,13 @@ pub struct RecGroup {
     pub bodies: Vec<N>,
 }
 
+/// The hash-consed expression graph: one node per distinct operation (`memo` finds it),
+/// so its nodes are added only through its constructors and read through
+/// [`Graph::nodes`] and [`Graph::groups`].
 #[derive(Debug, Default, Clone)]
 pub struct Graph {
-    pub nodes: Vec<Node>,
-    pub groups: Vec<RecGroup>,
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) groups: Vec<RecGroup>,
     memo: HashMap<(Op, Kind), N>,
 }
 
@@ -132,6 +135,18 @@ impl Op {
 }
 
 impl Graph {
+    /// Every node, indexed by [`N`].
+    #[inline]
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// The `let rec` groups, indexed by `Op::Fix`'s group.
+    #[inline]
+    pub fn groups(&self) -> &[RecGroup] {
+        &self.groups
+    }
+
     /// Marks in `reach` (by node; empty for none marked yet) the nodes `roots` read,
     /// directly or not, themselves included. Nodes already marked are taken as done: their
     /// operands must be marked too.

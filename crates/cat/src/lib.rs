@@ -139,16 +139,16 @@ pub fn bundled_file(name: &str) -> Option<&'static str> {
 /// A compiled model.
 #[derive(Debug, Clone)]
 pub struct Model {
-    pub name: String,
-    pub graph: ir::Graph,
+    name: String,
+    graph: ir::Graph,
     /// Top-level definitions, in order.
-    pub named: Vec<(String, ir::N)>,
-    pub checks: Vec<Check>,
+    named: Vec<(String, ir::N)>,
+    checks: Vec<Check>,
     /// The variant names the model tests.
-    pub variants: BTreeSet<String>,
+    variants: BTreeSet<String>,
     /// The variants it was compiled with, and its source (to recompile with more).
-    pub active: BTreeSet<String>,
-    pub source: Source,
+    active: BTreeSet<String>,
+    source: Source,
 }
 
 impl Model {
@@ -233,6 +233,44 @@ impl Model {
         let mut m = Model::compile(self.source.clone(), &v).expect("compiled once already");
         m.name = self.name.clone();
         m
+    }
+
+    /// The name it is reported under: the bundled name (`vulkan`, ...) or the file's.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The compiled expressions every node of [`Model::definitions`] and
+    /// [`Model::checks`] points into.
+    #[inline]
+    pub fn graph(&self) -> &ir::Graph {
+        &self.graph
+    }
+
+    /// The top-level definitions, in order (a name may be defined more than once).
+    pub fn definitions(&self) -> &[(String, ir::N)] {
+        &self.named
+    }
+
+    /// The checks, in order.
+    #[inline]
+    pub fn checks(&self) -> &[Check] {
+        &self.checks
+    }
+
+    /// The variant names the model tests (`if "name"`).
+    pub fn variants(&self) -> &BTreeSet<String> {
+        &self.variants
+    }
+
+    /// The variants it was compiled with.
+    pub fn active_variants(&self) -> &BTreeSet<String> {
+        &self.active
+    }
+
+    /// Its main file (includes are read relative to it).
+    pub fn source(&self) -> &Source {
+        &self.source
     }
 
     /// The node of the last top-level definition called `name`.

@@ -44,7 +44,7 @@ fn a_bare_title_is_read_like_a_quoted_one() {
         let stmts = parse_cat(&text).unwrap();
         assert_eq!(stmts.len(), 2, "{title}: {stmts:?}");
         let m = compile(&text);
-        assert_eq!(m.checks.len(), 1);
+        assert_eq!(m.checks().len(), 1);
         assert!(m.named("x").is_some());
     }
     // Only the first word can be a title.
@@ -137,7 +137,11 @@ fn procedures_run_their_checks_at_each_call_with_local_definitions() {
          call ordered(rf, asmo)
          call ordered(po, rf)",
     );
-    let names: Vec<(&str, bool)> = m.checks.iter().map(|c| (c.name.as_str(), c.flag)).collect();
+    let names: Vec<(&str, bool)> = m
+        .checks()
+        .iter()
+        .map(|c| (c.name.as_str(), c.flag))
+        .collect();
     assert_eq!(
         names,
         [
@@ -148,7 +152,7 @@ fn procedures_run_their_checks_at_each_call_with_local_definitions() {
         ]
     );
     // Each call is its own check, on its own arguments.
-    assert_ne!(m.checks[0].node, m.checks[2].node);
+    assert_ne!(m.checks()[0].node, m.checks()[2].node);
     // The procedure's `let` is local.
     assert!(m.named("both").is_none());
     assert_eq!(
@@ -203,7 +207,7 @@ fn undefined_unless_is_a_flag_raised_when_its_check_fails() {
          undefined_unless acyclic po
          flag ~empty rf as read",
     );
-    let c = &m.checks;
+    let c = &m.checks();
     // Raised when `empty rf` fails, as `flag ~empty rf` is.
     assert!(c[0].flag && c[0].negated && c[0].name == "unread");
     assert_eq!(c[0].node, c[2].node);
@@ -218,8 +222,8 @@ fn show_and_unshow_check_their_names_and_change_nothing() {
     let plain = compile("let hb = po | rf\nacyclic hb as c");
     let shown =
         compile("let hb = po | rf\nshow hb, rf\nshow hb ; hb as hb2\nunshow rf\nacyclic hb as c");
-    assert_eq!(plain.named, shown.named);
-    assert_eq!(plain.checks.len(), shown.checks.len());
+    assert_eq!(plain.definitions(), shown.definitions());
+    assert_eq!(plain.checks().len(), shown.checks().len());
     let text = "show hb, nope";
     let e = error(text);
     assert_eq!(e.kind, ErrorKind::UnknownName);
@@ -230,8 +234,8 @@ fn show_and_unshow_check_their_names_and_change_nothing() {
 fn let_rec_with_and_defines_mutually_recursive_relations() {
     let m = compile("let rec even = id | odd ; po and odd = even ; po\nacyclic odd as c");
     assert!(m.named("even").is_some() && m.named("odd").is_some());
-    assert_eq!(m.graph.groups.len(), 1);
-    assert_eq!(m.graph.groups[0].vars.len(), 2);
+    assert_eq!(m.graph().groups().len(), 1);
+    assert_eq!(m.graph().groups()[0].vars.len(), 2);
 }
 
 #[test]

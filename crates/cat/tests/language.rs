@@ -140,7 +140,7 @@ fn the_vulkan_model_compiles_with_every_variant() {
         ("vulkan-asserts", vec![]),
     ] {
         let m = Model::bundled(name, &extra).unwrap();
-        assert!(m.variants.contains("vulkan-2024") && m.variants.contains("no-chains"));
+        assert!(m.variants().contains("vulkan-2024") && m.variants().contains("no-chains"));
     }
     assert!(Model::bundled("nope", &[]).is_err());
 }
@@ -148,7 +148,7 @@ fn the_vulkan_model_compiles_with_every_variant() {
 #[test]
 fn definitions_are_staged_static_per_asmo_per_candidate() {
     let m = Model::bundled("vulkan", &[]).unwrap();
-    let stage = |n: &str| m.graph.stage(m.named(n).unwrap());
+    let stage = |n: &str| m.graph().stage(m.named(n).unwrap());
     for n in [
         "inscope",
         "mutordatom",
@@ -169,7 +169,7 @@ fn definitions_are_staged_static_per_asmo_per_candidate() {
 #[test]
 fn sw_is_factored_around_rf_and_shared_subterms_are_one_node() {
     let m = Model::bundled("vulkan", &[]).unwrap();
-    let g = &m.graph;
+    let g = &m.graph();
     // sw = inscope & (release ; (rf & mutordatom) ; acquire | static cbar term)
     let Op::Inter(parts) = &g.node(m.named("sw").unwrap()).op else {
         panic!("sw is an intersection")
@@ -206,7 +206,7 @@ fn sw_is_factored_around_rf_and_shared_subterms_are_one_node() {
 
 /// Each check of `m` by name, and whether it may cut the search.
 fn cuts(m: &Model) -> Vec<(&str, bool)> {
-    m.checks
+    m.checks()
         .iter()
         .map(|c| (c.name.as_str(), c.may_cut))
         .collect()
@@ -261,10 +261,10 @@ fn total_order_is_a_builtin_of_three_relations_monotone_in_p_and_f() {
     // A model's own function of that name is called instead.
     let own =
         compile("let total-order(a, b) = a | b\nacyclic total-order(po, po) as mine").unwrap();
-    assert_eq!(own.checks.len(), 1);
+    assert_eq!(own.checks().len(), 1);
     // The OpenCL model's SC check is one that cuts.
     let opencl = Model::bundled("opencl", &[]).unwrap();
-    let sc = opencl.checks.iter().find(|c| c.name == "sc").unwrap();
+    let sc = opencl.checks().iter().find(|c| c.name == "sc").unwrap();
     assert!(sc.may_cut);
 }
 

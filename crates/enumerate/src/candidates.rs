@@ -2,16 +2,16 @@
 //! and `asmo` orders (semantics.md "Candidate executions", items 2 and 3).
 
 use crate::values::Source;
-use vkherd_model::{Dialect, Instruction, Pin, Program, Rel, Statics};
+use vkherd_model::{Dialect, Instruction, Pin, Program, Rel, StaticRel, StaticSet, Statics};
 
 /// The possible rf sources of every event (`None` for events that are not reads).
 pub fn rf_options(program: &Program, s: &Statics) -> Vec<Option<Vec<Source>>> {
-    (0..s.n)
+    (0..s.n())
         .map(|e| {
-            if !s.r.contains(e) {
+            if !s.set(StaticSet::R).contains(e) {
                 return None;
             }
-            let ev = &s.events[e];
+            let ev = &s.events()[e];
             let pin = match &program.threads[ev.thread].code[ev.instr] {
                 Instruction::Access(a) => a.pin,
                 _ => None,
@@ -20,18 +20,19 @@ pub fn rf_options(program: &Program, s: &Statics) -> Vec<Option<Vec<Source>>> {
                 Some(Pin::Init) => vec![Source::Init],
                 Some(Pin::Impossible) => Vec::new(),
                 Some(Pin::Write { thread, index }) => s
-                    .events
+                    .events()
                     .iter()
                     .position(|w| w.thread == thread && w.instr == index)
-                    .filter(|&w| w != e && s.w.contains(w))
+                    .filter(|&w| w != e && s.set(StaticSet::W).contains(w))
                     .map(Source::Write)
                     .into_iter()
                     .collect(),
                 // rf in (W->(R-RFINIT)) & (sloc-iden), or the initial value.
                 None => std::iter::once(Source::Init)
                     .chain(
-                        s.w.iter()
-                            .filter(|&w| w != e && s.sloc.contains(w, e))
+                        s.set(StaticSet::W)
+                            .iter()
+                            .filter(|&w| w != e && s.rel(StaticRel::Sloc).contains(w, e))
                             .map(Source::Write),
                     )
                     .collect(),
@@ -56,10 +57,13 @@ pub fn rf_options(program: &Program, s: &Statics) -> Vec<Option<Vec<Source>>> {
 pub fn asmo_pairs(program: &Program, s: &Statics) -> Rel {
     match program.dialect {
         Dialect::Vulkan => {
-            let aw = s.a.inter(&s.w);
-            s.mutordatom.restrict(&aw, &aw)
+            let aw = s.set(StaticSet::A).inter(s.set(StaticSet::W));
+            s.rel(StaticRel::MutOrdAtom).restrict(&aw, &aw)
         }
-        Dialect::OpenCl => s.sloc.restrict(&s.w, &s.w).minus(&s.iden),
+        Dialect::OpenCl => s
+            .rel(StaticRel::Sloc)
+            .restrict(s.set(StaticSet::W), s.set(StaticSet::W))
+            .minus(s.rel(StaticRel::Id)),
     }
 }
 
@@ -87,7 +91,7 @@ impl AsmoOrders {
     pub fn new(program: &Program, s: &Statics) -> AsmoOrders {
         let allowed = asmo_pairs(program, s);
         let pairs: Vec<(usize, usize)> = allowed.pairs().filter(|&(a, b)| a < b).collect();
-        AsmoOrders::seeded(&Rel::empty(s.n), allowed, pairs)
+        AsmoOrders::seeded(&Rel::empty(s.n()), allowed, pairs)
     }
 
     /// The orders that extend `seed` (a transitive order on other writes than `pairs`'s)

@@ -21,7 +21,7 @@ use crate::stats::{EnumStats, StopReason};
 use crate::visitor::{CandidateView, Visitor};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use vkherd_model::{EventSet, Observable, Program, Rel, Statics};
+use vkherd_model::{EventSet, Observable, Program, Rel, StaticRel, Statics};
 
 pub use crate::values::Values;
 
@@ -134,8 +134,8 @@ fn final_states<J: Judgement>(program: &Program, c: &CandidateView<'_, J>) -> Ve
 /// before thin air, then by events (the paths), barrier meetings, rf, asmo and values.
 fn key<J: Judgement>(c: &CandidateView<'_, J>) -> Vec<i64> {
     let s = c.statics;
-    let mut k = vec![c.eval.racy() as i64, c.values.thin_air as i64, s.n as i64];
-    for e in &s.events {
+    let mut k = vec![c.eval.racy() as i64, c.values.thin_air as i64, s.n() as i64];
+    for e in s.events() {
         k.extend([e.thread as i64, e.instr as i64]);
     }
     let pairs = |r: &Rel, k: &mut Vec<i64>| {
@@ -144,12 +144,12 @@ fn key<J: Judgement>(c: &CandidateView<'_, J>) -> Vec<i64> {
             k.extend([a as i64, b as i64]);
         }
     };
-    pairs(&s.scbarinst, &mut k);
-    for e in 0..s.n {
+    pairs(s.rel(StaticRel::ScbarInst), &mut k);
+    for e in 0..s.n() {
         let src = if c.rfinit.contains(e) {
             -1
         } else {
-            (0..s.n)
+            (0..s.n())
                 .find(|&w| c.rf.contains(w, e))
                 .map_or(-2, |w| w as i64)
         };

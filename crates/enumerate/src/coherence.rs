@@ -2,7 +2,7 @@
 //! filter before the full model check. Model-specific: it relies on the containments
 //! below, which a new model engine must keep or drop this filter.
 
-use vkherd_model::{EventSet, Rel, Statics};
+use vkherd_model::{EventSet, Rel, StaticRel, StaticSet, Statics};
 
 /// The static parts of the coherence core of one path combination.
 pub(crate) struct CoherenceCore {
@@ -18,12 +18,18 @@ pub(crate) struct CoherenceCore {
 
 impl CoherenceCore {
     pub(crate) fn new(s: &Statics) -> CoherenceCore {
-        let po_loc = s.po.inter(&s.sloc).inter(&s.sref);
+        let po_loc = s
+            .rel(StaticRel::Po)
+            .inter(s.rel(StaticRel::Sloc))
+            .inter(s.rel(StaticRel::Sref));
         CoherenceCore {
-            po_loc_ww: po_loc.restrict(&s.w, &s.w),
+            po_loc_ww: po_loc.restrict(s.set(StaticSet::W), s.set(StaticSet::W)),
             po_loc,
-            sloc_w: s.sloc.restrict_range(&s.w).minus(&s.iden),
-            iden: s.iden.clone(),
+            sloc_w: s
+                .rel(StaticRel::Sloc)
+                .restrict_range(s.set(StaticSet::W))
+                .minus(s.rel(StaticRel::Id)),
+            iden: s.rel(StaticRel::Id).clone(),
         }
     }
 

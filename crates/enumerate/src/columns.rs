@@ -2,7 +2,7 @@
 //! cut subtrees by the state they reach (`--speedcheck`, `--states-only`).
 
 use crate::values::{Source, ValueSolver};
-use vkherd_model::{Observable, Program, Rel, Statics};
+use vkherd_model::{Observable, Program, Rel, StaticRel, StaticSet, Statics};
 
 /// The value of each observed column (in [`Program::observed`] order) that every
 /// completion of the partial execution gives, or `None` if it may vary.
@@ -37,17 +37,18 @@ pub fn known_columns(
                 regs[thread].get(reg as usize).copied().unwrap_or(Some(0))
             }
             Observable::Loc(l) => {
-                let ws: Vec<usize> =
-                    s.w.iter()
-                        .filter(|&w| s.events[w].location == Some(l))
-                        .collect();
+                let ws: Vec<usize> = s
+                    .set(StaticSet::W)
+                    .iter()
+                    .filter(|&w| s.events()[w].location == Some(l))
+                    .collect();
                 if ws.is_empty() {
                     return Some(program.locations[l].init);
                 }
-                let totally_ordered = ws
-                    .iter()
-                    .all(|&a| ws.iter().all(|&b| a == b || s.mutordatom.contains(a, b)))
-                    && ws.iter().all(|&w| s.a.contains(w));
+                let totally_ordered = ws.iter().all(|&a| {
+                    ws.iter()
+                        .all(|&b| a == b || s.rel(StaticRel::MutOrdAtom).contains(a, b))
+                }) && ws.iter().all(|&w| s.set(StaticSet::A).contains(w));
                 if !totally_ordered || !asmo_decides {
                     return None;
                 }

@@ -15,7 +15,7 @@ use crate::visitor::Visitor;
 use crate::witness::WitnessTally;
 use crate::{naive, search};
 use rayon::prelude::*;
-use vkherd_model::{Program, Rel, Statics};
+use vkherd_model::{Program, Rel, StaticRel, Statics};
 
 /// Enumerates every candidate of `program` and folds them with `visitor`, judged by the
 /// engine `opts` names.
@@ -237,8 +237,12 @@ fn search_layout_with<E: Engine, V: Visitor>(
             scbarinst,
             &engine.statics_options(),
         );
-        check_instances(&statics.scbarinst, &statics.po, &statics.events)
-            .map_err(|e| barrier_error(program, lay, e))?;
+        check_instances(
+            statics.rel(StaticRel::ScbarInst),
+            statics.rel(StaticRel::Po),
+            statics.events(),
+        )
+        .map_err(|e| barrier_error(program, lay, e))?;
         let prepared = engine.prepare(&statics, &wanted);
         let ctx = Ctx {
             program,

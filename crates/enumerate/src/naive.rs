@@ -20,7 +20,7 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
 ) -> Result<(V::Acc, EnumStats), EnumError> {
     let s = ctx.s;
     let options = rf_options(ctx.program, s);
-    let reads: Vec<usize> = (0..s.n).filter(|&e| options[e].is_some()).collect();
+    let reads: Vec<usize> = (0..s.n()).filter(|&e| options[e].is_some()).collect();
     let radices: Vec<u64> = reads
         .iter()
         .map(|&e| options[e].as_ref().map_or(0, |o| o.len() as u64))
@@ -41,10 +41,10 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
             || (V::Acc::default(), EnumStats::default()),
             |(mut acc, mut st), index| {
                 // Decode the mixed-radix index into one source per read.
-                let mut rf_src: Vec<Option<Source>> = vec![None; s.n];
+                let mut rf_src: Vec<Option<Source>> = vec![None; s.n()];
                 let mut rest = index;
-                let mut rf = Rel::empty(s.n);
-                let mut rfinit = EventSet::new(s.n);
+                let mut rf = Rel::empty(s.n());
+                let mut rfinit = EventSet::new(s.n());
                 for (k, &e) in reads.iter().enumerate() {
                     let src = options[e].as_ref().expect("read")[(rest % radices[k]) as usize];
                     rest /= radices[k];

@@ -9,7 +9,7 @@ use crate::visitor::{CandidateView, Visitor};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::RwLock;
-use vkherd_model::{Observable, Program, Quantifier, Statics};
+use vkherd_model::{Observable, Program, Quantifier, StaticSet, Statics};
 
 /// What is known about one final state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -124,10 +124,11 @@ pub(crate) fn final_values<J: Judgement>(
                     .unwrap_or(0)]
             }
             Observable::Loc(l) => {
-                let writes: Vec<usize> =
-                    s.w.iter()
-                        .filter(|&w| s.events[w].location == Some(l))
-                        .collect();
+                let writes: Vec<usize> = s
+                    .set(StaticSet::W)
+                    .iter()
+                    .filter(|&w| s.events()[w].location == Some(l))
+                    .collect();
                 if writes.is_empty() {
                     return vec![program.locations[l].init];
                 }

@@ -100,7 +100,7 @@ use crate::visitor::Visitor;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use vkherd_model::{EventSet, Rel};
+use vkherd_model::{EventSet, Rel, StaticSet};
 
 /// Depth down to which subtrees are handed to rayon as separate tasks (per stage).
 const PARALLEL_DEPTH: usize = 3;
@@ -231,7 +231,7 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
             o.retain(|&src| ctx.visitor.rf_allowed(e, src));
         }
     }
-    let rmw = s.r.inter(&s.w);
+    let rmw = s.set(StaticSet::R).inter(s.set(StaticSet::W));
     // The pairs asmo orders (the dialect decides: candidates::asmo_pairs).
     let allowed = asmo_pairs(ctx.program, s);
     // Contended locations: those an RMW accesses and, in tests with branches, those with
@@ -241,18 +241,18 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
     let branches = ctx.program.has_jumps();
     let contended_loc: Vec<bool> = (0..ctx.program.locations.len())
         .map(|l| {
-            let at = |x: usize| s.events[x].location == Some(l);
+            let at = |x: usize| s.events()[x].location == Some(l);
             rmw.iter().any(at) || (branches && allowed.pairs().any(|(x, _)| at(x)))
         })
         .collect();
-    let contended = |e: usize| s.events[e].location.is_some_and(|l| contended_loc[l]);
+    let contended = |e: usize| s.events()[e].location.is_some_and(|l| contended_loc[l]);
 
     // Stage 1 in interleaved program order: the k-th event of every thread, then the
     // (k+1)-th, so that the writes of different threads meet early.
     let mut order: Vec<(usize, usize, usize)> = Vec::new();
     let mut seen_in_thread = vec![0usize; ctx.program.threads.len()];
-    for e in 0..s.n {
-        let t = s.events[e].thread;
+    for e in 0..s.n() {
+        let t = s.events()[e].thread;
         order.push((seen_in_thread[t], t, e));
         seen_in_thread[t] += 1;
     }
@@ -268,7 +268,7 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
         }
         // Writes `allowed` may pair (Vulkan: atomic writes only, so the plain ones add no
         // choice; OpenCL: every write).
-        if s.w.contains(e) {
+        if s.set(StaticSet::W).contains(e) {
             for &w in &placed {
                 if allowed.contains(w, e) {
                     choices.push(Choice::Orient(w, e));
@@ -281,7 +281,7 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
         .pairs()
         .filter(|&(a, b)| a < b && !contended(a))
         .collect();
-    let reads: Vec<usize> = (0..s.n)
+    let reads: Vec<usize> = (0..s.n())
         .filter(|&e| all[e].is_some() && !contended(e))
         .collect();
     let options: Vec<Vec<Source>> = reads
@@ -300,8 +300,9 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
         };
     }
     let two_writes = (0..ctx.program.locations.len()).any(|l| {
-        s.w.iter()
-            .filter(|&w| s.events[w].location == Some(l))
+        s.set(StaticSet::W)
+            .iter()
+            .filter(|&w| s.events()[w].location == Some(l))
             .nth(1)
             .is_some()
     });
@@ -324,10 +325,10 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
         cut_by_state: AtomicBool::new(false),
     };
     let root = Partial {
-        rf_src: vec![None; s.n],
-        rf: Rel::empty(s.n),
-        rfinit: EventSet::new(s.n),
-        asmo: Rel::empty(s.n),
+        rf_src: vec![None; s.n()],
+        rf: Rel::empty(s.n()),
+        rfinit: EventSet::new(s.n()),
+        asmo: Rel::empty(s.n()),
         last: vec![0; search.reads.len()],
     };
     let mut result = search.contended(0, root, ctx.unit_root(), NodeCheck::default());

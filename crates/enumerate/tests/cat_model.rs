@@ -15,7 +15,7 @@ use vkherd_enumerate::{
     enumerate, AnyEngine, CandidateView, CatEngine, EnumOptions, Judgement, Visitor,
 };
 use vkherd_model::axioms::Candidate;
-use vkherd_model::{Derived, ModelOptions, Program, Rel, Variant};
+use vkherd_model::{Derived, ModelOptions, Program, Rel, StaticRel, Variant};
 
 /// The relations compared, by their names in both implementations.
 const RELATIONS: [&str; 16] = [
@@ -93,7 +93,7 @@ impl<'m> Visitor for Compare<'m> {
 
     fn visit<J: Judgement>(&self, acc: &mut Tally, c: &CandidateView<'_, J>) {
         let s = c.statics;
-        let key = format!("{:?}{:?}", s.events, s.scbarinst);
+        let key = format!("{:?}{:?}", s.events(), s.rel(StaticRel::ScbarInst));
         let prep = {
             let mut cache = self.cache.lock().unwrap();
             cache
@@ -167,7 +167,7 @@ impl<'m> Visitor for Compare<'m> {
         if !c.consistent || c.rf.count() > 0 {
             let pairs: Vec<(usize, usize)> = c.rf.pairs().collect();
             let keep = Rel::from_pairs(
-                s.n,
+                s.n(),
                 pairs
                     .iter()
                     .copied()

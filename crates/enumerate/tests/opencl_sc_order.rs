@@ -26,7 +26,7 @@ use vkherd_cat::inspect::Inspection;
 use vkherd_cat::{Model, Value};
 use vkherd_enumerate::capture::{candidates_reaching, Captured};
 use vkherd_enumerate::{AnyEngine, CatEngine, EnumOptions};
-use vkherd_model::{EventSet, Program, Rel};
+use vkherd_model::{EventSet, Program, Rel, StaticRel, StaticSet};
 
 const SCOPES: [&str; 2] = ["memory_scope_work_group", "memory_scope_device"];
 
@@ -129,17 +129,17 @@ impl Facts {
     fn new(c: &Captured, ins: &Inspection<'_>) -> Facts {
         let s = &c.statics;
         Facts {
-            sc: s.seqcst.iter().collect(),
-            r: s.r.clone(),
-            w: s.w.clone(),
-            f: s.f.clone(),
-            a: s.a.clone(),
-            sb: s.po.clone(),
+            sc: s.set(StaticSet::SeqCst).iter().collect(),
+            r: s.set(StaticSet::R).clone(),
+            w: s.set(StaticSet::W).clone(),
+            f: s.set(StaticSet::F).clone(),
+            a: s.set(StaticSet::A).clone(),
+            sb: s.rel(StaticRel::Po).clone(),
             hb: rel(ins, "hb"),
             co: rel(ins, "co"),
             fr: rel(ins, "fr"),
             hbloc: rel(ins, "hbloc"),
-            sloc: s.sloc.clone(),
+            sloc: s.rel(StaticRel::Sloc).clone(),
             incl: rel(ins, "sc_incl"),
             rf: c.rf.clone(),
             rfinit: c.rfinit.clone(),
@@ -279,7 +279,7 @@ fn compare(name: &str, program: &Program, model: &std::sync::Arc<Model>) -> (usi
         ..EnumOptions::default()
     };
     let (cands, _) = candidates_reaching(program, &opts, &|_| true, 1 << 20).expect("runs");
-    let sc_check = model.checks.iter().position(|c| c.name == "sc").unwrap();
+    let sc_check = model.checks().iter().position(|c| c.name == "sc").unwrap();
     let (mut compared, mut stale_only) = (0, 0);
     for c in &cands {
         let ins = Inspection::new(model, &c.statics, &c.rf, &c.rfinit, &c.asmo);

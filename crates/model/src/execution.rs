@@ -26,76 +26,246 @@ pub const CLASSES: usize = 4;
 /// Event sets and static relations of one path combination.
 #[derive(Debug, Clone)]
 pub struct Statics {
-    pub n: usize,
-    pub events: Vec<Event>,
+    pub(crate) n: usize,
+    pub(crate) events: Vec<Event>,
     // --- sets (sig Exec) ---
-    pub ev: EventSet,
-    pub r: EventSet,
-    pub w: EventSet,
-    pub f: EventSet,
-    pub a: EventSet,
-    pub acq: EventSet,
-    pub rel: EventSet,
-    pub sc: [EventSet; CLASSES],
-    pub semsc: [EventSet; CLASSES],
-    pub scopesg: EventSet,
-    pub scopewg: EventSet,
-    pub scopeqf: EventSet,
-    pub scopedev: EventSet,
+    pub(crate) ev: EventSet,
+    pub(crate) r: EventSet,
+    pub(crate) w: EventSet,
+    pub(crate) f: EventSet,
+    pub(crate) a: EventSet,
+    pub(crate) acq: EventSet,
+    pub(crate) rel: EventSet,
+    pub(crate) sc: [EventSet; CLASSES],
+    pub(crate) semsc: [EventSet; CLASSES],
+    pub(crate) scopesg: EventSet,
+    pub(crate) scopewg: EventSet,
+    pub(crate) scopeqf: EventSet,
+    pub(crate) scopedev: EventSet,
     /// OpenCL: seq_cst operations (`Flags::SEQCST`; empty in Vulkan tests).
-    pub seqcst: EventSet,
+    pub(crate) seqcst: EventSet,
     /// OpenCL: memory_scope_work_item (`Flags::SCOPEWI`; empty in Vulkan tests).
-    pub scopewi: EventSet,
-    pub cbar: EventSet,
-    pub av: EventSet,
-    pub vis: EventSet,
-    pub semav: EventSet,
-    pub semvis: EventSet,
-    pub avdevice: EventSet,
-    pub visdevice: EventSet,
-    pub nonpriv: EventSet,
-    pub priv_: EventSet,
+    pub(crate) scopewi: EventSet,
+    pub(crate) cbar: EventSet,
+    pub(crate) av: EventSet,
+    pub(crate) vis: EventSet,
+    pub(crate) semav: EventSet,
+    pub(crate) semvis: EventSet,
+    pub(crate) avdevice: EventSet,
+    pub(crate) visdevice: EventSet,
+    pub(crate) nonpriv: EventSet,
+    pub(crate) priv_: EventSet,
     /// `AVSHADER = (AV+SEMAV) & SCOPEDEV` and friends.
-    pub avshader: EventSet,
-    pub visshader: EventSet,
-    pub avqf: EventSet,
-    pub visqf: EventSet,
-    pub avwg: EventSet,
-    pub viswg: EventSet,
-    pub avsg: EventSet,
-    pub vissg: EventSet,
+    pub(crate) avshader: EventSet,
+    pub(crate) visshader: EventSet,
+    pub(crate) avqf: EventSet,
+    pub(crate) visqf: EventSet,
+    pub(crate) avwg: EventSet,
+    pub(crate) viswg: EventSet,
+    pub(crate) avsg: EventSet,
+    pub(crate) vissg: EventSet,
     /// The storage classes used by some access or semantics (bit i = class i).
-    pub classes_in_use: u8,
+    pub(crate) classes_in_use: u8,
     // --- static relations ---
-    pub sthd: Rel,
-    pub po: Rel,
-    pub ssg: Rel,
-    pub swg: Rel,
-    pub sqf: Rel,
-    pub ssw: Rel,
+    pub(crate) sthd: Rel,
+    pub(crate) po: Rel,
+    pub(crate) ssg: Rel,
+    pub(crate) swg: Rel,
+    pub(crate) sqf: Rel,
+    pub(crate) ssw: Rel,
     /// `^ssw`, used by locord.
-    pub ssw_plus: Rel,
-    pub scbarinst: Rel,
-    pub sloc: Rel,
-    pub sref: Rel,
-    pub chains: Rel,
-    pub inscope: Rel,
-    pub mutordatom: Rel,
-    pub avvisinc: Rel,
-    pub posctosem: Rel,
-    pub posemtosc: Rel,
+    pub(crate) ssw_plus: Rel,
+    pub(crate) scbarinst: Rel,
+    pub(crate) sloc: Rel,
+    pub(crate) sref: Rel,
+    pub(crate) chains: Rel,
+    pub(crate) inscope: Rel,
+    pub(crate) mutordatom: Rel,
+    pub(crate) avvisinc: Rel,
+    pub(crate) posctosem: Rel,
+    pub(crate) posemtosc: Rel,
     /// `rc[po]`
-    pub po_opt: Rel,
+    pub(crate) po_opt: Rel,
     /// `mmra-compat`: the pairs of events whose MMRA tag sets are compatible (seed 003;
     /// full when no event has tags).
-    pub mmra_compat: Rel,
+    pub(crate) mmra_compat: Rel,
     /// The program order happens-before is built from: `po`, or `po & mmra-compat` in
     /// the MMRA variant (seed 003: "any program order between [incompatible
     /// instructions is] not in happens-before").
-    pub po_hb: Rel,
+    pub(crate) po_hb: Rel,
     /// The MMRA variant is on ([`ModelOptions::mmra`]).
-    pub mmra: bool,
-    pub iden: Rel,
+    pub(crate) mmra: bool,
+    pub(crate) iden: Rel,
+}
+
+/// The static event sets, typed: what [`Statics::set`] looks up. The first ones are the
+/// base sets of cat models (docs/models.md); the rest are the hand-written engine's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum StaticSet {
+    Ev,
+    R,
+    W,
+    F,
+    A,
+    Acq,
+    Rel,
+    Sc0,
+    Sc1,
+    Sc2,
+    Sc3,
+    SemSc0,
+    SemSc1,
+    SemSc2,
+    SemSc3,
+    ScopeSg,
+    ScopeWg,
+    ScopeQf,
+    ScopeDev,
+    SeqCst,
+    ScopeWi,
+    Cbar,
+    Av,
+    Vis,
+    SemAv,
+    SemVis,
+    AvDevice,
+    VisDevice,
+    NonPriv,
+    /// `PRIV = R+W-NONPRIV`
+    Priv,
+    /// `AVSHADER = (AV+SEMAV) & SCOPEDEV`
+    AvShader,
+    VisShader,
+    AvQf,
+    VisQf,
+    AvWg,
+    VisWg,
+    AvSg,
+    VisSg,
+}
+
+/// The static relations, typed: what [`Statics::rel`] looks up. The first ones are the
+/// base relations of cat models (docs/models.md); the rest are the hand-written engine's
+/// terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum StaticRel {
+    /// The identity on events (Alloy `iden`).
+    Id,
+    Sthd,
+    Po,
+    MmraCompat,
+    Ssg,
+    Swg,
+    Sqf,
+    Ssw,
+    ScbarInst,
+    Sloc,
+    Sref,
+    /// `^ssw`
+    SswPlus,
+    Chains,
+    Inscope,
+    MutOrdAtom,
+    AvVisInc,
+    PoScToSem,
+    PoSemToSc,
+    /// `rc[po]`
+    PoOpt,
+    /// The program order happens-before is built from: `po`, or `po & mmra-compat` in the
+    /// MMRA variant.
+    PoHb,
+}
+
+impl Statics {
+    /// The number of events.
+    #[inline]
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// The events, in program order within each thread.
+    #[inline]
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The storage classes used by some access or semantics (bit i = class i).
+    #[inline]
+    pub fn classes_in_use(&self) -> u8 {
+        self.classes_in_use
+    }
+
+    /// The static event set `s`.
+    #[inline]
+    pub fn set(&self, s: StaticSet) -> &EventSet {
+        match s {
+            StaticSet::Ev => &self.ev,
+            StaticSet::R => &self.r,
+            StaticSet::W => &self.w,
+            StaticSet::F => &self.f,
+            StaticSet::A => &self.a,
+            StaticSet::Acq => &self.acq,
+            StaticSet::Rel => &self.rel,
+            StaticSet::Sc0 => &self.sc[0],
+            StaticSet::Sc1 => &self.sc[1],
+            StaticSet::Sc2 => &self.sc[2],
+            StaticSet::Sc3 => &self.sc[3],
+            StaticSet::SemSc0 => &self.semsc[0],
+            StaticSet::SemSc1 => &self.semsc[1],
+            StaticSet::SemSc2 => &self.semsc[2],
+            StaticSet::SemSc3 => &self.semsc[3],
+            StaticSet::ScopeSg => &self.scopesg,
+            StaticSet::ScopeWg => &self.scopewg,
+            StaticSet::ScopeQf => &self.scopeqf,
+            StaticSet::ScopeDev => &self.scopedev,
+            StaticSet::SeqCst => &self.seqcst,
+            StaticSet::ScopeWi => &self.scopewi,
+            StaticSet::Cbar => &self.cbar,
+            StaticSet::Av => &self.av,
+            StaticSet::Vis => &self.vis,
+            StaticSet::SemAv => &self.semav,
+            StaticSet::SemVis => &self.semvis,
+            StaticSet::AvDevice => &self.avdevice,
+            StaticSet::VisDevice => &self.visdevice,
+            StaticSet::NonPriv => &self.nonpriv,
+            StaticSet::Priv => &self.priv_,
+            StaticSet::AvShader => &self.avshader,
+            StaticSet::VisShader => &self.visshader,
+            StaticSet::AvQf => &self.avqf,
+            StaticSet::VisQf => &self.visqf,
+            StaticSet::AvWg => &self.avwg,
+            StaticSet::VisWg => &self.viswg,
+            StaticSet::AvSg => &self.avsg,
+            StaticSet::VisSg => &self.vissg,
+        }
+    }
+
+    /// The static relation `r`.
+    #[inline]
+    pub fn rel(&self, r: StaticRel) -> &Rel {
+        match r {
+            StaticRel::Id => &self.iden,
+            StaticRel::Sthd => &self.sthd,
+            StaticRel::Po => &self.po,
+            StaticRel::MmraCompat => &self.mmra_compat,
+            StaticRel::Ssg => &self.ssg,
+            StaticRel::Swg => &self.swg,
+            StaticRel::Sqf => &self.sqf,
+            StaticRel::Ssw => &self.ssw,
+            StaticRel::ScbarInst => &self.scbarinst,
+            StaticRel::Sloc => &self.sloc,
+            StaticRel::Sref => &self.sref,
+            StaticRel::SswPlus => &self.ssw_plus,
+            StaticRel::Chains => &self.chains,
+            StaticRel::Inscope => &self.inscope,
+            StaticRel::MutOrdAtom => &self.mutordatom,
+            StaticRel::AvVisInc => &self.avvisinc,
+            StaticRel::PoScToSem => &self.posctosem,
+            StaticRel::PoSemToSc => &self.posemtosc,
+            StaticRel::PoOpt => &self.po_opt,
+            StaticRel::PoHb => &self.po_hb,
+        }
+    }
 }
 
 /// The tags of the event `e` (none for an event of no access, as in unit tests).

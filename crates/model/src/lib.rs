@@ -14,7 +14,7 @@ pub mod set;
 pub mod variant;
 
 pub use axioms::Derived;
-pub use execution::{Event, Statics};
+pub use execution::{Event, StaticRel, StaticSet, Statics};
 pub use flags::{Flags, FLAG_NAMES};
 pub use lower_khronos::lower_khronos;
 pub use lower_litmus::lower_litmus;

@@ -11,7 +11,7 @@ use crate::common;
 
 use common::*;
 use vkherd_model::axioms::{cbar_sw, class_subsets, hypors, rs};
-use vkherd_model::{Flags, ModelOptions, Rel, Variant};
+use vkherd_model::{Flags, ModelOptions, Rel, StaticRel, Variant};
 
 /// (qf, wg, sg) of five threads: T0 and T1 share a subgroup; T2 is another subgroup of
 /// the same workgroup; T3 another workgroup of the same queue family; T4 another queue
@@ -40,7 +40,7 @@ fn inscope_subgroup_scope() {
     let s = one_fence_per_thread("sg").statics();
     assert_rel(
         "inscope",
-        &s.inscope,
+        s.rel(StaticRel::Inscope),
         &cat(&[&cross(&[0, 1], &[0, 1]), &iden(&[2, 3, 4])]),
     );
 }
@@ -51,7 +51,7 @@ fn inscope_workgroup_scope() {
     let s = one_fence_per_thread("wg").statics();
     assert_rel(
         "inscope",
-        &s.inscope,
+        s.rel(StaticRel::Inscope),
         &cat(&[&cross(&[0, 1, 2], &[0, 1, 2]), &iden(&[3, 4])]),
     );
 }
@@ -62,7 +62,7 @@ fn inscope_queuefamily_scope() {
     let s = one_fence_per_thread("qf").statics();
     assert_rel(
         "inscope",
-        &s.inscope,
+        s.rel(StaticRel::Inscope),
         &cat(&[&cross(&[0, 1, 2, 3], &[0, 1, 2, 3]), &iden(&[4])]),
     );
 }
@@ -72,7 +72,7 @@ fn inscope_queuefamily_scope() {
 fn inscope_device_scope() {
     let s = one_fence_per_thread("dv").statics();
     let all = [0, 1, 2, 3, 4];
-    assert_rel("inscope", &s.inscope, &cross(&all, &all));
+    assert_rel("inscope", s.rel(StaticRel::Inscope), &cross(&all, &all));
 }
 
 // L232-235 with mixed scopes: both ends must have a wide enough scope for the group they
@@ -103,7 +103,7 @@ fn inscope_mixed_scopes() {
     // subgroups), e2/e4, e2/e5, e4/e5 (qf across queue families), e6 with anything.
     assert_rel(
         "inscope",
-        &s.inscope,
+        s.rel(StaticRel::Inscope),
         &cat(&[&rai(&pairs), &iden(&[e0, e1, e2, e3, e4, e5])]),
     );
 }
@@ -133,11 +133,15 @@ fn aliasing_exec() -> Exec {
 fn sloc_and_sref() {
     let s = aliasing_exec().statics();
     let xloc = [0, 2, 3, 4, 6, 7];
-    assert_rel("sloc", &s.sloc, &cat(&[&cross(&xloc, &xloc), &iden(&[5])]));
+    assert_rel(
+        "sloc",
+        s.rel(StaticRel::Sloc),
+        &cat(&[&cross(&xloc, &xloc), &iden(&[5])]),
+    );
     let xref = [0, 2, 4, 6, 7];
     assert_rel(
         "sref",
-        &s.sref,
+        s.rel(StaticRel::Sref),
         &cat(&[&cross(&xref, &xref), &iden(&[3, 5])]),
     );
 }
@@ -151,7 +155,11 @@ fn mutordatom_same_location_reference_and_scope() {
     // e0/e4: e4 is not atomic. e2/e5: different locations.
     // e0/e6: both wg-scoped, different workgroups -> not in scope.
     // e6/e7: same thread (same subgroup) -> in scope.
-    assert_rel("mutordatom", &s.mutordatom, &rai(&[(0, 2), (6, 7)]));
+    assert_rel(
+        "mutordatom",
+        s.rel(StaticRel::MutOrdAtom),
+        &rai(&[(0, 2), (6, 7)]),
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -175,10 +183,14 @@ fn posctosem_and_posemtosc() {
     let s = x.statics();
     assert_rel(
         "posctosem",
-        &s.posctosem,
+        s.rel(StaticRel::PoScToSem),
         &[(0, 1), (0, 5), (2, 3), (2, 5), (4, 5), (7, 8)],
     );
-    assert_rel("posemtosc", &s.posemtosc, &[(1, 4), (3, 6), (5, 6)]);
+    assert_rel(
+        "posemtosc",
+        s.rel(StaticRel::PoSemToSc),
+        &[(1, 4), (3, 6), (5, 6)],
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -220,7 +232,7 @@ fn avvisinc_vulkan_one_directional() {
         &[(3, 4)],             // (SEMSC1 & SEMVIS) -> SC1
         &AVVISINC_PER_INSTRUCTION,
     ]);
-    assert_rel("avvisinc", &s.avvisinc, &expected);
+    assert_rel("avvisinc", s.rel(StaticRel::AvVisInc), &expected);
 }
 
 // L139-142 (`vulkan-2024`): avvisinc = rai[((SC0+SC1)->(AVDEVICE+VISDEVICE)) +
@@ -237,7 +249,7 @@ fn avvisinc_vulkan2024_symmetric() {
         &rai(&[(4, 3)]),             // (SEMAV+SEMVIS) & SEMSC1 = {e3}
         &AVVISINC_PER_INSTRUCTION,
     ]);
-    assert_rel("avvisinc", &s.avvisinc, &expected);
+    assert_rel("avvisinc", s.rel(StaticRel::AvVisInc), &expected);
 }
 
 // L141 `... ]) - iden`: in vulkan-2024 the semantics terms lose their identity pairs, the
@@ -251,9 +263,17 @@ fn avvisinc_minus_iden_only_in_2024() {
     let f = Flags::W | Flags::REL | Flags::SC0 | Flags::SEMSC0 | Flags::SEMAV | Flags::NONPRIV;
     x.ev_flags(0, f | Flags::SCOPEDEV, X);
     let v2024 = x.statics_with(opts(Variant::Vulkan2024, true));
-    assert_rel("avvisinc (vulkan-2024)", &v2024.avvisinc, &[]);
+    assert_rel(
+        "avvisinc (vulkan-2024)",
+        v2024.rel(StaticRel::AvVisInc),
+        &[],
+    );
     let v2025 = x.statics_with(opts(Variant::Vulkan, true));
-    assert_rel("avvisinc (vulkan)", &v2025.avvisinc, &[(0, 0)]);
+    assert_rel(
+        "avvisinc (vulkan)",
+        v2025.rel(StaticRel::AvVisInc),
+        &[(0, 0)],
+    );
 }
 
 // The variant is observable: in vulkan-2024, `rai` makes a release fence F with SEMAV
@@ -399,7 +419,7 @@ fn sw_needs_rf_and_mutordatom() {
     x.ev(0, "st.atom.rel.dv.sc0.semsc0", X); // e0
     x.ev(1, "ld.atom.acq.dv.sc0.semsc0", Z); // e1: z aliases x
     let s = x.statics();
-    assert_rel("mutordatom", &s.mutordatom, &[]);
+    assert_rel("mutordatom", s.rel(StaticRel::MutOrdAtom), &[]);
     let d = Cand::new(x.n(), &[(0, 1)], &[], &[]).derive(&s);
     assert_rel("sw", &d.sw, &[]);
 }
@@ -511,7 +531,11 @@ fn sw_blocked_by_inscope() {
     assert_rel("sw (same wg)", &d.sw, &[(0, 3)]);
     let x = fence_fence((0, 1, 0));
     let s = x.statics();
-    assert_rel("mutordatom (other wg)", &s.mutordatom, &rai(&[(1, 2)]));
+    assert_rel(
+        "mutordatom (other wg)",
+        s.rel(StaticRel::MutOrdAtom),
+        &rai(&[(1, 2)]),
+    );
     let d = Cand::new(x.n(), &[(1, 2)], &[], &[]).derive(&s);
     assert_rel("sw (other wg)", &d.sw, &[]);
 
@@ -522,7 +546,7 @@ fn sw_blocked_by_inscope() {
     x.ev(1, "ld.atom.wg.sc0", Y);
     x.ev(1, "membar.acq.dv.semsc0", NOLOC);
     let s = x.statics();
-    assert!(s.inscope.contains(0, 3));
+    assert!(s.rel(StaticRel::Inscope).contains(0, 3));
     let d = Cand::new(x.n(), &[(1, 2)], &[], &[]).derive(&s);
     assert_rel("sw (atomics out of scope)", &d.sw, &[]);
 
@@ -530,7 +554,11 @@ fn sw_blocked_by_inscope() {
     x.ev(0, "st.atom.rel.wg.sc0.semsc0", X);
     x.ev(1, "ld.atom.acq.wg.sc0.semsc0", X);
     let s = x.statics();
-    assert_rel("mutordatom (wg atomics, other wg)", &s.mutordatom, &[]);
+    assert_rel(
+        "mutordatom (wg atomics, other wg)",
+        s.rel(StaticRel::MutOrdAtom),
+        &[],
+    );
     let d = Cand::new(x.n(), &[(0, 1)], &[], &[]).derive(&s);
     assert_rel("sw (wg atomics, other wg)", &d.sw, &[]);
 }
@@ -660,7 +688,7 @@ fn ithb_generalised_to_sc2_sc3() {
     x.ev(1, "ld.atom.acq.dv.sc3.semsc2", Y);
     x.ev(1, "ld.sc2", X);
     let s = x.statics();
-    assert_eq!(s.classes_in_use, 0b1100);
+    assert_eq!(s.classes_in_use(), 0b1100);
     let d = Cand::new(x.n(), &[(1, 2), (0, 3)], &[], &[]).derive(&s);
     let masks: Vec<u8> = d.ithb.iter().map(|(m, _)| *m).collect();
     assert_eq!(masks, vec![0b0100, 0b1000, 0b1100]);
@@ -684,7 +712,7 @@ fn ithb_contains_ssw() {
     };
     let x = build(true);
     let s = x.statics();
-    assert_rel("ssw", &s.ssw, &[(0, 1)]);
+    assert_rel("ssw", s.rel(StaticRel::Ssw), &[(0, 1)]);
     let d = Cand::new(x.n(), &[(0, 1)], &[], &[]).derive(&s);
     assert_rel("ithb sc0", ithb_of(&d, 0b01), &[(0, 1)]);
     assert_rel("hb", &d.hb, &[(0, 1)]);
@@ -813,7 +841,7 @@ fn avwg_chain_of_two_vanishes_with_no_chains() {
     let to_fence = cross(&[0, 1, 2, 4, 5, 6], &[3]);
     assert_rel(
         "avvisinc",
-        &s.avvisinc,
+        s.rel(StaticRel::AvVisInc),
         &cat(&[&per_instruction, &to_fence]),
     );
     let d = c.derive(&s);
@@ -860,7 +888,7 @@ fn avwg_chain_first_step_needs_same_subgroup() {
     let s = x.statics();
     let d = Cand::new(x.n(), &[(1, 2), (4, 5)], &[], &[]).derive(&s);
     assert_rel("sw", &d.sw, &[(1, 2), (3, 5)]);
-    assert!(d.hb.contains(0, 3) && s.avvisinc.contains(0, 3));
+    assert!(d.hb.contains(0, 3) && s.rel(StaticRel::AvVisInc).contains(0, 3));
     // AVWG = {e1, e3, e4}; nothing chains into them from another event.
     assert_rel("avwg", &d.avwg, &iden(&[1, 3, 4]));
     // (e1,e2): RaW on y via the workgroup domain; x is not ordered.
@@ -1117,8 +1145,8 @@ fn locord_rar_war_via_ssw_plus() {
     x.ssw(0, 1);
     x.ssw(1, 2);
     let s = x.statics();
-    assert_rel("ssw", &s.ssw, &[(0, 1), (1, 2)]);
-    assert_rel("^ssw", &s.ssw_plus, &[(0, 1), (0, 2), (1, 2)]);
+    assert_rel("ssw", s.rel(StaticRel::Ssw), &[(0, 1), (1, 2)]);
+    assert_rel("^ssw", s.rel(StaticRel::SswPlus), &[(0, 1), (0, 2), (1, 2)]);
     let d = Cand::new(x.n(), &[], &[0], &[]).derive(&s);
     assert_rel("hb", &d.hb, &[(0, 1), (0, 2), (1, 2)]);
     // (e1,e2) is W->W: hb alone does not order private writes.
@@ -1257,7 +1285,9 @@ fn locord_domains_need_same_reference() {
         let d = Cand::new(x.n(), &[(2, 3), (0, 5)], &[], &[]).derive(&s);
         assert_rel("sw", &d.sw, &[(1, 4)]);
         // (e4,e5) is in rc[po] & avvisinc (SEMVIS -> SC0 ignores references).
-        assert!(s.avvisinc.contains(4, 5) && s.avvisinc.contains(0, 1));
+        assert!(
+            s.rel(StaticRel::AvVisInc).contains(4, 5) && s.rel(StaticRel::AvVisInc).contains(0, 1)
+        );
         assert_rel(scope, &d.locord, &[(5, 6)]);
         assert_rel(scope, &d.dr, &rai(&[(0, 5), (0, 6)]));
     }
@@ -1301,7 +1331,7 @@ fn locord_waw_raw_via_device_domain() {
     let s = x.statics();
     assert_rel(
         "avvisinc",
-        &s.avvisinc,
+        s.rel(StaticRel::AvVisInc),
         &cat(&[&cross(&[0, 3, 4], &[1]), &cross(&[2], &[0, 3, 4])]),
     );
     let d = Cand::new(x.n(), &[(0, 3)], &[], &[]).derive(&s);
@@ -1386,7 +1416,11 @@ fn dr_conflicting_unordered_pairs() {
     x.ev(0, "rmw.atom.dv.sc0", Y); // e4
     let s = x.statics();
     // e0/e3: same thread, so in scope whatever their scopes.
-    assert_rel("mutordatom", &s.mutordatom, &rai(&[(0, 1), (0, 3)]));
+    assert_rel(
+        "mutordatom",
+        s.rel(StaticRel::MutOrdAtom),
+        &rai(&[(0, 1), (0, 3)]),
+    );
     let c = Cand::new(x.n(), &[(1, 3)], &[4], &order(&[0, 1]));
     let d = c.derive(&s);
     assert_rel("locord", &d.locord, &[(0, 3)]);
@@ -1537,12 +1571,59 @@ fn model_options_default_is_vulkan_with_chains() {
     let n = x.n();
     assert_rel(
         "chains",
-        &x.statics().chains,
+        x.statics().rel(StaticRel::Chains),
         &cross(&(0..n).collect::<Vec<_>>(), &(0..n).collect::<Vec<_>>()),
     );
     assert_rel(
         "chains (no chains)",
-        &x.statics_with(opts(Variant::Vulkan, false)).chains,
+        x.statics_with(opts(Variant::Vulkan, false))
+            .rel(StaticRel::Chains),
         &iden(&(0..n).collect::<Vec<_>>()),
     );
+}
+
+/// `Statics::set` finds each flag's set under its own name: with one event per flag, each
+/// lookup is exactly the event that has it (a swapped line in the lookup fails).
+#[test]
+fn each_static_set_is_the_set_of_its_flag() {
+    use vkherd_model::StaticSet as S;
+    let pairs = [
+        (S::R, Flags::R),
+        (S::W, Flags::W),
+        (S::F, Flags::F),
+        (S::A, Flags::A),
+        (S::Acq, Flags::ACQ),
+        (S::Rel, Flags::REL),
+        (S::Sc0, Flags::SC0),
+        (S::Sc1, Flags::SC1),
+        (S::Sc2, Flags::SC2),
+        (S::Sc3, Flags::SC3),
+        (S::SemSc0, Flags::SEMSC0),
+        (S::SemSc1, Flags::SEMSC1),
+        (S::SemSc2, Flags::SEMSC2),
+        (S::SemSc3, Flags::SEMSC3),
+        (S::ScopeSg, Flags::SCOPESG),
+        (S::ScopeWg, Flags::SCOPEWG),
+        (S::ScopeQf, Flags::SCOPEQF),
+        (S::ScopeDev, Flags::SCOPEDEV),
+        (S::SeqCst, Flags::SEQCST),
+        (S::ScopeWi, Flags::SCOPEWI),
+        (S::Cbar, Flags::CBAR),
+        (S::Av, Flags::AV),
+        (S::Vis, Flags::VIS),
+        (S::SemAv, Flags::SEMAV),
+        (S::SemVis, Flags::SEMVIS),
+        (S::AvDevice, Flags::AVDEVICE),
+        (S::VisDevice, Flags::VISDEVICE),
+        (S::NonPriv, Flags::NONPRIV),
+    ];
+    let mut x = Exec::new(&[(0, 0, 0)]);
+    for &(_, f) in &pairs {
+        x.ev_flags(0, f, NOLOC);
+    }
+    let s = x.statics();
+    for (i, &(k, _)) in pairs.iter().enumerate() {
+        assert_eq!(s.set(k).iter().collect::<Vec<_>>(), vec![i], "{k:?}");
+    }
+    assert_eq!(s.set(S::Ev).iter().count(), pairs.len());
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use vkherd_cat::inspect::Inspection;
 use vkherd_cat::{Model, Value};
 use vkherd_enumerate::capture::Captured;
-use vkherd_model::{AccessKind, Dialect, Instruction, Program};
+use vkherd_model::{AccessKind, Dialect, Instruction, Program, StaticSet};
 
 /// One event.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -157,7 +157,7 @@ impl Execution {
     ) -> Execution {
         let s = &c.statics;
         let events: Vec<EventInfo> = s
-            .events
+            .events()
             .iter()
             .enumerate()
             .map(|(id, e)| {
@@ -165,7 +165,7 @@ impl Execution {
                     Instruction::Access(a) => match a.kind {
                         AccessKind::Load => "R",
                         AccessKind::Store => "W",
-                        AccessKind::Rmw if s.w.contains(id) => "RMW",
+                        AccessKind::Rmw if s.set(StaticSet::W).contains(id) => "RMW",
                         AccessKind::Rmw => "R",
                         AccessKind::Fence => "F",
                         AccessKind::Cbar => "CBAR",
@@ -183,15 +183,15 @@ impl Execution {
                     kind: kind.to_string(),
                     location: e.reference.map(|r| program.references[r].name.clone()),
                     memory: e.location.map(|l| program.locations[l].name.clone()),
-                    read: s.r.contains(id).then(|| c.values.read[id]),
-                    written: s.w.contains(id).then(|| c.values.write[id]),
+                    read: s.set(StaticSet::R).contains(id).then(|| c.values.read[id]),
+                    written: s.set(StaticSet::W).contains(id).then(|| c.values.write[id]),
                 }
             })
             .collect();
         let init_reads: Vec<usize> = c.rfinit.iter().collect();
         let init = init_reads
             .iter()
-            .filter_map(|&e| s.events[e].location)
+            .filter_map(|&e| s.events()[e].location)
             .map(|l| {
                 let loc = &program.locations[l];
                 (loc.name.clone(), loc.init)
@@ -201,7 +201,7 @@ impl Execution {
         // The relation of each raised flag (`dr` for Vulkan's `racy`), when it is named.
         let model = insp.model();
         let flagged: Vec<&str> = model
-            .checks
+            .checks()
             .iter()
             .enumerate()
             .filter(|(c, ch)| ch.flag && insp.check(*c))

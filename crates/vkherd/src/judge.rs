@@ -91,7 +91,9 @@ fn asked(opts: &Options) -> Vec<String> {
 pub fn judge(dialect: Dialect, opts: &Options) -> Result<Judge, ModelMismatch> {
     if opts.model.given {
         let model = opts.model.spec.cat_model();
-        let foreign = model.foreign_bases(dialect);
+        let foreign: Vec<&str> = (model.foreign_bases(dialect).into_iter())
+            .map(vkherd_cat::BaseName::name)
+            .collect();
         if !foreign.is_empty() {
             return Err(ModelMismatch {
                 model: model_name(opts),
@@ -144,7 +146,7 @@ impl Judge {
             .map(|v| {
                 format!(
                     "Note: {what} ({}), which judges {header} tests when no --model is given, has no variant {v}: this test ran without it",
-                    self.model.name
+                    self.model.name()
                 )
             })
             .collect()

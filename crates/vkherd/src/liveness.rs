@@ -6,7 +6,7 @@ use crate::json::{LivenessObject, ProgressLevels, StuckThread};
 use std::collections::BTreeMap;
 use vkherd_enumerate::liveness::endings::{Ending, LPath};
 use vkherd_enumerate::liveness::{EndingKind, Level, Liveness, Tree, Verdict};
-use vkherd_model::{Instruction, Program};
+use vkherd_model::{Instruction, Program, StaticSet};
 
 pub use vkherd_enumerate::liveness::{Progress, ProgressError, ProgressModel};
 
@@ -231,7 +231,7 @@ fn reads_text(
     let c = &w.execution;
     let s = &c.statics;
     let lap_of = |e: usize| -> Option<&'static str> {
-        let th = s.events[e].thread;
+        let th = s.events()[e].thread;
         let p = &w.paths[th];
         let Ending::Repeating { a, b, .. } = p.ending else {
             return None;
@@ -248,10 +248,10 @@ fn reads_text(
     let mut parts = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for e in w.step_events[t][from..to].iter().flatten().copied() {
-        if !s.r.contains(e) {
+        if !s.set(StaticSet::R).contains(e) {
             continue;
         }
-        let instr = s.events[e].instr;
+        let instr = s.events()[e].instr;
         // A loop body read twice in laps: once per instruction.
         if !seen.insert(instr) {
             continue;
@@ -262,9 +262,12 @@ fn reads_text(
         } else {
             match c.rf.pairs().find(|&(_, r)| r == e) {
                 Some((src, _)) => {
-                    let st = s.events[src].thread;
+                    let st = s.events()[src].thread;
                     let lap = lap_of(src).map(|l| format!("'s {l}")).unwrap_or_default();
-                    format!("from P{st}{lap}: {}", names.instr(st, s.events[src].instr))
+                    format!(
+                        "from P{st}{lap}: {}",
+                        names.instr(st, s.events()[src].instr)
+                    )
                 }
                 None => "no source".into(),
             }

@@ -106,7 +106,7 @@ impl ModelSpec {
         match self {
             ModelSpec::Vulkan(o) => o.variant.name().to_string(),
             ModelSpec::Hand(o) => format!("hand:{}", o.variant.name()),
-            ModelSpec::Cat { model, .. } => model.name.clone(),
+            ModelSpec::Cat { model, .. } => model.name().to_string(),
         }
     }
 
@@ -116,7 +116,7 @@ impl ModelSpec {
     pub fn cat_name(&self) -> String {
         match self {
             ModelSpec::Vulkan(o) | ModelSpec::Hand(o) => o.variant.name().to_string(),
-            ModelSpec::Cat { model, .. } => model.name.clone(),
+            ModelSpec::Cat { model, .. } => model.name().to_string(),
         }
     }
 
@@ -124,7 +124,7 @@ impl ModelSpec {
     /// or the options `mmra` and `no-chains`.
     pub fn variants_on(&self) -> Vec<String> {
         match self {
-            ModelSpec::Cat { model, .. } => model.active.iter().cloned().collect(),
+            ModelSpec::Cat { model, .. } => model.active_variants().iter().cloned().collect(),
             ModelSpec::Vulkan(o) | ModelSpec::Hand(o) => {
                 [(o.mmra, "mmra"), (!o.chains, "no-chains")]
                     .into_iter()
@@ -220,9 +220,10 @@ fn variants_of(bundled: &str) -> Vec<String> {
     };
     let model = Model::bundled(bundled, &[]).expect("bundled models compile");
     model
-        .variants
-        .into_iter()
+        .variants()
+        .iter()
         .filter(|v| !b.variants.contains(&v.as_str()))
+        .cloned()
         .collect()
 }
 
@@ -404,7 +405,7 @@ pub fn resolve(
     };
     let model = model.map_err(|e| ModelError::Cat(Box::new(e)))?;
     for v in &all {
-        if !model.variants.contains(v) {
+        if !model.variants().contains(v) {
             return Err(ModelError::NoSuchVariant {
                 name: name.to_string(),
                 variant: v.clone(),
@@ -414,14 +415,16 @@ pub fn resolve(
     }
     let problem = match model.named("co") {
         None => Some(CoProblem::Missing),
-        Some(co) if model.graph.kind(co) != vkherd_cat::Kind::Rel => Some(CoProblem::NotARelation),
+        Some(co) if model.graph().kind(co) != vkherd_cat::Kind::Rel => {
+            Some(CoProblem::NotARelation)
+        }
         Some(_) => None,
     };
     if let Some(problem) = problem {
         // Located at the start of the model file, as errors about a whole test are.
         return Err(ModelError::Coherence {
             problem,
-            source: model.source.clone(),
+            source: model.source().clone(),
         });
     }
     Ok(ModelChoice {
@@ -437,11 +440,11 @@ pub fn resolve(
 
 /// The variants a model tests, for error messages ("none" if it tests none).
 fn variant_list(model: &Model) -> String {
-    if model.variants.is_empty() {
+    if model.variants().is_empty() {
         return "none".to_string();
     }
     model
-        .variants
+        .variants()
         .iter()
         .cloned()
         .collect::<Vec<_>>()
@@ -466,7 +469,7 @@ pub fn opencl(variants: &[String]) -> Arc<Model> {
 
 /// The variants opencl.cat tests.
 pub fn opencl_variants() -> BTreeSet<String> {
-    opencl(&[]).variants.clone()
+    opencl(&[]).variants().clone()
 }
 
 /// A variant asked for without `--model` that neither dialect's model has.

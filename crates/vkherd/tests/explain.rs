@@ -105,7 +105,7 @@ fn check_every_candidate(program: &Program, opts: &vkherd::Options, what: &str) 
         let prep = Prepared::new(&model, &c.statics, &[]);
         let asmo = prep.for_asmo(&c.asmo);
         let ev = prep.evaluate(&asmo, &c.asmo, &c.rf, &c.rfinit);
-        let first = (0..model.checks.len()).find(|&k| !model.checks[k].flag && !ev.check(k));
+        let first = (0..model.checks().len()).find(|&k| !model.checks()[k].flag && !ev.check(k));
         let found = failure(&model, c);
         assert_eq!(
             found.as_ref().map(|(k, _)| *k),
@@ -115,7 +115,7 @@ fn check_every_candidate(program: &Program, opts: &vkherd::Options, what: &str) 
         assert_eq!(first.is_none(), c.consistent, "{what}: consistency differs");
         let Some((k, witness)) = found else { continue };
         failing += 1;
-        let checked = &model.checks[k];
+        let checked = &model.checks()[k];
         match &witness {
             Witness::Cycle { edges } => {
                 assert!(!edges.is_empty());
@@ -372,7 +372,7 @@ fn explanations_follow_the_variant_mmra() {
         ..Default::default()
     };
     let model = vkherd::explain::model_for(&corpus("mmra/MMRA-coherence.litmus").1, &opts).unwrap();
-    assert!(model.active.contains("mmra"));
+    assert!(model.active_variants().contains("mmra"));
     let (mut tests, mut columns) = (0, 0);
     for f in files::corpus_files() {
         if !f.to_string_lossy().contains("/mmra/") {

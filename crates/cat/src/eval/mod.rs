@@ -103,7 +103,8 @@ impl<'m> Prepared<'m> {
             wanted_nodes.push((w.to_string(), node));
             full_roots.extend(node);
         }
-        let mut p = specialise::specialise(&model.graph, s.n, &|b| static_value(b, s), &full_roots);
+        let mut p =
+            specialise::specialise(&model.graph, s.n(), &|b| static_value(b, s), &full_roots);
         hoist::hoist(&mut p);
         let schedule = stage::stage(&mut p, &full_roots);
         Prepared {

@@ -52,7 +52,8 @@ impl CatEngine {
     /// See [`CatEngine::bundled_vulkan`].
     fn coherence_core(&self) -> bool {
         self.vulkan_file
-            && (self.model.active.iter()).all(|v| CORE_KEEPING_VARIANTS.contains(&v.as_str()))
+            && (self.model.active_variants().iter())
+                .all(|v| CORE_KEEPING_VARIANTS.contains(&v.as_str()))
     }
 
     /// The bundled vulkan.cat with the variants `opts` names (`vulkan-2024`, `no-chains`,
@@ -127,7 +128,7 @@ impl Engine for CatEngine {
     /// read them, tests/cat_model.rs); the defaults for any other model. The cat engine
     /// itself reads none of the relations they change.
     fn statics_options(&self) -> ModelOptions {
-        let on = |v: &str| self.vulkan_file && self.model.active.contains(v);
+        let on = |v: &str| self.vulkan_file && self.model.active_variants().contains(v);
         ModelOptions {
             variant: match on("vulkan-2024") {
                 true => Variant::Vulkan2024,

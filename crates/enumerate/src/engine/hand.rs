@@ -160,7 +160,7 @@ impl PreparedModel for HandPrepared<'_> {
     /// asmo would not be a bound: `imm[asmo]` is not monotone in asmo.)
     fn lower_asmo(&self) -> Option<HandAsmo> {
         Some(HandAsmo {
-            terms: AsmoTerms::new(self.s, &self.terms, &Rel::empty(self.s.n)),
+            terms: AsmoTerms::new(self.s, &self.terms, &Rel::empty(self.s.n())),
             co: None,
         })
     }

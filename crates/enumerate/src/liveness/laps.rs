@@ -21,7 +21,7 @@ use super::endings::{Ending, LPath};
 use crate::combine::Layout;
 use crate::values::{Source, ValueSolver, Values};
 use crate::{CandidateView, Judgement, Visitor, Wanted};
-use vkherd_model::{Flags, Program, Rel, Statics};
+use vkherd_model::{Flags, Program, Rel, StaticRel, StaticSet, Statics};
 
 /// What the visitor looks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -216,14 +216,16 @@ impl<'a> StuckVisitor<'a> {
         // "Follows in asmo or locord": the model's locord where it has one (Vulkan),
         // else its coherence order.
         let follows = c.eval.rel(Wanted(1)).or_else(|| c.eval.rel(Wanted(2)));
-        let final_read = |r: usize| fr.is_some_and(|fr| !fr.row(r).iter().any(|w| s.w.contains(w)));
+        let final_read = |r: usize| {
+            fr.is_some_and(|fr| !fr.row(r).iter().any(|w| s.set(StaticSet::W).contains(w)))
+        };
         let source =
             |r: usize| -> Option<usize> { c.rf.pairs().find(|&(_, x)| x == r).map(|(w, _)| w) };
         let after =
             |w: usize, v: usize| c.asmo.contains(w, v) || follows.is_some_and(|f| f.contains(w, v));
-        for r in s.r.iter() {
+        for r in s.set(StaticSet::R).iter() {
             let src = source(r);
-            let loc = s.events[r].location;
+            let loc = s.events()[r].location;
             // Spin reads: final, or from a write of another invocation's laps.
             if roles.spin[r] {
                 let from_laps = src.is_some_and(|w| roles.in_laps(w));
@@ -243,9 +245,9 @@ impl<'a> StuckVisitor<'a> {
                 return false;
             }
         }
-        for w in s.w.iter().filter(|&w| roles.b[w]) {
+        for w in s.set(StaticSet::W).iter().filter(|&w| roles.b[w]) {
             // Item 3: no write outside A and B follows a write of B.
-            if s.w
+            if s.set(StaticSet::W)
                 .iter()
                 .any(|v| !roles.in_laps(v) && v != w && after(w, v))
             {
@@ -253,15 +255,15 @@ impl<'a> StuckVisitor<'a> {
             }
         }
         // Item 1: the values of A and its copy, and the edges between their events.
-        for x in 0..s.n {
+        for x in 0..s.n() {
             let Some(x2) = roles.copy[x] else { continue };
-            if s.r.contains(x) && c.values.read[x] != c.values.read[x2] {
+            if s.set(StaticSet::R).contains(x) && c.values.read[x] != c.values.read[x2] {
                 return false;
             }
-            if s.w.contains(x) && c.values.write[x] != c.values.write[x2] {
+            if s.set(StaticSet::W).contains(x) && c.values.write[x] != c.values.write[x2] {
                 return false;
             }
-            for y in 0..s.n {
+            for y in 0..s.n() {
                 let Some(y2) = roles.copy[y] else { continue };
                 let same = |rel: &Rel| rel.contains(x, y) == rel.contains(x2, y2);
                 if !same(c.rf) || !same(c.asmo) || !follows.is_none_or(same) {
@@ -272,7 +274,7 @@ impl<'a> StuckVisitor<'a> {
         // Item 5 (spin iterations are laps B with A empty): a cbar in B meets only cbars
         // in B.
         let in_b = |e: usize| roles.b[e] || roles.spin[e];
-        for (x, y) in s.scbarinst.pairs() {
+        for (x, y) in s.rel(StaticRel::ScbarInst).pairs() {
             if x != y && in_b(x) && !in_b(y) {
                 return false;
             }
@@ -283,8 +285,8 @@ impl<'a> StuckVisitor<'a> {
     /// The key of a candidate in the fixed order: rf sources, asmo pairs, values.
     fn key<J: Judgement>(c: &CandidateView<'_, J>) -> Vec<i64> {
         let s = c.statics;
-        let mut key: Vec<i64> = (0..s.n)
-            .filter(|&e| s.r.contains(e))
+        let mut key: Vec<i64> = (0..s.n())
+            .filter(|&e| s.set(StaticSet::R).contains(e))
             .map(|e| {
                 if c.rfinit.contains(e) {
                     -1

@@ -283,7 +283,7 @@ impl std::fmt::Display for UnknownRelation {
 /// Is `name` a relation of `model` (a definition or a base relation)?
 pub fn is_relation(model: &Model, name: &str) -> bool {
     match model.named(name) {
-        Some(n) => model.graph.kind(n) == vkherd_cat::Kind::Rel,
+        Some(n) => model.graph().kind(n) == vkherd_cat::Kind::Rel,
         None => vkherd_cat::base::lookup(name).is_some_and(|b| b.kind() == vkherd_cat::Kind::Rel),
     }
 }
@@ -295,16 +295,16 @@ pub fn check_show(model: &Model, show: &[&str]) -> Result<(), UnknownRelation> {
         return Ok(());
     };
     let mut known: Vec<String> = model
-        .named
+        .definitions()
         .iter()
-        .filter(|(_, n)| model.graph.kind(*n) == vkherd_cat::Kind::Rel)
+        .filter(|(_, n)| model.graph().kind(*n) == vkherd_cat::Kind::Rel)
         .map(|(m, _)| m.clone())
         .collect();
     known.sort_unstable();
     known.dedup();
     Err(UnknownRelation {
         name: name.to_string(),
-        model: model.name.clone(),
+        model: model.name().to_string(),
         is_set: model.named(name).is_some(),
         known,
     })
@@ -494,7 +494,7 @@ fn explain_state(
             groups.entry(key).or_insert((order, reason)).1.candidates += 1;
             continue;
         };
-        let key = reason_key(c, &model.checks[check].name, &witness);
+        let key = reason_key(c, &model.checks()[check].name, &witness);
         let entry = groups.entry(key).or_insert_with(|| {
             // The execution carries every relation the witness names.
             let mut names: Vec<&str> = show.to_vec();
@@ -508,7 +508,7 @@ fn explain_state(
             (
                 order,
                 Reason {
-                    check: model.checks[check].name.clone(),
+                    check: model.checks()[check].name.clone(),
                     check_text: check_text(model, check),
                     candidates: 0,
                     witness,
@@ -528,7 +528,7 @@ fn explain_state(
 /// instructions share a reason.
 fn reason_key(c: &Captured, check: &str, w: &Witness) -> String {
     let at = |e: usize| {
-        let ev = &c.statics.events[e];
+        let ev = &c.statics.events()[e];
         format!("P{}:{}", ev.thread, ev.instr)
     };
     let edge = |e: &Edge| format!("{}-{}->{}", at(e.from), e.labels.join("+"), at(e.to));
@@ -542,8 +542,8 @@ fn reason_key(c: &Captured, check: &str, w: &Witness) -> String {
 
 /// The check as written in the model file (its name if the text is not at hand).
 fn check_text(model: &Model, c: usize) -> String {
-    let ch = &model.checks[c];
-    let text = &model.source.text;
+    let ch = &model.checks()[c];
+    let text = &model.source().text;
     let span = ch.span;
     match text.get(span.offset..span.offset + span.len) {
         Some(t) if span.len > 0 && span.line > 0 => {

@@ -56,7 +56,7 @@ fn edge(insp: &Inspection<'_>, node: vkherd_cat::ir::N, a: usize, b: usize) -> E
 
 /// A minimal witness that check `c` fails.
 fn witness_of(insp: &Inspection<'_>, c: usize) -> Witness {
-    let ch = &insp.model().checks[c];
+    let ch = &insp.model().checks()[c];
     let v = insp.value(ch.node);
     if ch.negated {
         return Witness::Empty;
