@@ -1,73 +1,15 @@
 //! `vkherd diy CYCLE...`: the test a cycle of relaxations stands for; with `--all`, the
 //! family of its annotated variants (docs/generate.md).
 
-use crate::cli::{ModelArgs, RunArgs, ThreadArgs, EXIT_BAD_INPUT, EXIT_OK};
-use clap::Args;
-use std::path::{Path, PathBuf};
+use crate::args::DiyArgs;
+use crate::exit::ExitStatus;
+use crate::family_tables::print_table;
+use std::path::Path;
 use vkherd::generate::alphabet::Alphabet;
 use vkherd::generate::family::{self, Axis, Family};
 use vkherd::generate::index::{file_stem, INDEX_FILE};
 use vkherd::generate::{emit, matrix, GenError};
 use vkherd_model::Dialect;
-
-/// The alphabet flags, shared with `distinguish`.
-#[derive(Args, Debug, Clone)]
-pub struct AlphabetArgs {
-    /// Semantics words to draw from: na, nonpriv, avvis, rlx, relacq, semavvis (Vulkan);
-    /// na, rlx, relacq, sc (OpenCL).
-    #[arg(long = "semantics", value_name = "WORD,...", value_delimiter = ',')]
-    pub semantics: Vec<String>,
-    /// Scopes to draw from: sg, wg, qf, dv (Vulkan); wi, sg, wg, dev, all (OpenCL).
-    #[arg(long, value_name = "SCOPE,...", value_delimiter = ',')]
-    pub scopes: Vec<String>,
-    /// Placements of two invocations to draw from: sg (one subgroup), wg (one
-    /// workgroup), qf (one queue family), dv (different queue families); OpenCL: sg, wg,
-    /// dev (one device), all (different devices).
-    #[arg(long, value_name = "LEVEL,...", value_delimiter = ',')]
-    pub placements: Vec<String>,
-}
-
-impl AlphabetArgs {
-    pub fn apply(&self, base: Alphabet) -> Result<Alphabet, GenError> {
-        base.with(&self.semantics, &self.scopes, &self.placements)
-    }
-}
-
-#[derive(Args, Debug)]
-pub struct DiyArgs {
-    /// The cycle: edges in diy7's vocabulary with annotations (docs/generate.md), as one
-    /// argument or several, e.g. 'PodWW [rel.wg] Rfe@wg [acq.wg] PodRR Fre'.
-    #[arg(required = true, value_name = "CYCLE")]
-    cycle: Vec<String>,
-    /// The dialect of the test.
-    #[arg(long, value_name = "DIALECT", default_value = "vulkan", value_parser = ["vulkan", "opencl"])]
-    dialect: String,
-    /// Every annotated variant along --vary (deduplicated up to renaming) instead of one
-    /// test.
-    #[arg(long)]
-    all: bool,
-    /// With --all: what to vary where the cycle says nothing: placement, scope,
-    /// semantics, storage.
-    #[arg(long, value_name = "AXIS,...", value_delimiter = ',')]
-    vary: Vec<String>,
-    /// With --all: refuse a family of more variants.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
-    max_variants: usize,
-    /// Write the test (with --all: every test and index.json) into DIR.
-    #[arg(short = 'o', long = "output", value_name = "DIR")]
-    output: Option<PathBuf>,
-    /// With --all: run every test and print the table of verdicts.
-    #[arg(long)]
-    run: bool,
-    #[command(flatten)]
-    alphabet: AlphabetArgs,
-    #[command(flatten)]
-    model: ModelArgs,
-    #[command(flatten)]
-    threads: ThreadArgs,
-    #[command(flatten)]
-    limits: RunArgs,
-}
 
 fn dialect(word: &str) -> Dialect {
     if word == "opencl" {
@@ -77,13 +19,13 @@ fn dialect(word: &str) -> Dialect {
     }
 }
 
-pub fn run(args: &DiyArgs) -> i32 {
+pub fn run(args: &DiyArgs) -> ExitStatus {
     let text = args.cycle.join(" ");
     let d = dialect(&args.dialect);
     if !args.all {
         if !args.vary.is_empty() || args.run {
             eprintln!("error: --vary and --run go with --all (a family of variants)");
-            return EXIT_BAD_INPUT;
+            return ExitStatus::BadInput;
         }
         return match vkherd::generate::diy(&text, d) {
             Ok(test) => {
@@ -91,7 +33,7 @@ pub fn run(args: &DiyArgs) -> i32 {
                 match &args.output {
                     None => {
                         outln!("{}", litmus.trim_end());
-                        EXIT_OK
+                        ExitStatus::Ok
                     }
                     Some(dir) => write_files(dir, &[(file_stem(&test.name) + ".litmus", litmus)]),
                 }
@@ -102,7 +44,7 @@ pub fn run(args: &DiyArgs) -> i32 {
     let vary = match Axis::parse_list(&args.vary) {
         Ok(v) if v.is_empty() => {
             eprintln!("error: --all needs --vary AXIS,... (placement, scope, semantics, storage)");
-            return EXIT_BAD_INPUT;
+            return ExitStatus::BadInput;
         }
         Ok(v) => v,
         Err(e) => return bad_cycle(&e, &text),
@@ -124,7 +66,7 @@ pub fn run(args: &DiyArgs) -> i32 {
     );
     if let Some(dir) = &args.output {
         let status = write_family(dir, &fam);
-        if status != EXIT_OK {
+        if status != ExitStatus::Ok {
             return status;
         }
         outln!(
@@ -139,7 +81,7 @@ pub fn run(args: &DiyArgs) -> i32 {
             Ok(m) => m,
             Err(e) => {
                 eprintln!("{}", e.trim_end());
-                return EXIT_BAD_INPUT;
+                return ExitStatus::BadInput;
             }
         };
         let sources: Vec<Result<String, String>> =
@@ -151,43 +93,30 @@ pub fn run(args: &DiyArgs) -> i32 {
             outln!("{}", t.name);
         }
     }
-    EXIT_OK
+    ExitStatus::Ok
 }
 
-/// Prints a family's table, its legend and its counts.
-pub fn print_table(
-    dims: &[family::Dimension],
-    variants: &[family::Variant],
-    verdicts: &[matrix::Cell],
-) {
-    outln!("{}", matrix::LEGEND);
-    outln!();
-    print!("{}", matrix::text(dims, variants, verdicts));
-    outln!();
-    outln!("{}", matrix::summary(variants, verdicts));
-}
-
-fn bad_cycle(e: &GenError, text: &str) -> i32 {
+fn bad_cycle(e: &GenError, text: &str) -> ExitStatus {
     eprint!("{}", e.render(text));
-    EXIT_BAD_INPUT
+    ExitStatus::BadInput
 }
 
-fn write_files(dir: &Path, files: &[(String, String)]) -> i32 {
+fn write_files(dir: &Path, files: &[(String, String)]) -> ExitStatus {
     if let Err(e) = std::fs::create_dir_all(dir) {
         eprintln!("error: cannot create {}: {e}", dir.display());
-        return EXIT_BAD_INPUT;
+        return ExitStatus::BadInput;
     }
     for (name, text) in files {
         let path = dir.join(name);
         if let Err(e) = std::fs::write(&path, text) {
             eprintln!("error: cannot write {}: {e}", path.display());
-            return EXIT_BAD_INPUT;
+            return ExitStatus::BadInput;
         }
     }
-    EXIT_OK
+    ExitStatus::Ok
 }
 
-fn write_family(dir: &Path, fam: &Family) -> i32 {
+fn write_family(dir: &Path, fam: &Family) -> ExitStatus {
     let index = fam.index();
     let mut files: Vec<(String, String)> = fam
         .tests
