@@ -12,6 +12,7 @@ mod files;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use vkherd::models::{ModelChoice, ModelSpec};
+use vkherd::RunConfig;
 use vkherd_cat::{AsmoValues, Model, Prepared};
 use vkherd_enumerate::{
     enumerate, AnyEngine, CandidateView, CatEngine, EnumOptions, Judgement, Visitor,
@@ -225,7 +226,10 @@ fn compare(program: &Program, name: &str, models: &[(ModelOptions, Model)]) -> u
         assert_eq!(AnyEngine::Cat(engine.clone()).statics_options(), *opts);
         let eo = EnumOptions {
             engine: AnyEngine::Cat(engine),
-            max_candidates: Some(BUDGET),
+            run: RunConfig {
+                max_candidates: Some(BUDGET),
+                ..RunConfig::default()
+            },
             ..EnumOptions::default()
         };
         let (tally, _) =
@@ -300,7 +304,10 @@ fn on_corpus(
         let src = std::fs::read_to_string(&f).unwrap();
         let program = vkherd::load_litmus(&src).unwrap();
         let eo = EnumOptions {
-            max_candidates: Some(BUDGET),
+            run: RunConfig {
+                max_candidates: Some(BUDGET),
+                ..RunConfig::default()
+            },
             ..EnumOptions::default()
         };
         let v = V {
@@ -413,9 +420,12 @@ fn cat_engine_search_matches_naive_and_the_hand_written_model_on_random_tests() 
         let program = vkherd::load_litmus(&src).unwrap();
         let run = |naive: bool, engine: bool| {
             let o = vkherd::Options {
-                naive,
+                run: RunConfig {
+                    naive,
+                    max_candidates: Some(200_000),
+                    ..RunConfig::default()
+                },
                 model: if engine { cat.clone() } else { hand.clone() },
-                max_candidates: Some(200_000),
                 ..vkherd::Options::default()
             };
             vkherd::run(&program, &o)

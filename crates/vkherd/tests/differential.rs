@@ -4,6 +4,7 @@
 
 mod common;
 
+use vkherd::RunConfig;
 use vkherd::{report, Options};
 
 /// Runs `program` in a rayon pool of `threads` workers.
@@ -56,16 +57,25 @@ fn check_generated(
             ),
         };
         let naive = Options {
-            naive: true,
-            unroll,
+            run: RunConfig {
+                naive: true,
+                unroll,
+                ..RunConfig::default()
+            },
             ..Options::default()
         };
         let search = Options {
-            unroll,
+            run: RunConfig {
+                unroll,
+                ..RunConfig::default()
+            },
             ..Options::default()
         };
         let enum_opts = vkherd_enumerate::EnumOptions {
-            unroll,
+            run: RunConfig {
+                unroll,
+                ..Default::default()
+            },
             ..Default::default()
         };
         if vkherd_enumerate::naive_size(&program, &enum_opts, naive_budget).is_none() {
@@ -81,7 +91,7 @@ fn check_generated(
             assert_eq!(
                 got, reference,
                 "seed {seed}: naive={} threads={threads} unroll={unroll} differs from naive at 1 thread\n{source}",
-                opts.naive
+                opts.run.naive
             );
         }
         check_condition_modes(&program, &search, seed, &source);
@@ -116,8 +126,11 @@ fn check_condition_modes(
         .as_ref()
         .is_some_and(|c| c.quantifier == vkherd_model::Quantifier::Forall);
     let with = |speedcheck, states_only| Options {
-        speedcheck,
-        states_only,
+        run: RunConfig {
+            speedcheck,
+            states_only,
+            ..base.run.clone()
+        },
         ..base.clone()
     };
     let fail = |what: &str| format!("seed {seed}: {what} differs from the full run\n{source}");
@@ -133,7 +146,9 @@ fn check_condition_modes(
             .outcomes
             .states
             .iter()
-            .filter(|(_, i)| opts.speedcheck == vkherd::Speedcheck::Off || i.satisfies != forall)
+            .filter(|(_, i)| {
+                opts.run.speedcheck == vkherd::Speedcheck::Off || i.satisfies != forall
+            })
             .map(|(k, i)| (k.clone(), (i.race_free, i.not_thin_air, i.satisfies)))
             .collect();
         let states: std::collections::BTreeMap<_, _> = got
@@ -142,7 +157,7 @@ fn check_condition_modes(
             .iter()
             .map(|(k, i)| (k.clone(), (i.race_free, i.not_thin_air, i.satisfies)))
             .collect();
-        match (opts.speedcheck, opts.states_only) {
+        match (opts.run.speedcheck, opts.run.states_only) {
             (vkherd::Speedcheck::Fast, _) => {}
             (_, true) => assert_eq!(states, kept, "{}", fail("states-only states")),
             _ => {

@@ -10,6 +10,7 @@
 mod common;
 
 mod files;
+use vkherd::RunConfig;
 use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Judgement, Visitor, Wanted};
 use vkherd_model::axioms::Candidate;
 use vkherd_model::{Derived, Program};
@@ -95,7 +96,10 @@ const BUDGET: u64 = 3000;
 
 fn compare(program: &Program, name: &str) -> u64 {
     let eo = EnumOptions {
-        max_candidates: Some(BUDGET),
+        run: RunConfig {
+            max_candidates: Some(BUDGET),
+            ..RunConfig::default()
+        },
         ..EnumOptions::default()
     };
     let mut total = 0;

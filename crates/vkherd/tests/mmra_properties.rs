@@ -11,6 +11,7 @@ mod common;
 
 use common::Rng;
 use vkherd::models::{ModelChoice, ModelSpec};
+use vkherd::RunConfig;
 use vkherd::{report, Options};
 use vkherd_model::ModelOptions;
 
@@ -54,8 +55,11 @@ fn run(source: &str, mmra: bool, naive: bool) -> vkherd::Report {
             mmra,
             ..ModelOptions::default()
         })),
-        naive,
-        unroll: 2,
+        run: RunConfig {
+            naive,
+            unroll: 2,
+            ..RunConfig::default()
+        },
         ..Options::default()
     };
     vkherd::run(&program, &opts).expect("generated test runs")
@@ -71,7 +75,10 @@ fn run_cat(source: &str) -> vkherd::Report {
     );
     let opts = Options {
         model: choice,
-        unroll: 2,
+        run: RunConfig {
+            unroll: 2,
+            ..RunConfig::default()
+        },
         ..Options::default()
     };
     vkherd::run(&program, &opts).expect("runs")

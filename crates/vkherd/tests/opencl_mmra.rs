@@ -17,6 +17,7 @@ mod common;
 mod files;
 use common::Rng;
 use std::path::Path;
+use vkherd::RunConfig;
 use vkherd::{report, Options, Report};
 use vkherd_model::ModelOptions;
 
@@ -229,7 +230,10 @@ fn run(source: &str, mmra: bool, naive: bool) -> Report {
             }),
             ..Default::default()
         },
-        naive,
+        run: RunConfig {
+            naive,
+            ..RunConfig::default()
+        },
         ..Options::default()
     };
     vkherd::run(&program, &opts).expect("the test runs")

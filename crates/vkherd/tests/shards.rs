@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use vkherd::json::TestReport;
 use vkherd::merge::{merge, shard_report_json, ShardBy, ShardIdentity, ShardPlace};
+use vkherd::RunConfig;
 use vkherd::{report, Options, Shard};
 
 fn corpus(rel: &str) -> PathBuf {
@@ -57,7 +58,10 @@ fn single_and_merged(
     let mut busy = 0;
     for index in 0..count {
         let o = Options {
-            shard: Some(Shard { index, count }),
+            run: RunConfig {
+                shard: Some(Shard { index, count }),
+                ..opts.run.clone()
+            },
             ..opts.clone()
         };
         let rep = vkherd::run(&program, &o).unwrap();
@@ -114,7 +118,10 @@ fn four_merged_shards_equal_the_single_run() {
                 continue;
             }
             let opts = Options {
-                naive,
+                run: RunConfig {
+                    naive,
+                    ..RunConfig::default()
+                },
                 ..Options::default()
             };
             for (single, merged) in single_and_merged(rel, &opts, 4, busy) {
@@ -127,8 +134,11 @@ fn four_merged_shards_equal_the_single_run() {
 #[test]
 fn merged_shards_keep_the_notes_of_options() {
     let opts = Options {
-        no_thin_air: true,
-        unroll: 1,
+        run: RunConfig {
+            no_thin_air: true,
+            unroll: 1,
+            ..RunConfig::default()
+        },
         ..Options::default()
     };
     for rel in [
@@ -152,7 +162,10 @@ fn merged_shards_equal_the_single_run_on_random_tests() {
         let program = vkherd::load_litmus(&source).unwrap();
         for naive in [false, true] {
             let opts = Options {
-                naive,
+                run: RunConfig {
+                    naive,
+                    ..RunConfig::default()
+                },
                 ..Options::default()
             };
             let Ok(single) = vkherd::run(&program, &opts) else {
@@ -164,7 +177,10 @@ fn merged_shards_equal_the_single_run_on_random_tests() {
             let shards: Vec<TestReport> = (0..3)
                 .map(|index| {
                     let o = Options {
-                        shard: Some(Shard { index, count: 3 }),
+                        run: RunConfig {
+                            shard: Some(Shard { index, count: 3 }),
+                            ..opts.run.clone()
+                        },
                         ..opts.clone()
                     };
                     let rep = vkherd::run(&program, &o).unwrap();

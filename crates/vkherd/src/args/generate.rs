@@ -5,6 +5,7 @@ use clap::Args;
 use std::path::PathBuf;
 use vkherd::generate::alphabet::Alphabet;
 use vkherd::generate::GenError;
+use vkherd_model::Dialect;
 
 /// The alphabet flags, shared with `distinguish`.
 #[derive(Args, Debug, Clone)]
@@ -36,8 +37,8 @@ pub struct DiyArgs {
     #[arg(required = true, value_name = "CYCLE")]
     pub cycle: Vec<String>,
     /// The dialect of the test.
-    #[arg(long, value_name = "DIALECT", default_value = "vulkan", value_parser = ["vulkan", "opencl"])]
-    pub dialect: String,
+    #[arg(long, value_name = "DIALECT", default_value = "vulkan", value_parser = dialect_parser())]
+    pub dialect: Dialect,
     /// Every annotated variant along --vary (deduplicated up to renaming) instead of one
     /// test.
     #[arg(long)]
@@ -73,8 +74,8 @@ pub struct DistinguishArgs {
     pub model_b: String,
     /// The dialect of the programs [default: opencl when both models are OpenCL ones,
     /// else vulkan].
-    #[arg(long, value_name = "DIALECT", value_parser = ["vulkan", "opencl"])]
-    pub dialect: Option<String>,
+    #[arg(long, value_name = "DIALECT", value_parser = dialect_parser())]
+    pub dialect: Option<Dialect>,
     /// Invocations per program at most.
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub invocations: usize,
@@ -143,4 +144,16 @@ pub struct TableArgs {
     pub threads: ThreadArgs,
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+/// `--dialect vulkan|opencl`.
+fn dialect_parser() -> impl clap::builder::TypedValueParser<Value = Dialect> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["vulkan", "opencl"]).map(|word| {
+        if word == "opencl" {
+            Dialect::OpenCl
+        } else {
+            Dialect::Vulkan
+        }
+    })
 }

@@ -3,7 +3,7 @@
 
 use clap::Args;
 use vkherd::models::ModelChoice;
-use vkherd::Options;
+use vkherd::{Options, RunConfig};
 
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
@@ -103,15 +103,18 @@ impl RunArgs {
     pub fn options(&self, model: &ModelChoice) -> Options {
         Options {
             model: model.clone(),
-            unroll: self.unroll,
-            no_thin_air: self.no_thin_air,
-            max_candidates: self.limits.max_candidates(),
-            timeout: self.limits.timeout(),
-            naive: self.naive,
-            progress: None,
-            speedcheck: self.speedcheck,
-            states_only: self.states_only,
-            shard: None,
+            run: RunConfig {
+                unroll: self.unroll,
+                no_thin_air: self.no_thin_air,
+                max_candidates: self.limits.max_candidates(),
+                timeout: self.limits.timeout(),
+                naive: self.naive,
+                speedcheck: self.speedcheck,
+                states_only: self.states_only,
+                // Set by the command: a progress display, a shard of the search.
+                progress: None,
+                shard: None,
+            },
             liveness: self.liveness.progress(),
         }
     }

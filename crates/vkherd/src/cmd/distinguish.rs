@@ -12,6 +12,7 @@ use vkherd::generate::search::{self, Limits, Model, Outcome, SizeStats};
 use vkherd::generate::space::{level_words, Bounds, EventKind, Space};
 use vkherd::generate::{emit, family};
 use vkherd::Options;
+use vkherd::RunConfig;
 use vkherd_model::Dialect;
 
 /// The alphabet `distinguish` draws from by default: small enough that the default
@@ -48,9 +49,8 @@ pub fn run(args: &DistinguishArgs) -> ExitStatus {
             return ExitStatus::BadInput;
         }
     };
-    let d = match args.dialect.as_deref() {
-        Some("opencl") => Dialect::OpenCl,
-        Some(_) => Dialect::Vulkan,
+    let d = match args.dialect {
+        Some(d) => d,
         None if is_opencl(&args.model_a) && is_opencl(&args.model_b) => Dialect::OpenCl,
         None => Dialect::Vulkan,
     };
@@ -345,7 +345,10 @@ fn explanation(text: &str, model: &Model) -> String {
         Err(d) => return format!("(no explanation: {})", d.message),
     };
     let opts = Options {
-        states_only: false,
+        run: RunConfig {
+            states_only: false,
+            ..model.options.run.clone()
+        },
         ..model.options.clone()
     };
     match explain(&program, Some(text), &opts, &Target::Condition, &[]) {

@@ -9,19 +9,10 @@ use vkherd::generate::alphabet::Alphabet;
 use vkherd::generate::family::{self, Axis, Family};
 use vkherd::generate::index::{file_stem, INDEX_FILE};
 use vkherd::generate::{emit, matrix, GenError};
-use vkherd_model::Dialect;
-
-fn dialect(word: &str) -> Dialect {
-    if word == "opencl" {
-        Dialect::OpenCl
-    } else {
-        Dialect::Vulkan
-    }
-}
 
 pub fn run(args: &DiyArgs) -> ExitStatus {
     let text = args.cycle.join(" ");
-    let d = dialect(&args.dialect);
+    let d = args.dialect;
     if !args.all {
         if !args.vary.is_empty() || args.run {
             eprintln!("error: --vary and --run go with --all (a family of variants)");

@@ -12,6 +12,7 @@ use vkherd::khronos::run_khronos_with;
 use vkherd::models::{ModelChoice, ModelSpec};
 use vkherd::report::{self, plural};
 use vkherd::Options;
+use vkherd::RunConfig;
 
 pub fn run(
     paths: &[PathBuf],
@@ -28,8 +29,11 @@ pub fn run(
     };
     let opts = Options {
         model: model.clone(),
-        max_candidates: limits.max_candidates(),
-        timeout: limits.timeout(),
+        run: RunConfig {
+            max_candidates: limits.max_candidates(),
+            timeout: limits.timeout(),
+            ..RunConfig::default()
+        },
         ..Options::default()
     };
     // Khronos tests are Vulkan tests: a model for another dialect is refused before any

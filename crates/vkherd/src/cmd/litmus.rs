@@ -58,14 +58,16 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> ExitStatus {
     } else {
         ShardBy::Test
     };
-    if output.shard.is_some() && (opts.states_only || opts.speedcheck == vkherd::Speedcheck::Fast) {
+    if output.shard.is_some()
+        && (opts.run.states_only || opts.run.speedcheck == vkherd::Speedcheck::Fast)
+    {
         // Their reports have no counts, and the states a shard skips depend on what it
         // found first: the parts would not add up to the whole run.
         eprintln!("error: --shard cannot be combined with --states-only or --speedcheck fast");
         return ExitStatus::BadInput;
     }
     if let (Some((index, count)), ShardBy::Search) = (output.shard, by) {
-        opts.shard = Some(vkherd::Shard {
+        opts.run.shard = Some(vkherd::Shard {
             index: index - 1,
             count,
         });
@@ -101,13 +103,13 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> ExitStatus {
         let program = vkherd::load_litmus(source)?;
         // An estimate is only an aid: a test over a limit fails in `run`, with its error.
         let estimate = vkherd::estimate(&program, &opts).ok().map(|mut e| {
-            if let Some(sh) = opts.shard {
+            if let Some(sh) = opts.run.shard {
                 e.log10 -= (sh.count as f64).log10(); // about a shard's share
             }
             e
         });
         // A whole search's estimate bounds it; a shard's share is a guess.
-        let bound = opts.shard.is_none();
+        let bound = opts.run.shard.is_none();
         if let (true, Some(e)) = (output.stats, estimate) {
             eprintln!(
                 "Estimate {name}: {} {e} candidates over {}",
@@ -125,10 +127,10 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> ExitStatus {
             let budget = crate::progress::Budget {
                 estimate,
                 estimate_is_bound: bound,
-                timeout: opts.timeout,
+                timeout: opts.run.timeout,
             };
             let progress = crate::progress::Progress::start(&label, budget);
-            opts.progress = progress.as_ref().map(|p| p.counter());
+            opts.run.progress = progress.as_ref().map(|p| p.counter());
             vkherd::run_with_source(&program, Some(source), &opts)?
         };
         // Errors writing stdout (a closed pipe) are ignored, as everywhere in the CLI.
@@ -226,10 +228,7 @@ fn draw_witnesses(
     let show: Vec<&str> = graphs.show.iter().map(|s| s.as_str()).collect();
     let model = vkherd::explain::model_for(program, opts).map_err(|e| format!("{name}: {e}"))?;
     vkherd::explain::check_show(&model, &show).map_err(|e| format!("{name}: {e}"))?;
-    let opts = vkherd::Options {
-        progress: None,
-        ..opts.clone()
-    };
+    let opts = opts.with_progress(None);
     let witnesses = vkherd::explain::witness_executions(program, Some(source), &opts, &show)
         .map_err(|e| format!("{name}: cannot draw the witnesses: {e}"))?;
     let svg = *drawn.svg_note.get_or_insert_with(|| {

@@ -10,6 +10,7 @@ use std::path::Path;
 use vkherd::html::{Entry, EntryResult, Extras, FileError, Page};
 use vkherd::json::{ObservedError, ObservedErrorObject};
 use vkherd::observed::{self, ObservedTest};
+use vkherd::RunConfig;
 use vkherd::{Options, Report};
 use vkherd_observe::device::Device;
 use vkherd_observe::{harness, ObserveError, Params, Plan, Vulkan};
@@ -55,8 +56,11 @@ pub fn run(args: &ObserveArgs) -> ExitStatus {
             variants: Vec::new(),
             ..model.clone()
         },
-        unroll: args.unroll,
-        states_only: true,
+        run: RunConfig {
+            unroll: args.unroll,
+            states_only: true,
+            ..RunConfig::default()
+        },
         ..Options::default()
     };
     let info = vkherd::report::run_info(&opts);

@@ -232,12 +232,9 @@ fn run_litmus(
 ) -> Result<Ran, vkherd::Diagnostic> {
     let program = vkherd::load_litmus(source)?;
     let estimate = vkherd::estimate(&program, opts).ok();
-    let budget = crate::progress::Budget::bound(estimate, opts.timeout);
+    let budget = crate::progress::Budget::bound(estimate, opts.run.timeout);
     let progress = crate::progress::Progress::start(label, budget);
-    let opts = Options {
-        progress: progress.as_ref().map(|p| p.counter()),
-        ..opts.clone()
-    };
+    let opts = opts.with_progress(progress.as_ref().map(|p| p.counter()));
     let rep = vkherd::run_with_source(&program, Some(source), &opts)?;
     let mut code = ExitStatus::of_report(&rep);
     let extras = if show.graphs {
@@ -281,12 +278,9 @@ fn run_khronos(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let budget = crate::progress::Budget::bound(None, opts.timeout);
+    let budget = crate::progress::Budget::bound(None, opts.run.timeout);
     let progress = crate::progress::Progress::start(label, budget);
-    let opts = Options {
-        progress: progress.as_ref().map(|p| p.counter()),
-        ..opts.clone()
-    };
+    let opts = opts.with_progress(progress.as_ref().map(|p| p.counter()));
     let start = Instant::now();
     let checks = vkherd::khronos::run_khronos_with(source, &name, &opts)?;
     // As `vkherd khronos`: a failed check wins over a check stopped by a limit.

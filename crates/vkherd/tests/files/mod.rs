@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test binary uses its own part
 
 use std::path::{Path, PathBuf};
+use vkherd::RunConfig;
 
 /// litmus-tests/ of the repository.
 pub fn corpus_root() -> PathBuf {
@@ -36,7 +37,10 @@ pub fn corpus_files() -> Vec<PathBuf> {
 pub fn pruned_and_naive_reports(program: &vkherd_model::Program) -> (String, String) {
     let run = |naive: bool| {
         let opts = vkherd::Options {
-            naive,
+            run: RunConfig {
+                naive,
+                ..RunConfig::default()
+            },
             ..vkherd::Options::default()
         };
         vkherd::report::herd_text(&vkherd::run(program, &opts).expect("runs"))
