@@ -131,3 +131,57 @@ fn fail(
     }
     each.failed(name, source, e);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two readable tests around a missing one: each test's status combines into the
+    /// run's, a missing file and a failing test count as errors (bad input), and a panic
+    /// in one test does not stop the next.
+    #[test]
+    fn every_test_runs_and_failures_count_as_bad_input() {
+        let dir = std::env::temp_dir().join(format!("vkherd-each-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (a, b) = (dir.join("a.litmus"), dir.join("b.litmus"));
+        std::fs::write(&a, "partial").unwrap();
+        std::fs::write(&b, "panic").unwrap();
+        let missing = dir.join("missing.litmus");
+        let files = [a.clone(), missing, b.clone(), a.clone()];
+        let mut seen = Vec::new();
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let walked = for_each_test(
+            files.iter().map(|p| p.as_path()).enumerate(),
+            ErrorOutput::Text,
+            &mut |test: &TestFile<'_>| {
+                seen.push(test.index);
+                match test.source.as_str() {
+                    "panic" => panic!("on purpose"),
+                    _ => Ok(ExitStatus::Partial),
+                }
+            },
+        );
+        std::panic::set_hook(hook);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(seen, [0, 2, 3]);
+        assert_eq!(walked.errors, 2);
+        assert_eq!(walked.status, ExitStatus::BadInput);
+    }
+
+    /// Without failures the status is the tests' combined.
+    #[test]
+    fn without_failures_the_status_is_the_tests_combined() {
+        let file = std::env::temp_dir().join(format!("vkherd-each1-{}", std::process::id()));
+        std::fs::write(&file, "").unwrap();
+        let statuses = [ExitStatus::PartialVerdictFinal, ExitStatus::BoundedEmpty];
+        let walked = for_each_test(
+            [(0, file.as_path()), (1, file.as_path())],
+            ErrorOutput::Text,
+            &mut |test: &TestFile<'_>| Ok(statuses[test.index]),
+        );
+        std::fs::remove_file(&file).unwrap();
+        assert_eq!(walked.errors, 0);
+        assert_eq!(walked.status, ExitStatus::BoundedEmpty);
+    }
+}

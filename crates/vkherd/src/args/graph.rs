@@ -25,18 +25,29 @@ impl GraphArgs {
     /// herd7's `-graph` takes a layout (`cluster`, `free`, `columns`); here `--graph`
     /// takes a directory. A layout name that is not an existing directory is most likely
     /// a herd7 habit: say so rather than create a directory called `cluster`.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), LayoutNotDirectory> {
         match &self.graph {
             Some(dir)
                 if ["cluster", "free", "columns"].contains(&dir.to_string_lossy().as_ref())
                     && !dir.is_dir() =>
             {
-                Err(format!(
-                    "error: --graph takes a directory to write graphs into (herd7's `-o DIR`), and `{}` looks like herd7's -graph layout; vkherd has one layout (clusters by scope): give a directory, e.g. --graph graphs/",
-                    dir.display()
-                ))
+                Err(LayoutNotDirectory(dir.clone()))
             }
             _ => Ok(()),
         }
+    }
+}
+
+/// `--graph cluster` (a herd7 layout name where a directory is expected).
+#[derive(Debug)]
+pub struct LayoutNotDirectory(PathBuf);
+
+impl std::fmt::Display for LayoutNotDirectory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "error: --graph takes a directory to write graphs into (herd7's `-o DIR`), and `{}` looks like herd7's -graph layout; vkherd has one layout (clusters by scope): give a directory, e.g. --graph graphs/",
+            self.0.display()
+        )
     }
 }

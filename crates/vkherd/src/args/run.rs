@@ -89,11 +89,25 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
-    pub fn max_candidates(&self) -> Option<u64> {
+    /// The options of a run with these limits and the defaults otherwise (`khronos`:
+    /// `.test` files have no loops and no modes).
+    pub fn options(&self, model: &ModelChoice) -> Options {
+        Options {
+            model: model.clone(),
+            run: RunConfig {
+                max_candidates: self.max_candidates(),
+                timeout: self.timeout(),
+                ..RunConfig::default()
+            },
+            liveness: None,
+        }
+    }
+
+    fn max_candidates(&self) -> Option<u64> {
         (self.max_candidates > 0).then_some(self.max_candidates)
     }
 
-    pub fn timeout(&self) -> Option<std::time::Duration> {
+    fn timeout(&self) -> Option<std::time::Duration> {
         (self.timeout > 0.0 && self.timeout.is_finite())
             .then(|| std::time::Duration::from_secs_f64(self.timeout.min(1e9)))
     }

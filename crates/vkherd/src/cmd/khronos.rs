@@ -11,8 +11,6 @@ use vkherd::json::{KhronosCheck, KhronosSummary, KhronosSummaryLine};
 use vkherd::khronos::run_khronos_with;
 use vkherd::models::{ModelChoice, ModelSpec};
 use vkherd::report::{self, plural};
-use vkherd::Options;
-use vkherd::RunConfig;
 
 pub fn run(
     paths: &[PathBuf],
@@ -27,15 +25,7 @@ pub fn run(
             return ExitStatus::BadInput;
         }
     };
-    let opts = Options {
-        model: model.clone(),
-        run: RunConfig {
-            max_candidates: limits.max_candidates(),
-            timeout: limits.timeout(),
-            ..RunConfig::default()
-        },
-        ..Options::default()
-    };
+    let opts = limits.options(model);
     // Khronos tests are Vulkan tests: a model for another dialect is refused before any
     // runs (vkherd::judge).
     if let Err(e) = vkherd::judge::judge(vkherd_model::Dialect::Vulkan, &opts) {
