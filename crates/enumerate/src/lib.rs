@@ -29,6 +29,7 @@ pub mod values;
 mod visitor;
 mod witness;
 
+pub use combine::{BarrierError, BarrierRule};
 pub use driver::enumerate;
 pub use engine::cat::{bundled_model, CatEngine};
 pub use engine::hand::HandEngine;

@@ -1,6 +1,6 @@
 //! Errors with source spans, and their rendering as `file:line:column` with a caret.
 
-use crate::ast::Span;
+use crate::span::Span;
 use std::fmt;
 
 /// An error in an input file: where, and what was expected instead.

@@ -12,6 +12,7 @@ pub mod ast;
 pub mod error;
 pub mod limits;
 pub mod mmra;
+pub mod span;
 pub mod validate;
 
 pub use ast::*;

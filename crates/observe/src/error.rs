@@ -99,7 +99,9 @@ pub enum ObserveError {
     /// A Vulkan call failed.
     Vulkan { call: &'static str, result: i32 },
     /// A generated SPIR-V module broke a rule that `spirv::check` enforces (a bug).
-    InvalidModule { rule: String },
+    InvalidModule {
+        rule: crate::spirv::check::SpirvRule,
+    },
 }
 
 impl ObserveError {

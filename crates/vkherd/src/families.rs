@@ -13,9 +13,69 @@ pub const FAMILIES: &[&str] = &[
     "rmw-chain",
 ];
 
+/// Why a family member cannot be generated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FamilyError {
+    /// No family of that name.
+    Unknown { name: String },
+    /// Member `n` would have no thread.
+    NoThread { name: String, n: usize },
+    /// Member `n` would have `threads` threads, more than `max`; `largest` is the largest
+    /// member within it.
+    TooManyThreads {
+        name: String,
+        n: usize,
+        threads: usize,
+        max: usize,
+        largest: usize,
+    },
+    /// The generated text does not load (a bug in the generator).
+    Invalid {
+        name: String,
+        n: usize,
+        diagnostic: vkherd_litmus::Diagnostic,
+    },
+}
+
+impl std::fmt::Display for FamilyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FamilyError::Unknown { name } => write!(
+                f,
+                "unknown family `{name}`: expected one of {}",
+                FAMILIES.join(", ")
+            ),
+            FamilyError::NoThread { name, n } => {
+                write!(f, "{name} {n} has no thread: N must be at least 1")
+            }
+            FamilyError::TooManyThreads {
+                name,
+                n,
+                threads,
+                max,
+                largest,
+            } => write!(
+                f,
+                "{name} {n} would have {threads} threads, more than a test may have ({max}, see docs/errors.md): N can be at most {largest}"
+            ),
+            FamilyError::Invalid {
+                name,
+                n,
+                diagnostic,
+            } => write!(
+                f,
+                "{name} {n} is not a valid test: {} (a bug in the generator)",
+                diagnostic.message
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FamilyError {}
+
 /// Generates member `n` of family `name`, or says why it cannot: an unknown family, or a
 /// member the parser would reject (too many threads, or none).
-pub fn generate(name: &str, n: usize) -> Result<String, String> {
+pub fn generate(name: &str, n: usize) -> Result<String, FamilyError> {
     let threads = |n: usize| -> Option<usize> {
         Some(match name {
             "iriw" | "writes-readers" => n.saturating_add(2),
@@ -26,13 +86,15 @@ pub fn generate(name: &str, n: usize) -> Result<String, String> {
         })
     };
     let Some(count) = threads(n) else {
-        return Err(format!(
-            "unknown family `{name}`: expected one of {}",
-            FAMILIES.join(", ")
-        ));
+        return Err(FamilyError::Unknown {
+            name: name.to_string(),
+        });
     };
     if count == 0 {
-        return Err(format!("{name} {n} has no thread: N must be at least 1"));
+        return Err(FamilyError::NoThread {
+            name: name.to_string(),
+            n,
+        });
     }
     let max = vkherd_litmus::limits::MAX_THREADS;
     if count > max {
@@ -40,9 +102,13 @@ pub fn generate(name: &str, n: usize) -> Result<String, String> {
             .filter(|&m| threads(m).is_some_and(|t| t <= max))
             .max()
             .unwrap_or(0);
-        return Err(format!(
-            "{name} {n} would have {count} threads, more than a test may have ({max}, see docs/errors.md): N can be at most {largest}"
-        ));
+        return Err(FamilyError::TooManyThreads {
+            name: name.to_string(),
+            n,
+            threads: count,
+            max,
+            largest,
+        });
     }
     let text = match name {
         "iriw" => iriw(n),
@@ -56,11 +122,10 @@ pub fn generate(name: &str, n: usize) -> Result<String, String> {
     };
     // The families stay inside every parser limit up to the thread limit; this is the
     // safety net that keeps `gen` from ever printing a test vkherd then rejects.
-    crate::load_litmus(&text).map_err(|d| {
-        format!(
-            "{name} {n} is not a valid test: {} (a bug in the generator)",
-            d.message
-        )
+    crate::load_litmus(&text).map_err(|diagnostic| FamilyError::Invalid {
+        name: name.to_string(),
+        n,
+        diagnostic,
     })?;
     Ok(text)
 }
@@ -361,10 +426,27 @@ mod tests {
         ] {
             assert!(generate(f, largest).is_ok(), "{f} {largest}");
             let e = generate(f, largest + 1).unwrap_err();
-            assert!(e.contains(&format!("N can be at most {largest}")), "{e}");
+            assert!(
+                matches!(e, FamilyError::TooManyThreads { largest: l, .. } if l == largest),
+                "{e:?}"
+            );
+            assert!(
+                e.to_string()
+                    .ends_with(&format!("N can be at most {largest}")),
+                "{e}"
+            );
         }
-        assert!(generate("sb-ring", 0).is_err());
-        assert!(generate("nope", 1).unwrap_err().contains("unknown family"));
+        let e = generate("sb-ring", 0).unwrap_err();
+        assert!(matches!(e, FamilyError::NoThread { n: 0, .. }), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            "sb-ring 0 has no thread: N must be at least 1"
+        );
+        let e = generate("nope", 1).unwrap_err();
+        assert!(matches!(&e, FamilyError::Unknown { name } if name == "nope"));
+        assert!(e
+            .to_string()
+            .starts_with("unknown family `nope`: expected one of iriw, "));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 /// 12) corrupts its heap after a few dozen graphs in one input, and numbers the elements
 /// of a graph after those of the graphs before it, so a page's bytes would depend on how
 /// the graphs were batched.
-pub fn to_svg(graphs: &[String]) -> Vec<Result<String, String>> {
+pub fn to_svg(graphs: &[String]) -> Vec<Result<String, DotError>> {
     use rayon::prelude::*;
     graphs
         .par_iter()
@@ -19,33 +19,63 @@ pub fn to_svg(graphs: &[String]) -> Vec<Result<String, String>> {
             let mut svgs = split_svgs(&out);
             match svgs.len() {
                 1 => Ok(svgs.remove(0)),
-                n => Err(format!("dot drew {n} graphs from one")),
+                graphs => Err(DotError::SeveralGraphs { graphs }),
             }
         })
         .collect()
 }
 
-fn run_dot(input: &str) -> Result<String, String> {
+/// Why `dot` drew no graph.
+#[derive(Debug)]
+pub enum DotError {
+    /// `dot` could not be started.
+    Spawn(std::io::Error),
+    /// Waiting for `dot` failed.
+    Wait(std::io::Error),
+    /// `dot` exited with an error; what it said.
+    Failed { stderr: String },
+    /// `dot` drew `graphs` graphs (not one) from one input.
+    SeveralGraphs { graphs: usize },
+}
+
+impl std::fmt::Display for DotError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DotError::Spawn(e) => write!(f, "cannot run dot: {e}"),
+            DotError::Wait(e) => write!(f, "dot failed: {e}"),
+            DotError::Failed { stderr } => write!(f, "dot failed: {stderr}"),
+            DotError::SeveralGraphs { graphs } => write!(f, "dot drew {graphs} graphs from one"),
+        }
+    }
+}
+
+impl std::error::Error for DotError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DotError::Spawn(e) | DotError::Wait(e) => Some(e),
+            DotError::Failed { .. } | DotError::SeveralGraphs { .. } => None,
+        }
+    }
+}
+
+fn run_dot(input: &str) -> Result<String, DotError> {
     let mut child = Command::new("dot")
         .arg("-Tsvg")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot run dot: {e}"))?;
+        .map_err(DotError::Spawn)?;
     // Written from a thread: dot may fill its stdout before it has read all its input.
     let mut stdin = child.stdin.take().expect("piped stdin");
     let input = input.to_string();
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child
-        .wait_with_output()
-        .map_err(|e| format!("dot failed: {e}"))?;
+    let out = child.wait_with_output().map_err(DotError::Wait)?;
     let _ = writer.join();
     if !out.status.success() {
-        return Err(format!(
-            "dot failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
+        return Err(DotError::Failed {
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        });
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
@@ -99,6 +129,8 @@ mod tests {
         // A broken graph gets an error; the others are still drawn.
         let mixed = to_svg(&[graphs[0].clone(), "digraph {".to_string()]);
         assert!(mixed[0].as_ref().is_ok_and(|s| s == a));
-        assert!(mixed[1].is_err());
+        let e = mixed[1].as_ref().unwrap_err();
+        assert!(matches!(e, DotError::Failed { .. }), "{e:?}");
+        assert!(e.to_string().starts_with("dot failed: "), "{e}");
     }
 }

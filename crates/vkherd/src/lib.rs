@@ -148,7 +148,7 @@ pub struct LivenessPart {
     pub result: vkherd_enumerate::liveness::Liveness,
     /// `Liveness: ...` and the lines under it.
     pub text: String,
-    pub json: serde_json::Value,
+    pub json: json::LivenessObject,
 }
 
 impl Report {

@@ -2,7 +2,7 @@
 //! line, one line per invocation that does not terminate in the witness, the JSON object,
 //! and the witness drawn.
 
-use serde_json::{json, Value};
+use crate::json::{LivenessObject, ProgressLevels, StuckThread};
 use std::collections::BTreeMap;
 use vkherd_enumerate::liveness::endings::{Ending, LPath};
 use vkherd_enumerate::liveness::{EndingKind, Level, Liveness, Tree, Verdict};
@@ -344,11 +344,8 @@ fn ending_word(p: &LPath) -> &'static str {
 }
 
 /// The `"liveness"` object of the JSON report.
-pub fn json(l: &Liveness, program: &Program, names: &Names<'_>, unroll: u32) -> Value {
-    let progress: serde_json::Map<String, Value> = Level::ALL
-        .iter()
-        .map(|&lv| (lv.name().to_string(), json!(l.progress.at(lv).name())))
-        .collect();
+pub fn json(l: &Liveness, program: &Program, names: &Names<'_>, unroll: u32) -> LivenessObject {
+    let level = |lv: Level| l.progress.at(lv).name().to_string();
     let mut threads = Vec::new();
     if l.verdict == Verdict::Violation {
         let lines = thread_lines(l, program, names);
@@ -358,24 +355,29 @@ pub fn json(l: &Liveness, program: &Program, names: &Names<'_>, unroll: u32) -> 
                 if matches!(p.ending, Ending::Terminated | Ending::Cut { .. }) {
                     continue;
                 }
-                threads.push(json!({
-                    "thread": format!("P{t}"),
-                    "ending": p.ending.kind().name(),
-                    "started": p.started(),
-                    "text": lines.get(k),
-                }));
+                threads.push(StuckThread {
+                    thread: format!("P{t}"),
+                    ending: p.ending.kind().name().to_string(),
+                    started: p.started(),
+                    text: lines.get(k).cloned(),
+                });
                 k += 1;
             }
         }
     }
-    json!({
-        "verdict": l.verdict.name(),
-        "progress": progress,
-        "progress_text": l.progress.to_string(),
-        "threads": threads,
-        "reason": (l.verdict == Verdict::Unknown).then(|| unknown_reason(l, names, unroll)),
-        "combinations": l.combinations,
-    })
+    LivenessObject {
+        verdict: l.verdict.name().to_string(),
+        progress: ProgressLevels {
+            qf: level(Level::Qf),
+            wg: level(Level::Wg),
+            sg: level(Level::Sg),
+            inv: level(Level::Inv),
+        },
+        progress_text: l.progress.to_string(),
+        threads,
+        reason: (l.verdict == Verdict::Unknown).then(|| unknown_reason(l, names, unroll)),
+        combinations: l.combinations,
+    }
 }
 
 /// The models one step weaker than `p`: one level's model replaced by the next weaker

@@ -38,13 +38,13 @@ fn thread_span(program: &Program, t: usize) -> Option<Span> {
 /// Turns an enumeration error into a diagnostic with a real line and column.
 pub fn enum_diagnostic(program: &Program, e: EnumError) -> Diagnostic {
     if e.span.line > 0 {
-        return Diagnostic::new(e.span, e.message);
+        return Diagnostic::new(e.span, e.to_string());
     }
     if let Some(span) = e.kind.thread().and_then(|t| thread_span(program, t)) {
-        return Diagnostic::new(span, e.message);
+        return Diagnostic::new(span, e.to_string());
     }
     Diagnostic::new(
         WHOLE_TEST,
-        format!("{} (this concerns the test as a whole)", e.message),
+        format!("{e} (this concerns the test as a whole)"),
     )
 }

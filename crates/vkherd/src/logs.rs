@@ -75,8 +75,56 @@ impl Log {
     }
 }
 
+/// Why a log cannot be read. Lines are 1-based.
+#[derive(Debug)]
+pub enum LogError {
+    /// A text log's `Test` line names no test.
+    TestWithoutName { line: usize },
+    /// A text log's `States` line comes before any `Test` line.
+    StatesOutsideTest { line: usize },
+    /// A text log's `States` line has no count.
+    StatesWithoutCount { line: usize },
+    /// The log ends before the `count` state lines of `test`.
+    TooFewStates { test: String, count: usize },
+    /// A line of a JSON log is no report, error object or summary.
+    NotJson {
+        line: usize,
+        error: serde_json::Error,
+    },
+}
+
+impl std::fmt::Display for LogError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LogError::TestWithoutName { line } => write!(f, "line {line}: `Test` without a name"),
+            LogError::StatesOutsideTest { line } => {
+                write!(f, "line {line}: `States` outside a test")
+            }
+            LogError::StatesWithoutCount { line } => {
+                write!(f, "line {line}: `States` without a count")
+            }
+            LogError::TooFewStates { test, count } => {
+                write!(f, "test {test}: fewer than {count} state lines")
+            }
+            LogError::NotJson { line, error } => write!(
+                f,
+                "line {line}: not a JSON report (expected an object with `name` and `verdict`, an `error` object or a `summary`): {error}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LogError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LogError::NotJson { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
 /// Reads a log, text or JSON lines (told apart by the first non-blank character).
-pub fn parse_log(text: &str) -> Result<Log, String> {
+pub fn parse_log(text: &str) -> Result<Log, LogError> {
     if text.trim_start().starts_with('{') {
         parse_json_log(text)
     } else {
@@ -97,7 +145,7 @@ fn results_for(line: &str) -> Option<&str> {
 
 /// Reads herd-style reports. Lines outside a report (summaries, litmus7 chatter) are
 /// skipped, as herd7's own log tools do.
-pub fn parse_text_log(text: &str) -> Result<Log, String> {
+pub fn parse_text_log(text: &str) -> Result<Log, LogError> {
     let mut log = Log::default();
     let mut lines = text.lines().enumerate().peekable();
     // The test whose report is being read (an index into `log.tests`).
@@ -114,7 +162,7 @@ pub fn parse_text_log(text: &str) -> Result<Log, String> {
             Some("Test") => {
                 let name = words
                     .next()
-                    .ok_or_else(|| format!("line {}: `Test` without a name", n + 1))?;
+                    .ok_or(LogError::TestWithoutName { line: n + 1 })?;
                 current = Some(log.tests.len());
                 log.tests.push(LoggedTest {
                     name: name.to_string(),
@@ -125,15 +173,16 @@ pub fn parse_text_log(text: &str) -> Result<Log, String> {
             Some("States") => {
                 let t = current
                     .and_then(|c| log.tests.get_mut(c))
-                    .ok_or_else(|| format!("line {}: `States` outside a test", n + 1))?;
+                    .ok_or(LogError::StatesOutsideTest { line: n + 1 })?;
                 let count: usize = words
                     .next()
                     .and_then(|w| w.parse().ok())
-                    .ok_or_else(|| format!("line {}: `States` without a count", n + 1))?;
+                    .ok_or(LogError::StatesWithoutCount { line: n + 1 })?;
                 let mut states = Vec::with_capacity(count.min(1 << 20));
                 for _ in 0..count {
-                    let (_, l) = lines.next().ok_or_else(|| {
-                        format!("test {}: fewer than {count} state lines", t.name)
+                    let (_, l) = lines.next().ok_or_else(|| LogError::TooFewStates {
+                        test: t.name.clone(),
+                        count,
                     })?;
                     // litmus7 logs put a count before `:>` or `*>`.
                     let l = l.split_once('>').map_or(l, |(_, rest)| rest);
@@ -207,18 +256,13 @@ impl From<TestReport> for LoggedTest {
 }
 
 /// Reads vkherd's JSON lines (`--json`): reports, and error objects for failed files.
-pub fn parse_json_log(text: &str) -> Result<Log, String> {
+pub fn parse_json_log(text: &str) -> Result<Log, LogError> {
     let mut log = Log::default();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let parsed = Line::parse(line).map_err(|e| {
-            format!(
-                "line {}: not a JSON report (expected an object with `name` and `verdict`, an `error` object or a `summary`): {e}",
-                n + 1
-            )
-        })?;
+        let parsed = Line::parse(line).map_err(|error| LogError::NotJson { line: n + 1, error })?;
         match parsed {
             Line::Summary => {}
             Line::Error(ErrorLine { file, .. }) => log.tests.push(LoggedTest {
@@ -463,6 +507,40 @@ mod tests {
             r#"{"name":"MP","verdict":"No","states":[],"partial":true,"verdict_final":false}"#;
         let t = &parse_log(json).unwrap().tests[0];
         assert_eq!((t.verdict, t.partial), (LoggedVerdict::Open, true));
+    }
+
+    /// Each way a log cannot be read is its kind, at its line, worded as `compare`
+    /// prints it.
+    #[test]
+    fn unreadable_logs_give_their_kind_and_line() {
+        let text_err = |text: &str| parse_log(text).unwrap_err();
+        let e = text_err("x\nTest\n");
+        assert!(matches!(e, LogError::TestWithoutName { line: 2 }), "{e:?}");
+        assert_eq!(e.to_string(), "line 2: `Test` without a name");
+        let e = text_err("States 1\n");
+        assert!(
+            matches!(e, LogError::StatesOutsideTest { line: 1 }),
+            "{e:?}"
+        );
+        assert_eq!(e.to_string(), "line 1: `States` outside a test");
+        let e = text_err("Test MP\nStates many\n");
+        assert!(
+            matches!(e, LogError::StatesWithoutCount { line: 2 }),
+            "{e:?}"
+        );
+        assert_eq!(e.to_string(), "line 2: `States` without a count");
+        let e = text_err("Test MP\nStates 2\n1:r0=0;\n");
+        assert!(
+            matches!(&e, LogError::TooFewStates { test, count: 2 } if test == "MP"),
+            "{e:?}"
+        );
+        assert_eq!(e.to_string(), "test MP: fewer than 2 state lines");
+        let e = text_err("{\"summary\":{}}\n\n{\"name\":3}\n");
+        assert!(matches!(e, LogError::NotJson { line: 3, .. }), "{e:?}");
+        assert!(
+            e.to_string().starts_with("line 3: not a JSON report (expected an object with `name` and `verdict`, an `error` object or a `summary`): "),
+            "{e}"
+        );
     }
 
     #[test]

@@ -138,49 +138,143 @@ pub struct Merged {
 pub const NOT_A_SHARD_REPORT: &str =
     "a report without `shard`: merge takes the JSON of runs with --shard K/N --json";
 
+/// Why shard reports cannot be merged. Tests are numbered from 1, as the messages show
+/// them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MergeError {
+    /// A report without a `shard` object ([`NOT_A_SHARD_REPORT`]).
+    NotAShardReport,
+    /// Two shards split different runs: (number of tests, N, by) of each.
+    DifferentSplits {
+        first: (usize, u64, ShardBy),
+        other: (usize, u64, ShardBy),
+    },
+    /// Two shards ran different lists of files.
+    DifferentFileLists,
+    /// Nothing to merge.
+    NoReports,
+    /// Test `test` comes twice from one shard.
+    Duplicate { test: usize },
+    /// Test `test` of `tests` lacks the reports of the shards `missing` (K of K/`count`).
+    Missing {
+        test: usize,
+        tests: usize,
+        missing: Vec<u64>,
+        count: u64,
+    },
+    /// A report for test `test`, beyond the run's `tests`.
+    Stray { test: usize, tests: usize },
+    /// The shards of one test name different tests.
+    DifferentTests {
+        file: String,
+        name: String,
+        other_file: Option<String>,
+        other_name: String,
+    },
+    /// The shards of one test ran different sources of it.
+    DifferentSources { file: String, name: String },
+    /// The shards of one test disagree on the columns of a state.
+    DifferentColumns { file: String },
+    /// A field merging needs is missing or null.
+    MissingField { key: &'static str },
+}
+
+impl std::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MergeError::NotAShardReport => f.write_str(NOT_A_SHARD_REPORT),
+            MergeError::DifferentSplits { first, other } => write!(
+                f,
+                "shard reports of different runs: {}/{} by {} and {}/{} by {}",
+                first.0,
+                first.1,
+                by_word(first.2),
+                other.0,
+                other.1,
+                by_word(other.2)
+            ),
+            MergeError::DifferentFileLists => f.write_str(
+                "shard reports of different runs: their lists of files differ (run every shard with the same paths)",
+            ),
+            MergeError::NoReports => f.write_str("no shard reports to merge"),
+            MergeError::Duplicate { test } => {
+                write!(f, "test {test} comes more than once from one shard")
+            }
+            MergeError::Missing {
+                test,
+                tests,
+                missing,
+                count,
+            } => {
+                let shards: Vec<String> = missing.iter().map(|k| format!("{k}/{count}")).collect();
+                write!(
+                    f,
+                    "test {test} of {tests} has no report from shard {} (did it fail?)",
+                    shards.join(", ")
+                )
+            }
+            MergeError::Stray { test, tests } => {
+                write!(f, "a shard report for test {test} of a run of {tests}")
+            }
+            MergeError::DifferentTests {
+                file,
+                name,
+                other_file,
+                other_name,
+            } => write!(
+                f,
+                "shards of one test name different tests: {file} ({name}) and {} ({other_name})",
+                other_file.as_deref().unwrap_or("no file")
+            ),
+            MergeError::DifferentSources { file, name } => write!(
+                f,
+                "shards of one test ran different sources of {file} ({name}): the file differs between them"
+            ),
+            MergeError::DifferentColumns { file } => {
+                write!(f, "{file}: shards disagree on the columns of a state")
+            }
+            MergeError::MissingField { key } => {
+                write!(f, "a shard report has no `{key}` (or it is null)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
 /// A field `merge` needs that a shard report leaves out (or has `null`).
-fn needed<T>(value: Option<T>, key: &str) -> Result<T, String> {
-    value.ok_or_else(|| format!("a shard report has no `{key}` (or it is null)"))
+fn needed<T>(value: Option<T>, key: &'static str) -> Result<T, MergeError> {
+    value.ok_or(MergeError::MissingField { key })
 }
 
 /// Merges the JSON reports of every shard of a run (any order) into the run's tests, in
 /// the run's order. Fails if a report is not a shard report, shards disagree, or a part
 /// is missing (a shard that failed or was not run).
-pub fn merge(reports: &[TestReport]) -> Result<Vec<Merged>, String> {
+pub fn merge(reports: &[TestReport]) -> Result<Vec<Merged>, MergeError> {
     // The first shard's split (N, by, number of tests) and run digest: every other
     // shard's must be the same.
     type Split = (u64, ShardBy, usize);
     let mut first: Option<(Split, Option<&str>)> = None;
     let mut by_test: BTreeMap<usize, Vec<(&TestReport, &ShardObject)>> = BTreeMap::new();
     for r in reports {
-        let shard = r.shard.as_ref().ok_or(NOT_A_SHARD_REPORT)?;
+        let shard = r.shard.as_ref().ok_or(MergeError::NotAShardReport)?;
         let key = (shard.count, shard.by, shard.tests);
         let run = shard.run_digest.as_deref();
         match &first {
             None => first = Some((key, run)),
             Some((k, _)) if *k != key => {
-                return Err(format!(
-                    "shard reports of different runs: {}/{} by {} and {}/{} by {}",
-                    k.2,
-                    k.0,
-                    by_word(k.1),
-                    key.2,
-                    key.0,
-                    by_word(key.1)
-                ))
+                return Err(MergeError::DifferentSplits {
+                    first: (k.2, k.0, k.1),
+                    other: (key.2, key.0, key.1),
+                })
             }
-            Some((_, r)) if *r != run => {
-                return Err(
-                    "shard reports of different runs: their lists of files differ (run every shard with the same paths)"
-                        .into(),
-                )
-            }
+            Some((_, r)) if *r != run => return Err(MergeError::DifferentFileLists),
             Some(_) => {}
         }
         by_test.entry(shard.test).or_default().push((r, shard));
     }
     let Some(((count, by, tests), _)) = first else {
-        return Err("no shard reports to merge".into());
+        return Err(MergeError::NoReports);
     };
     let mut out = Vec::new();
     for test in 0..tests {
@@ -192,28 +286,29 @@ pub fn merge(reports: &[TestReport]) -> Result<Vec<Merged>, String> {
             ShardBy::Test => vec![test as u64 % count + 1],
         };
         if indices != expected {
-            let missing: Vec<String> = expected
+            let missing: Vec<u64> = expected
                 .iter()
                 .filter(|k| !indices.contains(k))
-                .map(|k| format!("{k}/{count}"))
+                .copied()
                 .collect();
             return Err(if missing.is_empty() {
-                format!("test {} comes more than once from one shard", test + 1)
+                MergeError::Duplicate { test: test + 1 }
             } else {
-                format!(
-                    "test {} of {tests} has no report from shard {} (did it fail?)",
-                    test + 1,
-                    missing.join(", ")
-                )
+                MergeError::Missing {
+                    test: test + 1,
+                    tests,
+                    missing,
+                    count,
+                }
             });
         }
         out.push(merge_test(&parts)?);
     }
     if let Some((test, _)) = by_test.into_iter().next() {
-        return Err(format!(
-            "a shard report for test {} of a run of {tests}",
-            test + 1
-        ));
+        return Err(MergeError::Stray {
+            test: test + 1,
+            tests,
+        });
     }
     Ok(out)
 }
@@ -227,22 +322,24 @@ fn by_word(by: ShardBy) -> &'static str {
 }
 
 /// Merges the shards of one test.
-fn merge_test(parts: &[(&TestReport, &ShardObject)]) -> Result<Merged, String> {
+fn merge_test(parts: &[(&TestReport, &ShardObject)]) -> Result<Merged, MergeError> {
     let (head, head_shard) = parts[0];
     let file = needed(head.file.clone(), "file")?;
     let name = &head.name;
     for (p, shard) in parts {
         if p.file.as_ref() != Some(&file) || p.name != *name {
-            return Err(format!(
-                "shards of one test name different tests: {file} ({name}) and {} ({})",
-                p.file.as_deref().unwrap_or("no file"),
-                p.name
-            ));
+            return Err(MergeError::DifferentTests {
+                file,
+                name: name.clone(),
+                other_file: p.file.clone(),
+                other_name: p.name.clone(),
+            });
         }
         if shard.source_digest != head_shard.source_digest {
-            return Err(format!(
-                "shards of one test ran different sources of {file} ({name}): the file differs between them"
-            ));
+            return Err(MergeError::DifferentSources {
+                file,
+                name: name.clone(),
+            });
         }
     }
     let mut outcomes = Outcomes::default();
@@ -254,7 +351,7 @@ fn merge_test(parts: &[(&TestReport, &ShardObject)]) -> Result<Merged, String> {
         for state in needed(p.states.as_ref(), "states")? {
             let cols: Vec<String> = state.values.0.iter().map(|(c, _)| c.clone()).collect();
             if columns.get_or_insert_with(|| cols.clone()) != &cols {
-                return Err(format!("{file}: shards disagree on the columns of a state"));
+                return Err(MergeError::DifferentColumns { file });
             }
             let key: Vec<i64> = state.values.0.iter().map(|(_, v)| *v).collect();
             let e = outcomes.states.entry(key).or_insert(StateInfo::default());
@@ -321,5 +418,164 @@ fn stop_reason(stopped: &Stopped) -> StopReason {
     match *stopped {
         Stopped::Timeout { seconds } => StopReason::Timeout(Duration::from_secs_f64(seconds)),
         Stopped::MaxCandidates { limit } => StopReason::MaxCandidates(limit),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SB: &str = "VULKAN SB\n{ x = 0; y = 0; }\nP0@sg 0, wg 0, qf 0 | P1@sg 1, wg 0, qf 0 ;\n\
+        st.sc0 x, 1 | st.sc0 y, 1 ;\nld.sc0 r0, y | ld.sc0 r0, x ;\n\
+        exists (P0:r0 == 0 /\\ P1:r0 == 0)\n";
+
+    /// The shard reports of SB run in `count` shards by search.
+    fn shards(count: u64) -> Vec<TestReport> {
+        let program = crate::load_litmus(SB).unwrap();
+        (0..count)
+            .map(|index| {
+                let opts = Options {
+                    run: RunConfig {
+                        shard: Some(vkherd_enumerate::Shard { index, count }),
+                        ..RunConfig::default()
+                    },
+                    ..Options::default()
+                };
+                let report = crate::run(&program, &opts).unwrap();
+                let place = ShardPlace {
+                    index: index + 1,
+                    count,
+                    by: ShardBy::Search,
+                    test: 0,
+                    tests: 1,
+                    identity: ShardIdentity::default(),
+                };
+                let text = shard_report_json(&program, &report, "SB.litmus", &opts, &place, None);
+                serde_json::from_str(&text).unwrap()
+            })
+            .collect()
+    }
+
+    /// The error of merging `reports`, with its message.
+    fn refused(reports: &[TestReport]) -> (MergeError, String) {
+        let e = merge(reports).unwrap_err();
+        let text = e.to_string();
+        (e, text)
+    }
+
+    /// Each way shards fail to merge is its kind, worded as `merge` prints it.
+    #[test]
+    fn shards_that_do_not_merge_give_their_kind() {
+        let good = shards(2);
+        assert_eq!(merge(&good).unwrap().len(), 1);
+
+        assert_eq!(
+            refused(&[]),
+            (MergeError::NoReports, "no shard reports to merge".into())
+        );
+
+        let mut r = good.clone();
+        r[1].shard = None;
+        assert_eq!(
+            refused(&r),
+            (MergeError::NotAShardReport, NOT_A_SHARD_REPORT.into())
+        );
+
+        let mut r = good.clone();
+        r[1].shard.as_mut().unwrap().count = 3;
+        assert_eq!(
+            refused(&r),
+            (
+                MergeError::DifferentSplits {
+                    first: (1, 2, ShardBy::Search),
+                    other: (1, 3, ShardBy::Search)
+                },
+                "shard reports of different runs: 1/2 by search and 1/3 by search".into()
+            )
+        );
+
+        let mut r = good.clone();
+        r[1].shard.as_mut().unwrap().run_digest = Some("1".into());
+        assert_eq!(refused(&r).0, MergeError::DifferentFileLists);
+
+        let r = vec![good[0].clone(), good[0].clone()];
+        assert_eq!(
+            refused(&r),
+            (
+                MergeError::Missing {
+                    test: 1,
+                    tests: 1,
+                    missing: vec![2],
+                    count: 2
+                },
+                "test 1 of 1 has no report from shard 2/2 (did it fail?)".into()
+            )
+        );
+
+        let r = vec![good[0].clone(), good[0].clone(), good[1].clone()];
+        assert_eq!(
+            refused(&r),
+            (
+                MergeError::Duplicate { test: 1 },
+                "test 1 comes more than once from one shard".into()
+            )
+        );
+
+        let mut r = good.clone();
+        let mut stray = good[0].clone();
+        stray.shard.as_mut().unwrap().test = 4;
+        r.push(stray);
+        assert_eq!(
+            refused(&r),
+            (
+                MergeError::Stray { test: 5, tests: 1 },
+                "a shard report for test 5 of a run of 1".into()
+            )
+        );
+
+        let mut r = good.clone();
+        r[1].name = "SB2".into();
+        assert_eq!(
+            refused(&r).1,
+            "shards of one test name different tests: SB.litmus (SB) and SB.litmus (SB2)"
+        );
+
+        let mut r = good.clone();
+        r[1].shard.as_mut().unwrap().source_digest = Some("2".into());
+        assert_eq!(
+            refused(&r),
+            (
+                MergeError::DifferentSources {
+                    file: "SB.litmus".into(),
+                    name: "SB".into()
+                },
+                "shards of one test ran different sources of SB.litmus (SB): the file differs between them"
+                    .into()
+            )
+        );
+
+        let mut r = good.clone();
+        r[1].positive = None;
+        assert_eq!(
+            refused(&r),
+            (
+                MergeError::MissingField { key: "positive" },
+                "a shard report has no `positive` (or it is null)".into()
+            )
+        );
+
+        let mut r = good.clone();
+        for s in r[1].states.iter_mut().flatten() {
+            s.values.0[0].0 = "z".into();
+        }
+        assert_eq!(
+            refused(&r),
+            (
+                MergeError::DifferentColumns {
+                    file: "SB.litmus".into()
+                },
+                "SB.litmus: shards disagree on the columns of a state".into()
+            )
+        );
     }
 }

@@ -226,8 +226,106 @@ fn variants_of(bundled: &str) -> Vec<String> {
         .collect()
 }
 
+/// Why `--model`, `--variant` and `--no-chains` name no model. `Display` gives the whole
+/// message, `error: ` included (a located one ends with a newline).
+#[derive(Debug)]
+pub enum ModelError {
+    /// `hand:NAME` with a name the hand-written engine does not run.
+    UnknownHandModel { name: String },
+    /// `hand:NAME` with a variant other than `mmra` and `no-chains`.
+    HandVariant { name: String },
+    /// A name that is neither bundled nor a readable file; `models` lists the bundled ones.
+    Unreadable {
+        name: String,
+        error: std::io::Error,
+        models: Vec<String>,
+    },
+    /// The cat model does not compile (located in its file, when it has one).
+    Cat(Box<vkherd_cat::CatError>),
+    /// A variant the model does not test; `tests` are those it does.
+    NoSuchVariant {
+        name: String,
+        variant: String,
+        tests: String,
+    },
+    /// The model has no usable `co`; located at the start of its file.
+    Coherence { problem: CoProblem, source: Source },
+    /// Without `--model`, a variant neither dialect's model has.
+    UnknownVariant(UnknownVariant),
+}
+
+/// What is wrong with a model's `co`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CoProblem {
+    /// Neither `co` nor `locord` is defined.
+    Missing,
+    /// `co` is a set.
+    NotARelation,
+}
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ModelError::UnknownHandModel { name } => write!(
+                f,
+                "error: unknown model `{name}`: the hand-written engine runs hand:vulkan and hand:vulkan-2024"
+            ),
+            ModelError::HandVariant { name } => write!(
+                f,
+                "error: model {name} has only the variants mmra and no-chains (the cat models vulkan and vulkan-2024 take any of vulkan.cat's)"
+            ),
+            ModelError::Unreadable {
+                name,
+                error,
+                models,
+            } => write!(
+                f,
+                "error: cannot read model {name}: {error} (expected a .cat file or one of: {})",
+                models.join(", ")
+            ),
+            ModelError::Cat(e) if e.file.is_empty() => {
+                write!(f, "error: {}", e.diagnostic.message)
+            }
+            ModelError::Cat(e) => f.write_str(&e.render()),
+            ModelError::NoSuchVariant {
+                name,
+                variant,
+                tests,
+            } => write!(
+                f,
+                "error: model {name} has no variant `{variant}` (it tests: {tests})"
+            ),
+            ModelError::Coherence { problem, source } => {
+                let problem = match problem {
+                    CoProblem::Missing => "the model defines neither `co` (the order of writes that decides final values) nor `locord`",
+                    CoProblem::NotARelation => "the model's `co` is a set: expected a relation (the order of writes that decides final values)",
+                };
+                let whole = vkherd_litmus::Diagnostic::new(
+                    vkherd_litmus::span_at(&source.text, 0, 0),
+                    format!("{problem} (see docs/models.md; this concerns the model as a whole)"),
+                );
+                f.write_str(&whole.render(&source.name, &source.text))
+            }
+            ModelError::UnknownVariant(u) => u.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ModelError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ModelError::Unreadable { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
 /// Resolves `--model`, `--variant` and `--no-chains`.
-pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<ModelChoice, String> {
+pub fn resolve(
+    name: &str,
+    variants: &[String],
+    no_chains: bool,
+) -> Result<ModelChoice, ModelError> {
     let mut all: Vec<String> = variants.to_vec();
     if no_chains {
         all.push("no-chains".into());
@@ -253,14 +351,14 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
         .all(|v| v == "mmra" || hand_name.is_some() && v == "no-chains");
     if let Some(hand_name) = hand_name {
         if !matches!(hand_name, "vulkan" | "vulkan-2024") {
-            return Err(format!(
-                "error: unknown model `{name}`: the hand-written engine runs hand:vulkan and hand:vulkan-2024"
-            ));
+            return Err(ModelError::UnknownHandModel {
+                name: name.to_string(),
+            });
         }
         if !options_only {
-            return Err(format!(
-                "error: model {name} has only the variants mmra and no-chains (the cat models vulkan and vulkan-2024 take any of vulkan.cat's)"
-            ));
+            return Err(ModelError::HandVariant {
+                name: name.to_string(),
+            });
         }
     }
     // `vulkan_file`: the model is one of the bundled Vulkan files ([`ModelSpec::Cat`]).
@@ -290,11 +388,10 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
                 // the lexer then refuses at their place.
                 let text = std::fs::read(name)
                     .map(|b| String::from_utf8_lossy(&b).into_owned())
-                    .map_err(|e| {
-                        format!(
-                        "error: cannot read model {name}: {e} (expected a .cat file or one of: {})",
-                        list().into_iter().map(|(n, _)| n).collect::<Vec<_>>().join(", ")
-                    )
+                    .map_err(|error| ModelError::Unreadable {
+                        name: name.to_string(),
+                        error,
+                        models: list().into_iter().map(|(n, _)| n).collect(),
                     })?;
                 let set: BTreeSet<String> = all.iter().cloned().collect();
                 let src = Source {
@@ -305,35 +402,27 @@ pub fn resolve(name: &str, variants: &[String], no_chains: bool) -> Result<Model
             }
         },
     };
-    let model = model.map_err(|e| {
-        if e.file.is_empty() {
-            format!("error: {}", e.diagnostic.message)
-        } else {
-            e.render()
-        }
-    })?;
+    let model = model.map_err(|e| ModelError::Cat(Box::new(e)))?;
     for v in &all {
         if !model.variants.contains(v) {
-            return Err(format!(
-                "error: model {name} has no variant `{v}` (it tests: {})",
-                variant_list(&model)
-            ));
+            return Err(ModelError::NoSuchVariant {
+                name: name.to_string(),
+                variant: v.clone(),
+                tests: variant_list(&model),
+            });
         }
     }
     let problem = match model.named("co") {
-        None => Some("the model defines neither `co` (the order of writes that decides final values) nor `locord`"),
-        Some(co) if model.graph.kind(co) != vkherd_cat::Kind::Rel => {
-            Some("the model's `co` is a set: expected a relation (the order of writes that decides final values)")
-        }
+        None => Some(CoProblem::Missing),
+        Some(co) if model.graph.kind(co) != vkherd_cat::Kind::Rel => Some(CoProblem::NotARelation),
         Some(_) => None,
     };
     if let Some(problem) = problem {
         // Located at the start of the model file, as errors about a whole test are.
-        let whole = vkherd_litmus::Diagnostic::new(
-            vkherd_litmus::span_at(&model.source.text, 0, 0),
-            format!("{problem} (see docs/models.md; this concerns the model as a whole)"),
-        );
-        return Err(whole.render(&model.source.name, &model.source.text));
+        return Err(ModelError::Coherence {
+            problem,
+            source: model.source.clone(),
+        });
     }
     Ok(ModelChoice {
         spec: ModelSpec::Cat {
@@ -404,19 +493,18 @@ impl std::fmt::Display for UnknownVariant {
 /// The models of a run without `--model`: `vulkan` with the variants asked for that it
 /// has (the `opencl` model of OPENCL tests takes its own, [`crate::judge`]). Every
 /// variant must be one of either model; the choice keeps them all in `variants`.
-pub fn by_dialect(variants: &[String], no_chains: bool) -> Result<ModelChoice, String> {
+pub fn by_dialect(variants: &[String], no_chains: bool) -> Result<ModelChoice, ModelError> {
     let vulkan: Vec<String> = variants_of("vulkan");
     let opencl: Vec<String> = opencl_variants().into_iter().collect();
     if let Some(v) = variants
         .iter()
         .find(|v| !vulkan.contains(v) && !opencl.contains(v))
     {
-        return Err(UnknownVariant {
+        return Err(ModelError::UnknownVariant(UnknownVariant {
             variant: v.clone(),
             vulkan,
             opencl,
-        }
-        .to_string());
+        }));
     }
     let for_vulkan: Vec<String> = variants
         .iter()
@@ -430,4 +518,112 @@ pub fn by_dialect(variants: &[String], no_chains: bool) -> Result<ModelChoice, S
         choice.variants.push("no-chains".into());
     }
     Ok(choice)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// A model file of `text` in a fresh temporary directory.
+    fn model_file(name: &str, text: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("vkherd-models-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// Each way a model is refused is its kind; the CLI prints it as it is worded here
+    /// (tests/models_cli.rs checks the same texts on the command line).
+    #[test]
+    fn refused_models_give_their_kind() {
+        let e = resolve("hand:opencl", &[], false).unwrap_err();
+        assert!(matches!(&e, ModelError::UnknownHandModel { name } if name == "hand:opencl"));
+        assert_eq!(
+            e.to_string(),
+            "error: unknown model `hand:opencl`: the hand-written engine runs hand:vulkan and hand:vulkan-2024"
+        );
+
+        let e = resolve("hand:vulkan", &strings(&["rc11-sc"]), false).unwrap_err();
+        assert!(matches!(e, ModelError::HandVariant { .. }), "{e:?}");
+        assert!(e
+            .to_string()
+            .starts_with("error: model hand:vulkan has only the variants mmra and no-chains"));
+
+        let e = resolve("vulkan", &strings(&["nope"]), false).unwrap_err();
+        assert!(
+            matches!(&e, ModelError::NoSuchVariant { variant, .. } if variant == "nope"),
+            "{e:?}"
+        );
+        assert!(e
+            .to_string()
+            .starts_with("error: model vulkan has no variant `nope` (it tests: "));
+
+        let e = by_dialect(&strings(&["frob"]), false).unwrap_err();
+        assert!(
+            matches!(&e, ModelError::UnknownVariant(u) if u.variant == "frob"),
+            "{e:?}"
+        );
+        assert!(e
+            .to_string()
+            .starts_with("error: no model has the variant `frob`"));
+
+        let missing = model_file("absent", "").with_file_name("absent.cat");
+        let e = resolve(missing.to_str().unwrap(), &[], false).unwrap_err();
+        assert!(matches!(e, ModelError::Unreadable { .. }), "{e:?}");
+        assert!(
+            e.to_string()
+                .contains("(expected a .cat file or one of: vulkan, "),
+            "{e}"
+        );
+
+        let bad = model_file("bad.cat", "\"bad\"\nacyclic po |\n");
+        let e = resolve(bad.to_str().unwrap(), &[], false).unwrap_err();
+        assert!(
+            matches!(&e, ModelError::Cat(c) if !c.file.is_empty()),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("bad.cat:3:1"), "{e}");
+
+        let no_co = model_file("noco.cat", "acyclic po | rf");
+        let e = resolve(no_co.to_str().unwrap(), &[], false).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ModelError::Coherence {
+                    problem: CoProblem::Missing,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string()
+                .starts_with("error: the model defines neither `co`"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("noco.cat:1:1"), "{e}");
+
+        let set_co = model_file("setco.cat", "let co = W\nacyclic po | rf");
+        let e = resolve(set_co.to_str().unwrap(), &[], false).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ModelError::Coherence {
+                    problem: CoProblem::NotARelation,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string()
+                .starts_with("error: the model's `co` is a set: expected a relation"),
+            "{e}"
+        );
+    }
 }

@@ -195,7 +195,7 @@ pub fn draw(entries: &mut [Entry]) -> Option<String> {
             Ok(svg) => *d = Drawing::Svg(svg.replace(" id=\"", &format!(" id=\"g{k}_"))),
             Err(e) => {
                 if let Drawing::Dot { why, .. } = d {
-                    *why = e;
+                    *why = e.to_string();
                 }
             }
         }

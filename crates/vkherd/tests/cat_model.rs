@@ -233,7 +233,7 @@ fn compare(program: &Program, name: &str, models: &[(ModelOptions, Model)]) -> u
             ..EnumOptions::default()
         };
         let (tally, _) =
-            enumerate(program, &eo, &visitor).unwrap_or_else(|e| panic!("{name}: {}", e.message));
+            enumerate(program, &eo, &visitor).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(tally.errors.is_empty(), "{}", tally.errors.join("\n"));
         total += tally.candidates;
     }

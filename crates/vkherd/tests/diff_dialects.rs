@@ -122,5 +122,6 @@ fn diff_of_models_for_both_dialects_compares_every_test() {
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
     assert!(stdout.starts_with("2 tests: 0 differ,"), "{stdout}");
-    assert!(!stdout.contains("error"), "{stdout}");
+    // (Without the model's path, which may hold the word.)
+    assert!(!stdout.replace(sc, "").contains("error"), "{stdout}");
 }

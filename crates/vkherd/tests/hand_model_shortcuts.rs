@@ -104,8 +104,8 @@ fn compare(program: &Program, name: &str) -> u64 {
     };
     let mut total = 0;
     for all in [true, false] {
-        let (tally, _) = enumerate(program, &eo, &Compare { all })
-            .unwrap_or_else(|e| panic!("{name}: {}", e.message));
+        let (tally, _) =
+            enumerate(program, &eo, &Compare { all }).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(
             tally.errors.is_empty(),
             "{name}\n{}",

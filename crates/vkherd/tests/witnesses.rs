@@ -50,7 +50,7 @@ fn same_with_and_without(name: &str, source: &str, unroll: u32) -> bool {
             s1.stopped.is_none()
         }
         (Err(e1), Err(e2)) => {
-            assert_eq!(e1.message, e2.message, "{name}");
+            assert_eq!(e1, e2, "{name}");
             false
         }
         _ => panic!("{name}: one run failed, the other did not\n{source}"),

@@ -3,7 +3,7 @@
 use super::lex::{ident, skip_ws, uint_word, value_word, word, Line};
 use crate::{
     ast::{KhronosInstr, KhronosOp, MemAttrs, Scope, Span},
-    validate::{check_attrs, AccessKind},
+    validate::{check_attrs, AccessKind, Vocabulary},
     Diagnostic,
 };
 
@@ -80,16 +80,6 @@ fn scope_token(s: Scope) -> &'static str {
         Scope::QueueFamily => "scopeqf",
         Scope::Device => "scopedev",
     }
-}
-
-/// check_attrs speaks the `.litmus` vocabulary; say the same in `.test` tokens.
-fn khronos_words(msg: String) -> String {
-    msg.replace(
-        "one of sg, wg, qf, dv",
-        "one of scopesg, scopewg, scopeqf, scopedev",
-    )
-    .replace("acq_rel", "acq.rel")
-    .replace("`.atom`", "`atom`")
 }
 
 /// A parsed instruction line, with the spans the whole-file checks blame.
@@ -321,8 +311,10 @@ fn parse_opcode(line: &Line<'_>, opcode: &str) -> Result<(KhronosOp, MemAttrs), 
         }
     };
     match access {
-        Some(kind) => check_attrs(kind, &a)
-            .map_err(|m| line.error(opcode, format!("`{opcode}`: {}", khronos_words(m))))?,
+        Some(kind) => check_attrs(kind, &a).map_err(|e| {
+            let m = e.message(Vocabulary::Khronos);
+            line.error(opcode, format!("`{opcode}`: {m}"))
+        })?,
         None => {
             if a != MemAttrs::default() {
                 let extra = opcode

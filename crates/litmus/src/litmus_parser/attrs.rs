@@ -4,7 +4,6 @@
 //! applicable to this opcode) span that token; the rules on the whole set are
 //! `validate::check_attrs`, whose errors span the opcode.
 
-use super::instr::arith_op;
 use super::lex::{err, PErr};
 use crate::ast::{ArithOp, MemAttrs, Scope, MAX_STORAGE_CLASSES};
 use crate::validate::{check_attrs, AccessKind};
@@ -205,6 +204,21 @@ pub(super) fn mem_attrs<'a>(
         }
     }
     Ok((a, op.map(|(_, o)| o)))
+}
+
+/// An arithmetic mnemonic: a read-modify-write's operation (`rmw.atom.dv.sc0.add`) and
+/// local arithmetic (`add r0, r1, 1`).
+pub(super) fn arith_op(w: &str) -> Option<ArithOp> {
+    Some(match w {
+        "add" => ArithOp::Add,
+        "sub" => ArithOp::Sub,
+        "mul" => ArithOp::Mul,
+        "div" => ArithOp::Div,
+        "and" => ArithOp::And,
+        "or" => ArithOp::Or,
+        "xor" => ArithOp::Xor,
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

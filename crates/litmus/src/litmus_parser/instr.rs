@@ -3,13 +3,13 @@
 //! An instruction is a dotted opcode (`ld.atom.acq.wg.sc0.semsc0`) and operands. The
 //! tokens after the first form a set ([`super::attrs`]); the operands depend on the first.
 
-use super::attrs::mem_attrs;
+use super::attrs::{arith_op, mem_attrs};
 use super::lex::{
     consumed, err, expect, fail, ident, integer, is_register, is_word, natural, register, sym,
     unexpected, unexpected_in, word, ws, PErr, PResult, Src,
 };
 use super::mmra;
-use crate::ast::{ArithOp, CmpOp, Instr, Operand, Spanned};
+use crate::ast::{CmpOp, Instr, Operand, Spanned};
 use crate::validate::AccessKind;
 use nom::bytes::complete::take_while1;
 use nom::Parser;
@@ -70,19 +70,6 @@ fn label_def<'a>(
     }
     let label = Instr::Label(name.to_string());
     Ok(Some((rest, src.spanned(label, consumed(i, rest)))))
-}
-
-pub(super) fn arith_op(w: &str) -> Option<ArithOp> {
-    Some(match w {
-        "add" => ArithOp::Add,
-        "sub" => ArithOp::Sub,
-        "mul" => ArithOp::Mul,
-        "div" => ArithOp::Div,
-        "and" => ArithOp::And,
-        "or" => ArithOp::Or,
-        "xor" => ArithOp::Xor,
-        _ => return None,
-    })
 }
 
 fn branch_cmp(w: &str) -> Option<CmpOp> {

@@ -20,7 +20,7 @@ pub fn generate(
     cfg: &ShaderConfig,
 ) -> Result<Vec<u32>, ObserveError> {
     let words = shader::generate(program, plan, cfg).map_err(|e| ObserveError::InvalidModule {
-        rule: format!("the builder refused an instruction: {e}"),
+        rule: check::SpirvRule::Builder(e.to_string()),
     })?;
     check::check(&words).map_err(|rule| ObserveError::InvalidModule { rule })?;
     Ok(words)

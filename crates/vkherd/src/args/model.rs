@@ -64,6 +64,7 @@ impl ModelArgs {
             Some(name) => vkherd::models::resolve(name, &self.variants, no_chains),
             None => vkherd::models::by_dialect(&self.variants, no_chains),
         }
+        .map_err(|e| e.to_string())
     }
 }
 

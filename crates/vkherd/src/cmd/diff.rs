@@ -25,7 +25,7 @@ fn parse_spec(spec: &str) -> Result<ModelChoice, String> {
     let mut parts = spec.split('+');
     let name = parts.next().unwrap_or_default();
     let variants: Vec<String> = parts.map(str::to_string).collect();
-    resolve(name, &variants, false)
+    resolve(name, &variants, false).map_err(|e| e.to_string())
 }
 
 /// The states of `a` that `b` did not find, as state lines.

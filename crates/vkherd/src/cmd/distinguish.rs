@@ -45,7 +45,7 @@ pub fn run(args: &DistinguishArgs) -> ExitStatus {
     ) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
-            eprintln!("{}", e.trim_end());
+            eprintln!("{}", e.to_string().trim_end());
             return ExitStatus::BadInput;
         }
     };

@@ -36,7 +36,7 @@ impl Model {
     /// it agrees with vulkan.cat candidate by candidate (tests/cat_model.rs; on the
     /// search's own programs, tests/distinguish.rs) and is twice as fast on programs
     /// this small. Explanations still name vulkan.cat's definitions.
-    pub fn from_spec(spec: &str) -> Result<Model, String> {
+    pub fn from_spec(spec: &str) -> Result<Model, crate::models::ModelError> {
         let mut parts = spec.split('+');
         let name = parts.next().unwrap_or_default();
         let variants: Vec<String> = parts.map(str::to_string).collect();

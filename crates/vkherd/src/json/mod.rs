@@ -12,7 +12,8 @@
 //! the reader that needs one (`merge`) says so when it is missing.
 //!
 //! - [`TestReport`]: one test's object (`--json`), with its [`State`]s, [`Stats`], the
-//!   [`RunInfo`] every object of a run carries and, from a shard, its [`ShardObject`];
+//!   [`RunInfo`] every object of a run carries, with `--liveness` its
+//!   [`LivenessObject`] and, from a shard, its [`ShardObject`];
 //! - [`ErrorLine`]: the object of a file that failed;
 //! - [`BenchLine`], [`KhronosCheck`], [`KhronosSummaryLine`], [`ObservedLine`]: the
 //!   objects of `vkherd bench`, `vkherd khronos` and `vkherd observe`;
@@ -22,6 +23,7 @@ mod bench;
 mod error;
 mod khronos;
 mod line;
+mod liveness;
 mod observe;
 mod run_info;
 mod shard;
@@ -31,6 +33,7 @@ pub use bench::BenchLine;
 pub use error::{ErrorLine, ErrorObject};
 pub use khronos::{KhronosCheck, KhronosSummary, KhronosSummaryLine};
 pub use line::Line;
+pub use liveness::{LivenessObject, ProgressLevels, StuckThread};
 pub use observe::{
     ObservedDevice, ObservedError, ObservedErrorObject, ObservedInstances, ObservedLine,
     ObservedParams, ObservedState,

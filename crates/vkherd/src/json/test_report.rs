@@ -1,6 +1,6 @@
 //! One test's JSON object (`vkherd --json`, `vkherd merge --json`).
 
-use super::{RunInfo, ShardObject};
+use super::{LivenessObject, RunInfo, ShardObject};
 use crate::Verdict;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
@@ -43,10 +43,9 @@ pub struct TestReport<S = Vec<State>> {
     #[serde(default)]
     pub bounded_empty: bool,
     pub stats: Option<Stats>,
-    /// With `--liveness`: the liveness answer (docs/liveness.md's JSON object), kept as
-    /// the liveness reporter writes it (crate::liveness::json).
+    /// With `--liveness`: the liveness answer (docs/liveness.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub liveness: Option<serde_json::Value>,
+    pub liveness: Option<LivenessObject>,
     #[serde(flatten)]
     pub run: Option<RunInfo>,
     /// Only from a shard (`--shard K/N`).

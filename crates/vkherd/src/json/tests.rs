@@ -267,3 +267,15 @@ fn a_line_without_name_is_an_error_that_names_the_missing_field() {
     let e = Line::parse(r#"{"verdict":"Ok"}"#).unwrap_err();
     assert!(e.to_string().contains("`name`"), "{e}");
 }
+
+#[test]
+fn a_liveness_object_reads_back_into_its_types_and_writes_the_same_bytes() {
+    // docs/liveness.md's object: keys in this order, `reason` null unless unknown,
+    // `text` null when the report has no line for the invocation.
+    let object = r#"{"verdict":"violation","progress":{"qf":"fair","wg":"obe","sg":"fair","inv":"fair"},"progress_text":"wg=obe,default=fair","threads":[{"thread":"P1","ending":"spinning","started":true,"text":null}],"reason":null,"combinations":4}"#;
+    let back: crate::json::LivenessObject = serde_json::from_str(object).unwrap();
+    assert_eq!(back.progress.wg, "obe");
+    assert_eq!(back.threads[0].thread, "P1");
+    assert_eq!(back.threads[0].text, None);
+    assert_eq!(serde_json::to_string(&back).unwrap(), object);
+}
