@@ -7,6 +7,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::path::Path;
 use std::time::Duration;
+use vkherd::RunConfig;
 use vkherd::{families, LoweredProgram, Options};
 
 /// The same allocator as the `vkherd` binary, so the numbers are the binary's.
@@ -141,7 +142,10 @@ fn pruning(c: &mut Criterion) {
         let p = load(&families::generate(family, n).unwrap());
         for naive in [false, true] {
             let opts = Options {
-                naive,
+                run: RunConfig {
+                    naive,
+                    ..RunConfig::default()
+                },
                 ..Options::default()
             };
             let mode = if naive { "naive" } else { "search" };
@@ -160,7 +164,10 @@ fn spin_unroll(c: &mut Criterion) {
     let p = load(&families::spinlock(2));
     for unroll in [1, 2, 3, 4] {
         let opts = Options {
-            unroll,
+            run: RunConfig {
+                unroll,
+                ..RunConfig::default()
+            },
             ..Options::default()
         };
         g.throughput(Throughput::Elements(candidates(&p, &opts)));

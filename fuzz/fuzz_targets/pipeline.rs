@@ -7,14 +7,17 @@ mod common;
 
 use libfuzzer_sys::fuzz_target;
 use std::time::Duration;
-use vkherd::{report, Options};
+use vkherd::{report, Options, RunConfig};
 use vkherd_model::{Flags, Instruction};
 
 fn opts() -> Options {
     Options {
-        max_candidates: Some(2_000),
-        unroll: 1,
-        timeout: Some(Duration::from_millis(500)),
+        run: RunConfig {
+            max_candidates: Some(2_000),
+            unroll: 1,
+            timeout: Some(Duration::from_millis(500)),
+            ..RunConfig::default()
+        },
         ..Options::default()
     }
 }

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use vkherd::models::{ModelChoice, ModelSpec};
-use vkherd::{report, Options};
+use vkherd::{report, Options, RunConfig};
 
 /// Message passing through a workgroup-scoped release/acquire pair, with a plain
 /// location: rf, asmo, fences' sets and races all non-empty somewhere.
@@ -52,8 +52,11 @@ fuzz_target!(|data: &[u8]| {
     }
     let opts = Options {
         model: ModelChoice::given(ModelSpec::cat(Arc::new(model))),
-        max_candidates: Some(500),
-        timeout: Some(Duration::from_millis(500)),
+        run: RunConfig {
+            max_candidates: Some(500),
+            timeout: Some(Duration::from_millis(500)),
+            ..RunConfig::default()
+        },
         ..Options::default()
     };
     if let Ok(rep) = vkherd::run(program(), &opts) {

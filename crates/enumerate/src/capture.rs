@@ -17,6 +17,7 @@
 use crate::engine::Judgement;
 use crate::error::EnumError;
 use crate::options::EnumOptions;
+use crate::options::RunConfig;
 use crate::stats::{EnumStats, StopReason};
 use crate::visitor::{CandidateView, Visitor};
 use std::collections::BTreeMap;
@@ -93,7 +94,10 @@ pub fn candidates_reaching(
         overflow: AtomicBool::new(false),
     };
     let opts = EnumOptions {
-        naive: true,
+        run: RunConfig {
+            naive: true,
+            ..opts.run.clone()
+        },
         ..opts.clone()
     };
     let (mut acc, stats) =

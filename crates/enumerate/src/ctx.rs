@@ -99,7 +99,7 @@ impl<P: PreparedModel, V: Visitor> Ctx<'_, P, V> {
     /// The sharding position of this search's root: owned without sharding, else undecided
     /// with the hash of its path combination and barrier meeting.
     pub(crate) fn unit_root(&self) -> Unit {
-        match self.opts.shard {
+        match self.opts.run.shard {
             Some(_) if self.split => Unit::Open {
                 hash: mix(mix(0, self.unit.0), self.unit.1),
                 width: 1,
@@ -111,13 +111,13 @@ impl<P: PreparedModel, V: Visitor> Ctx<'_, P, V> {
     /// The sharding position of branch `digit` of `width` below `unit`; `None` if that
     /// branch is a work unit of another shard.
     pub(crate) fn unit_child(&self, unit: Unit, digit: u64, width: u64) -> Option<Unit> {
-        unit.child(self.opts.shard.filter(|_| self.split), digit, width)
+        unit.child(self.opts.run.shard.filter(|_| self.split), digit, width)
     }
 
     /// Does this run count what happens at a node (a leaf examined, a subtree pruned)?
     /// Inside an owned unit yes; above the units, only the shard owning the node's hash.
     pub(crate) fn unit_counts(&self, unit: Unit) -> bool {
-        unit.counts(self.opts.shard.filter(|_| self.split))
+        unit.counts(self.opts.run.shard.filter(|_| self.split))
     }
 
     /// Plain enumeration's sharding: every candidate (rf number, asmo number) is a unit.
@@ -137,7 +137,7 @@ impl<P: PreparedModel, V: Visitor> Ctx<'_, P, V> {
             return;
         }
         st.pruned = st.pruned.saturating_add(n);
-        if let Some(p) = &self.opts.progress {
+        if let Some(p) = &self.opts.run.progress {
             let n = u64::try_from(n).unwrap_or(u64::MAX);
             let _ = p.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| {
                 Some(v.saturating_add(n))
@@ -173,7 +173,7 @@ impl<P: PreparedModel, V: Visitor> Ctx<'_, P, V> {
         may_be_consistent: impl FnOnce() -> bool,
     ) {
         st.candidates += 1;
-        if let Some(p) = &self.opts.progress {
+        if let Some(p) = &self.opts.run.progress {
             p.fetch_add(1, Ordering::Relaxed);
         }
         if solutions.is_empty() {
@@ -195,7 +195,7 @@ impl<P: PreparedModel, V: Visitor> Ctx<'_, P, V> {
         for values in solutions {
             if values.thin_air {
                 st.thin_air += 1;
-                if self.opts.no_thin_air {
+                if self.opts.run.no_thin_air {
                     continue;
                 }
             }

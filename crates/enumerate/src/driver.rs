@@ -40,7 +40,7 @@ fn enumerate_with<E: Engine, V: Visitor>(
 ) -> Result<(V::Acc, EnumStats), EnumError> {
     let mut stats = EnumStats::default();
     // The deadline counts from here, so that path enumeration is inside the time limit.
-    let budget = Budget::new(opts.max_candidates, opts.timeout);
+    let budget = Budget::new(opts.run.max_candidates, opts.run.timeout);
     let witnesses = WitnessTally::default();
     let per_thread = all_thread_paths(program, opts)?;
     let panic_on_purpose = test_panic_requested(program);
@@ -53,10 +53,11 @@ fn enumerate_with<E: Engine, V: Visitor>(
             combinations: combos.total(),
             limit: opts.max_path_combinations,
         };
-        return Err(EnumError::of_kind(kind, opts.unroll));
+        return Err(EnumError::of_kind(kind, opts.run.unroll));
     }
     // Sharding by whole path combinations when there are enough of them.
     let whole = opts
+        .run
         .shard
         .filter(|sh| combos.total() >= WHOLE_COMBINATIONS_PER_SHARD.saturating_mul(sh.count));
     // Path combinations run in parallel; their results merge commutatively, and of several
@@ -89,7 +90,7 @@ fn enumerate_with<E: Engine, V: Visitor>(
                 if whole.is_some_and(|sh| !sh.owns(mix(0, index as u64))) {
                     return (acc, st, err);
                 }
-                let split = opts.shard.is_some() && whole.is_none();
+                let split = opts.run.shard.is_some() && whole.is_none();
                 match combination(
                     program,
                     (engine, opts),
@@ -104,7 +105,12 @@ fn enumerate_with<E: Engine, V: Visitor>(
                     }
                     Ok(None) => {
                         // A deadlocked combination has no work units: one shard counts it.
-                        if !split || opts.shard.is_some_and(|sh| sh.owns(mix(0, index as u64))) {
+                        if !split
+                            || opts
+                                .run
+                                .shard
+                                .is_some_and(|sh| sh.owns(mix(0, index as u64)))
+                        {
                             st.deadlocked_paths += 1;
                         }
                         (acc, st, err)
@@ -151,8 +157,8 @@ pub(crate) fn all_thread_paths(
 ) -> Result<Vec<ThreadPaths>, EnumError> {
     let per_thread = (program.threads.iter().enumerate())
         .map(|(t, thread)| {
-            thread_paths(thread, t, opts.unroll, opts.path_limits)
-                .map_err(|e| EnumError::of_kind(EnumErrorKind::Paths(e), opts.unroll))
+            thread_paths(thread, t, opts.run.unroll, opts.path_limits)
+                .map_err(|e| EnumError::of_kind(EnumErrorKind::Paths(e), opts.run.unroll))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let events: usize = (program.threads.iter().zip(&per_thread))
@@ -163,7 +169,7 @@ pub(crate) fn all_thread_paths(
             events,
             limit: opts.max_events,
         };
-        return Err(EnumError::of_kind(kind, opts.unroll));
+        return Err(EnumError::of_kind(kind, opts.run.unroll));
     }
     Ok(per_thread)
 }
@@ -257,7 +263,7 @@ fn search_layout_with<E: Engine, V: Visitor>(
             unit: (combination, meeting as u64),
             split,
         };
-        let part = if opts.naive || visitor.needs_inconsistent() {
+        let part = if opts.run.naive || visitor.needs_inconsistent() {
             naive::enumerate(&ctx)?
         } else {
             search::enumerate(&ctx)?

@@ -142,7 +142,10 @@ mod tests {
         let program =
             vkherd_model::lower_litmus(&vkherd_litmus::parse_litmus(&src).unwrap()).unwrap();
         let opts = EnumOptions {
-            naive: true,
+            run: crate::RunConfig {
+                naive: true,
+                ..crate::RunConfig::default()
+            },
             engine: AnyEngine::Hand(HandEngine::default()),
             ..EnumOptions::default()
         };

@@ -36,7 +36,7 @@ pub use engine::hand::HandEngine;
 pub use engine::{AnyEngine, Capabilities, Engine, Judgement, PreparedModel, Wanted};
 pub use error::{EnumError, EnumErrorKind};
 pub use naive::naive_size;
-pub use options::{EnumOptions, Speedcheck, MAX_EVENTS};
+pub use options::{EnumOptions, RunConfig, Speedcheck, MAX_EVENTS};
 pub use outcomes::{collect_outcomes, Outcomes, StateInfo};
 pub use shard::Shard;
 pub use stats::{EnumStats, StopReason};

@@ -94,7 +94,7 @@ pub fn naive_size(program: &Program, opts: &EnumOptions, cap: u64) -> Option<u64
         .threads
         .iter()
         .enumerate()
-        .map(|(t, thread)| thread_paths(thread, t, opts.unroll, opts.path_limits).ok())
+        .map(|(t, thread)| thread_paths(thread, t, opts.run.unroll, opts.path_limits).ok())
         .collect::<Option<Vec<ThreadPaths>>>()?;
     let mut total = 0u64;
     for combo in PathCombinations::new(&per_thread) {

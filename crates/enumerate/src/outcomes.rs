@@ -321,7 +321,7 @@ pub fn collect_outcomes(
     program: &Program,
     opts: &EnumOptions,
 ) -> Result<(Outcomes, EnumStats), EnumError> {
-    let collector = OutcomeCollector::new(program, opts.speedcheck, opts.states_only);
+    let collector = OutcomeCollector::new(program, opts.run.speedcheck, opts.run.states_only);
     crate::driver::enumerate(program, opts, &collector)
 }
 

@@ -11,6 +11,7 @@ use crate::files;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use vkherd_cat::{AsmoValues, Model, Prepared};
+use vkherd_enumerate::RunConfig;
 use vkherd_enumerate::{
     enumerate, AnyEngine, CandidateView, CatEngine, EnumOptions, Judgement, Visitor,
 };
@@ -223,7 +224,10 @@ fn compare(program: &Program, name: &str, models: &[(ModelOptions, Model)]) -> u
         assert_eq!(AnyEngine::Cat(engine.clone()).statics_options(), *opts);
         let eo = EnumOptions {
             engine: AnyEngine::Cat(engine),
-            max_candidates: Some(BUDGET),
+            run: RunConfig {
+                max_candidates: Some(BUDGET),
+                ..RunConfig::default()
+            },
             ..EnumOptions::default()
         };
         let (tally, _) =
@@ -298,7 +302,10 @@ fn on_corpus(
         let src = std::fs::read_to_string(&f).unwrap();
         let program = crate::load_litmus(&src).unwrap();
         let eo = EnumOptions {
-            max_candidates: Some(BUDGET),
+            run: RunConfig {
+                max_candidates: Some(BUDGET),
+                ..RunConfig::default()
+            },
             ..EnumOptions::default()
         };
         let v = V {

@@ -5,6 +5,7 @@
 //! aborted the process) at these depths; the counts are checked against their closed
 //! forms.
 
+use vkherd_enumerate::RunConfig;
 use vkherd_enumerate::{collect_outcomes, AnyEngine, CatEngine, EnumOptions, HandEngine};
 use vkherd_model::{lower_litmus, ModelOptions, Program};
 
@@ -57,7 +58,10 @@ fn counts(src: &str, unroll: u32) -> Vec<(u64, u64)> {
         .into_iter()
         .map(|engine| {
             let opts = EnumOptions {
-                unroll,
+                run: RunConfig {
+                    unroll,
+                    ..RunConfig::default()
+                },
                 engine,
                 ..EnumOptions::default()
             };

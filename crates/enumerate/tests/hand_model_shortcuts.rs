@@ -9,6 +9,7 @@
 use crate::common;
 
 use crate::files;
+use vkherd_enumerate::RunConfig;
 use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Judgement, Visitor, Wanted};
 use vkherd_model::axioms::Candidate;
 use vkherd_model::{Derived, Program};
@@ -94,7 +95,10 @@ const BUDGET: u64 = 3000;
 
 fn compare(program: &Program, name: &str) -> u64 {
     let eo = EnumOptions {
-        max_candidates: Some(BUDGET),
+        run: RunConfig {
+            max_candidates: Some(BUDGET),
+            ..RunConfig::default()
+        },
         ..EnumOptions::default()
     };
     let mut total = 0;

@@ -7,6 +7,7 @@
 use crate::common;
 use crate::files;
 
+use vkherd_enumerate::RunConfig;
 use vkherd_enumerate::{collect_outcomes, AnyEngine, CatEngine, EnumOptions};
 use vkherd_model::ModelOptions;
 
@@ -21,8 +22,11 @@ fn same_with_and_without(name: &str, source: &str, unroll: u32) -> bool {
     }
     let opts = EnumOptions {
         engine: AnyEngine::Cat(CatEngine::vulkan(&ModelOptions::default())),
-        unroll,
-        max_candidates: Some(200_000),
+        run: RunConfig {
+            unroll,
+            max_candidates: Some(200_000),
+            ..RunConfig::default()
+        },
         ..EnumOptions::default()
     };
     let without = EnumOptions {

@@ -11,8 +11,6 @@
 
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use vkherd::report::JsonError;
-use vkherd::Diagnostic;
 
 /// A panic caught at a test's boundary.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,39 +26,6 @@ impl Panicked {
             "internal error while running {file}: {}; this is a bug in vkherd: please report it with the file (the other tests are not affected)",
             self.message
         )
-    }
-}
-
-/// Why one test failed: an error it reported, or a panic caught at its boundary.
-#[derive(Debug)]
-pub enum TestError {
-    At(Diagnostic),
-    Panicked(Panicked),
-}
-
-impl TestError {
-    /// The error as stderr shows it (ends with a newline).
-    pub fn render(&self, file: &str, source: &str) -> String {
-        match self {
-            TestError::At(d) => d.render(file, source),
-            TestError::Panicked(p) => format!("error: {}\n", p.text(file)),
-        }
-    }
-
-    /// The error of the test's JSON object.
-    pub fn json(&self, file: &str) -> JsonError<'_> {
-        match self {
-            TestError::At(d) => JsonError::At(d),
-            TestError::Panicked(p) => JsonError::File(p.text(file)),
-        }
-    }
-}
-
-/// Runs one test's `work`, catching a panic in it as [`catch`] does.
-pub fn run_test<T>(work: impl FnOnce() -> Result<T, Diagnostic>) -> Result<T, TestError> {
-    match catch(work) {
-        Ok(result) => result.map_err(TestError::At),
-        Err(panic) => Err(TestError::Panicked(panic)),
     }
 }
 

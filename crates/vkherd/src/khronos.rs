@@ -1,6 +1,7 @@
 //! Running Khronos `.test` files: every `SATISFIABLE`/`NOSOLUTION` line is a check of
 //! whether some candidate execution satisfies its predicate (khronos-test-format.md).
 
+use crate::RunConfig;
 use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Judgement, Visitor, Wanted};
 use vkherd_litmus::ast::{KhronosCheck, KhronosPred};
 use vkherd_litmus::Diagnostic;
@@ -30,7 +31,7 @@ impl CheckResult {
 
 /// Parses, lowers and runs every check of a `.test` source with the model, variants and
 /// limits of `opts` (`--max-candidates` and `--timeout` apply to each check), counting
-/// candidates on `opts.progress` when it is set.
+/// candidates on `opts.run.progress` when it is set.
 pub fn run_khronos_with(
     source: &str,
     name: &str,
@@ -50,11 +51,17 @@ pub fn run_khronos_with(
                 true => opts.model.spec.without_chains(),
                 false => opts.model.spec.clone(),
             };
+            // A check asks whether some candidate satisfies its predicate: of the run's
+            // configuration only the limits and the progress counter apply (`.test`
+            // files have no loops; states, speedcheck and shards are about outcomes).
             let opts = EnumOptions {
                 engine: model.engine(),
-                max_candidates: opts.max_candidates,
-                timeout: opts.timeout,
-                progress: opts.progress.clone(),
+                run: RunConfig {
+                    max_candidates: opts.run.max_candidates,
+                    timeout: opts.run.timeout,
+                    progress: opts.run.progress.clone(),
+                    ..RunConfig::default()
+                },
                 ..EnumOptions::default()
             };
             let visitor = PredicateVisitor { check };

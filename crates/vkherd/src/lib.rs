@@ -40,76 +40,44 @@ pub const VERSION: &str = concat!(
     env!("VKHERD_GIT_COMMIT"),
     ")"
 );
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
 pub use vkherd_enumerate::estimate::Estimate;
 use vkherd_enumerate::{collect_outcomes, EnumOptions, EnumStats, Outcomes};
-pub use vkherd_enumerate::{Shard, Speedcheck, StopReason};
+pub use vkherd_enumerate::{RunConfig, Shard, Speedcheck, StopReason};
 pub use vkherd_litmus::Diagnostic;
 use vkherd_model::{lower_litmus, Program, Quantifier};
 pub use vkherd_model::{Program as LoweredProgram, Variant};
 
-/// Options of a run.
-#[derive(Debug, Clone)]
+/// Options of a run: the model, the run's configuration (the enumerator's own type,
+/// carried whole) and the liveness question.
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     /// The model, as chosen once from the command line ([`models::ModelChoice`]): the
     /// one `--model` names, which judges every test and refuses those of a dialect it is
     /// not for, or else each test's dialect's model ([`judge`]).
     pub model: models::ModelChoice,
-    /// A backward jump may be taken at most this many times on a path.
-    pub unroll: u32,
-    /// Leave out thin-air executions.
-    pub no_thin_air: bool,
-    /// Stop after this many candidates.
-    pub max_candidates: Option<u64>,
-    /// Stop after this long.
-    pub timeout: Option<std::time::Duration>,
-    /// Plain generate-and-test enumeration instead of the pruned search.
-    pub naive: bool,
-    /// Incremented once per candidate examined or pruned (for a progress display).
-    pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
-    /// herd7's `-speedcheck`: keep only the executions that matter to the condition
-    /// (`True`), and stop once the verdict is settled (`Fast`).
-    pub speedcheck: Speedcheck,
-    /// Only the set of allowed states (with exact marks); counts are not reported.
-    pub states_only: bool,
-    /// Run only this part of each test's search (`--shard K/N`; `merge` puts them back).
-    pub shard: Option<Shard>,
+    /// The loop bound, limits and modes, passed to the enumerator as they are.
+    pub run: RunConfig,
     /// Also check liveness under this progress model (`--liveness`, `--progress`).
     pub liveness: Option<liveness::Progress>,
 }
 
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            model: models::ModelChoice::default(),
-            unroll: 2,
-            no_thin_air: false,
-            max_candidates: None,
-            timeout: None,
-            naive: false,
-            progress: None,
-            speedcheck: Speedcheck::Off,
-            states_only: false,
-            shard: None,
-            liveness: None,
-        }
-    }
-}
-
 impl Options {
+    /// These options, counting candidates on `progress` (a progress display's counter)
+    /// or on none.
+    pub fn with_progress(&self, progress: Option<Arc<AtomicU64>>) -> Options {
+        let mut opts = self.clone();
+        opts.run.progress = progress;
+        opts
+    }
+
     /// The enumerator's options: the engine of the model, resolved here
-    /// ([`models::ModelSpec::engine`]), and the run's limits and modes.
+    /// ([`models::ModelSpec::engine`]), and the run's configuration.
     fn enum_options(&self) -> EnumOptions {
         EnumOptions {
             engine: self.model.spec.engine(),
-            unroll: self.unroll,
-            max_candidates: self.max_candidates,
-            timeout: self.timeout,
-            no_thin_air: self.no_thin_air,
-            naive: self.naive,
-            progress: self.progress.clone(),
-            speedcheck: self.speedcheck,
-            states_only: self.states_only,
-            shard: self.shard,
+            run: self.run.clone(),
             ..EnumOptions::default()
         }
     }
@@ -217,22 +185,25 @@ const ASSUMED_RATE: f64 = 1e6;
 /// is not). With `--shard` the estimate is a shard's share, a guess rather than a bound,
 /// and the warning says `about` where a whole search's says `up to`.
 pub fn far_past_limits(estimate: &Estimate, opts: &Options) -> Option<String> {
-    let by_candidates = opts.max_candidates.map(|n| n as f64);
-    let by_time = opts.timeout.map(|t| t.as_secs_f64() * ASSUMED_RATE);
+    let by_candidates = opts.run.max_candidates.map(|n| n as f64);
+    let by_time = opts.run.timeout.map(|t| t.as_secs_f64() * ASSUMED_RATE);
     let limit = match (by_candidates, by_time) {
         (Some(a), Some(b)) => a.min(b),
         (a, b) => a.or(b)?,
     };
     let limits = [
-        opts.max_candidates.map(|n| format!("--max-candidates {n}")),
-        opts.timeout
+        opts.run
+            .max_candidates
+            .map(|n| format!("--max-candidates {n}")),
+        opts.run
+            .timeout
             .map(|t| format!("--timeout {}", t.as_secs_f64())),
     ]
     .into_iter()
     .flatten()
     .collect::<Vec<_>>()
     .join(", ");
-    let size = if opts.shard.is_some() {
+    let size = if opts.run.shard.is_some() {
         "this shard's share is about"
     } else {
         "the search has up to"
@@ -283,12 +254,12 @@ pub fn run_with_source(
             };
             report.notes.push(format!(
                 "Warning: liveness unknown: {}; {hint}",
-                liveness::unknown_reason(&result, &names, opts.unroll)
+                liveness::unknown_reason(&result, &names, opts.run.unroll)
             ));
         }
         report.liveness = Some(LivenessPart {
-            text: liveness::text(&result, program, &names, opts.unroll),
-            json: liveness::json(&result, program, &names, opts.unroll),
+            text: liveness::text(&result, program, &names, opts.run.unroll),
+            json: liveness::json(&result, program, &names, opts.run.unroll),
             result,
         });
         report.seconds = start.elapsed().as_secs_f64();
@@ -313,8 +284,8 @@ fn program_notes_of(program: &Program, judge: &judge::Judge) -> Vec<String> {
 
 impl Report {
     /// Judges the condition on `outcomes` and writes the notes: from a run, or from the
-    /// merged shards of one (`merge`). Only `opts.unroll`, `opts.no_thin_air`,
-    /// `opts.speedcheck` and `opts.states_only` matter. `program_notes` are the warnings
+    /// merged shards of one (`merge`). Only `unroll`, `no_thin_air`, `speedcheck` and
+    /// `states_only` of `opts.run` matter. `program_notes` are the warnings
     /// about the program itself ([`program_notes`]), which come first.
     pub fn assemble(
         header: header::TestHeader,
@@ -334,25 +305,25 @@ impl Report {
         if let Some(t) = stats.thread_without_paths {
             notes.push(format!(
                 "Warning: no execution completes within the unroll bound (--unroll {}): every path of thread P{t} takes a backward jump more often, so States 0 says nothing about the test; raise the bound, e.g. --unroll {} (a loop that can never exit has no execution at any bound)",
-                opts.unroll,
-                raised_unroll(opts.unroll)
+                opts.run.unroll,
+                raised_unroll(opts.run.unroll)
             ));
         } else if bounded_empty {
             notes.push(format!(
                 "Warning: no execution completes within the unroll bound (--unroll {}): {} dropped by the bound, and no path that ends within it has a consistent execution, so States 0 says nothing about the test; check that every loop can exit (a spin loop waits for a value some invocation must write: on a flag nobody sets it spins forever, at any bound), or raise the bound, e.g. --unroll {}",
-                opts.unroll,
+                opts.run.unroll,
                 report::plural(stats.dropped_paths, "path"),
-                raised_unroll(opts.unroll)
+                raised_unroll(opts.run.unroll)
             ));
         } else if stats.dropped_paths > 0 {
             notes.push(format!(
                 "Warning: {} dropped by the unroll bound (--unroll {}): the result is bounded, not complete",
                 report::plural(stats.dropped_paths, "path"),
-                opts.unroll
+                opts.run.unroll
             ));
         }
-        let counts_absent = opts.states_only || opts.speedcheck == Speedcheck::Fast;
-        let states_absent = opts.speedcheck == Speedcheck::Fast;
+        let counts_absent = opts.run.states_only || opts.run.speedcheck == Speedcheck::Fast;
+        let states_absent = opts.run.speedcheck == Speedcheck::Fast;
         if states_absent {
             // Which witness is found first depends on scheduling: say nothing about thin air.
         } else if counts_absent {
@@ -362,7 +333,7 @@ impl Report {
                     "Warning: some state is reached only by thin-air executions (values that depend on themselves through rf); --no-thin-air leaves them out".to_string(),
                 );
             }
-        } else if opts.no_thin_air && stats.thin_air > 0 {
+        } else if opts.run.no_thin_air && stats.thin_air > 0 {
             notes.push(format!(
                 "Warning: {} left out (--no-thin-air)",
                 report::plural(stats.thin_air, "thin-air execution")
@@ -386,9 +357,9 @@ impl Report {
             verdict: if ok { Verdict::Ok } else { Verdict::No },
             notes,
             bounded_empty,
-            unroll: opts.unroll,
+            unroll: opts.run.unroll,
             seconds,
-            speedcheck: opts.speedcheck,
+            speedcheck: opts.run.speedcheck,
             counts_absent,
             states_absent,
             liveness: None,
@@ -428,7 +399,11 @@ pub fn bounded_empty(outcomes: &Outcomes, stats: &EnumStats, opts: &Options) -> 
     if stats.thread_without_paths.is_some() {
         return true;
     }
-    let hidden_thin_air = if opts.no_thin_air { stats.thin_air } else { 0 };
+    let hidden_thin_air = if opts.run.no_thin_air {
+        stats.thin_air
+    } else {
+        0
+    };
     let completed = outcomes.consistent + hidden_thin_air;
     stats.stopped.is_none() && stats.dropped_paths > 0 && !stats.cut_by_state && completed == 0
 }

@@ -425,7 +425,7 @@ pub fn explain(
             .map_err(|e| crate::locate::enum_diagnostic(program, e))
     };
     let here = check(&progress)?;
-    let mut out = text(&here, program, &names, opts.unroll);
+    let mut out = text(&here, program, &names, opts.run.unroll);
     if here.verdict != Verdict::Ok {
         return Ok(out);
     }

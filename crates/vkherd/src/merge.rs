@@ -10,6 +10,7 @@
 use crate::header::{ConditionHeader, TestHeader};
 pub use crate::json::ShardBy;
 use crate::json::{RunInfo, ShardObject, SpeedcheckWord, Stopped, TestReport};
+use crate::RunConfig;
 use crate::{Options, Report, StopReason};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -84,8 +85,8 @@ pub fn shard_object(
         by: place.by,
         test: place.test,
         tests: place.tests,
-        unroll: opts.unroll,
-        no_thin_air: opts.no_thin_air,
+        unroll: opts.run.unroll,
+        no_thin_air: opts.run.no_thin_air,
         program_notes: crate::program_notes(program, opts),
         value_mismatch: s.value_mismatch,
         thin_air_candidates: s.thin_air,
@@ -378,11 +379,14 @@ fn merge_test(parts: &[(&TestReport, &ShardObject)]) -> Result<Merged, MergeErro
         }
     }
     let opts = Options {
-        unroll: head_shard.unroll,
-        no_thin_air: head_shard.no_thin_air,
-        speedcheck: match head.speedcheck {
-            SpeedcheckWord::True => crate::Speedcheck::True,
-            _ => crate::Speedcheck::Off,
+        run: RunConfig {
+            unroll: head_shard.unroll,
+            no_thin_air: head_shard.no_thin_air,
+            speedcheck: match head.speedcheck {
+                SpeedcheckWord::True => crate::Speedcheck::True,
+                _ => crate::Speedcheck::Off,
+            },
+            ..RunConfig::default()
         },
         ..Options::default()
     };
@@ -431,7 +435,10 @@ mod tests {
         (0..count)
             .map(|index| {
                 let opts = Options {
-                    shard: Some(vkherd_enumerate::Shard { index, count }),
+                    run: RunConfig {
+                        shard: Some(vkherd_enumerate::Shard { index, count }),
+                        ..RunConfig::default()
+                    },
                     ..Options::default()
                 };
                 let report = crate::run(&program, &opts).unwrap();

@@ -218,13 +218,13 @@ pub fn run_info(opts: &Options) -> RunInfo {
         vkherd: crate::VERSION.to_string(),
         model: crate::judge::model_name(opts),
         variants: crate::judge::variants_on(opts),
-        unroll: opts.unroll,
+        unroll: opts.run.unroll,
         limits: Limits {
-            max_candidates: opts.max_candidates,
-            timeout_seconds: opts.timeout.map(|t| t.as_secs_f64()),
+            max_candidates: opts.run.max_candidates,
+            timeout_seconds: opts.run.timeout.map(|t| t.as_secs_f64()),
         },
-        no_thin_air: opts.no_thin_air,
-        naive: opts.naive,
+        no_thin_air: opts.run.no_thin_air,
+        naive: opts.run.naive,
     }
 }
 

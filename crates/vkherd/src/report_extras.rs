@@ -6,6 +6,7 @@ use vkherd::execution::Execution;
 use vkherd::explain::{explain, explanation_text, witness_executions, Explanation, Target};
 use vkherd::html::{Drawing, Entry, EntryResult, Explained, Extras, Figure};
 use vkherd::report::plural;
+use vkherd::RunConfig;
 use vkherd::{LoweredProgram, Options, Report};
 
 /// At most this many witness graphs per test (one per state: a test with many states
@@ -50,7 +51,10 @@ pub fn extras(
     // Explaining examines every candidate reaching a state (plain enumeration): it has
     // its own bound, not the run's --max-candidates.
     let explain_opts = Options {
-        max_candidates: Some(explain_candidates),
+        run: RunConfig {
+            max_candidates: Some(explain_candidates),
+            ..opts.run.clone()
+        },
         ..opts.clone()
     };
     let explanations = match explain(

@@ -1,5 +1,6 @@
 //! `--speedcheck` and `--states-only` on tests whose answers are checked by hand.
 
+use vkherd::RunConfig;
 use vkherd::{report, Options, Speedcheck};
 
 /// MP with release/acquire at workgroup scope (litmus-tests/mp/MP-relacq-wg.litmus), with
@@ -30,7 +31,10 @@ fn run(opts: &Options, threads: usize) -> String {
 #[test]
 fn states_only_keeps_racy_marks_exact() {
     let opts = Options {
-        states_only: true,
+        run: RunConfig {
+            states_only: true,
+            ..RunConfig::default()
+        },
         ..Options::default()
     };
     for threads in [1, 3] {
@@ -58,7 +62,10 @@ fn speedcheck_true_keeps_only_the_states_that_validate_exists() {
         "{full}"
     );
     let opts = Options {
-        speedcheck: Speedcheck::True,
+        run: RunConfig {
+            speedcheck: Speedcheck::True,
+            ..RunConfig::default()
+        },
         ..Options::default()
     };
     let text = run(&opts, 2);
@@ -78,7 +85,10 @@ fn speedcheck_true_keeps_only_the_states_that_validate_exists() {
 #[test]
 fn speedcheck_fast_gives_the_verdict_and_no_states() {
     let opts = Options {
-        speedcheck: Speedcheck::Fast,
+        run: RunConfig {
+            speedcheck: Speedcheck::Fast,
+            ..RunConfig::default()
+        },
         ..Options::default()
     };
     for threads in [1, 3] {

@@ -5,6 +5,7 @@
 use crate::common;
 
 use vkherd::models::{ModelChoice, ModelSpec};
+use vkherd::RunConfig;
 use vkherd::{report, Options};
 use vkherd_model::ModelOptions;
 
@@ -58,16 +59,25 @@ fn check_generated(
             ),
         };
         let naive = Options {
-            naive: true,
-            unroll,
+            run: RunConfig {
+                naive: true,
+                unroll,
+                ..RunConfig::default()
+            },
             ..Options::default()
         };
         let search = Options {
-            unroll,
+            run: RunConfig {
+                unroll,
+                ..RunConfig::default()
+            },
             ..Options::default()
         };
         let enum_opts = vkherd_enumerate::EnumOptions {
-            unroll,
+            run: RunConfig {
+                unroll,
+                ..Default::default()
+            },
             ..Default::default()
         };
         if vkherd_enumerate::naive_size(&program, &enum_opts, naive_budget).is_none() {
@@ -83,7 +93,7 @@ fn check_generated(
             assert_eq!(
                 got, reference,
                 "seed {seed}: naive={} threads={threads} unroll={unroll} differs from naive at 1 thread\n{source}",
-                opts.naive
+                opts.run.naive
             );
         }
         check_condition_modes(&program, &search, seed, &source);
@@ -118,8 +128,11 @@ fn check_condition_modes(
         .as_ref()
         .is_some_and(|c| c.quantifier == vkherd_model::Quantifier::Forall);
     let with = |speedcheck, states_only| Options {
-        speedcheck,
-        states_only,
+        run: RunConfig {
+            speedcheck,
+            states_only,
+            ..base.run.clone()
+        },
         ..base.clone()
     };
     let fail = |what: &str| format!("seed {seed}: {what} differs from the full run\n{source}");
@@ -135,7 +148,9 @@ fn check_condition_modes(
             .outcomes
             .states
             .iter()
-            .filter(|(_, i)| opts.speedcheck == vkherd::Speedcheck::Off || i.satisfies != forall)
+            .filter(|(_, i)| {
+                opts.run.speedcheck == vkherd::Speedcheck::Off || i.satisfies != forall
+            })
             .map(|(k, i)| (k.clone(), (i.race_free, i.not_thin_air, i.satisfies)))
             .collect();
         let states: std::collections::BTreeMap<_, _> = got
@@ -144,7 +159,7 @@ fn check_condition_modes(
             .iter()
             .map(|(k, i)| (k.clone(), (i.race_free, i.not_thin_air, i.satisfies)))
             .collect();
-        match (opts.speedcheck, opts.states_only) {
+        match (opts.run.speedcheck, opts.run.states_only) {
             (vkherd::Speedcheck::Fast, _) => {}
             (_, true) => assert_eq!(states, kept, "{}", fail("states-only states")),
             _ => {
@@ -215,9 +230,12 @@ fn cat_engine_search_matches_naive_and_the_hand_written_model_on_random_tests() 
         let program = vkherd::load_litmus(&src).unwrap();
         let run = |naive: bool, engine: bool| {
             let o = vkherd::Options {
-                naive,
+                run: RunConfig {
+                    naive,
+                    max_candidates: Some(200_000),
+                    ..RunConfig::default()
+                },
                 model: if engine { cat.clone() } else { hand.clone() },
-                max_candidates: Some(200_000),
                 ..vkherd::Options::default()
             };
             vkherd::run(&program, &o)

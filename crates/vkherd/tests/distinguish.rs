@@ -10,6 +10,7 @@ use vkherd::generate::search::{self, Limits, Model, Outcome};
 use vkherd::generate::space::{Bounds, EventKind, Space};
 use vkherd::generate::test::{Op, Test};
 use vkherd::generate::{canon, diy, family, place};
+use vkherd::RunConfig;
 use vkherd_model::Dialect;
 
 fn words(w: &[&str]) -> Vec<String> {
@@ -387,8 +388,11 @@ fn the_states_a_search_compares_are_those_of_the_plain_enumeration() {
             panic!("{spec} does not run on the hand-written engine");
         };
         let naive = vkherd::Options {
-            naive: true,
-            states_only: false,
+            run: RunConfig {
+                naive: true,
+                states_only: false,
+                ..m.options.run.clone()
+            },
             model: vkherd::models::ModelChoice {
                 spec: vkherd::models::ModelSpec::Vulkan(*hand),
                 ..m.options.model.clone()

@@ -4,6 +4,7 @@
 
 use crate::files;
 use vkherd::Options;
+use vkherd::RunConfig;
 
 fn check(name: &str, source: &str, naive_too: bool) {
     let program = vkherd::load_litmus(source).unwrap();
@@ -16,7 +17,10 @@ fn check(name: &str, source: &str, naive_too: bool) {
         let rep = vkherd::run(
             &program,
             &Options {
-                naive,
+                run: RunConfig {
+                    naive,
+                    ..opts.run.clone()
+                },
                 ..opts.clone()
             },
         )
@@ -58,7 +62,10 @@ fn a_search_far_past_the_limits_is_announced() {
     let text = vkherd::families::generate("writes-readers", 6).unwrap();
     let program = vkherd::load_litmus(&text).unwrap();
     let opts = Options {
-        max_candidates: Some(1000),
+        run: RunConfig {
+            max_candidates: Some(1000),
+            ..RunConfig::default()
+        },
         ..Options::default()
     };
     let e = vkherd::estimate(&program, &opts).unwrap();
@@ -69,7 +76,10 @@ fn a_search_far_past_the_limits_is_announced() {
     // A shard's share is a guess (which units a shard owns depends on their hashes), not
     // a bound: the warning must not call it one.
     let shard = Options {
-        shard: Some(vkherd_enumerate::Shard { index: 0, count: 4 }),
+        run: RunConfig {
+            shard: Some(vkherd_enumerate::Shard { index: 0, count: 4 }),
+            ..opts.run.clone()
+        },
         ..opts.clone()
     };
     let warning = vkherd::far_past_limits(&e, &shard).expect("a warning");

@@ -13,6 +13,7 @@ use crate::common;
 use crate::files;
 use vkherd::explain::{explain, failure, witness_executions, Edge, Target, Witness};
 use vkherd::models::{ModelChoice, ModelSpec};
+use vkherd::RunConfig;
 use vkherd_cat::{Model, Prepared};
 use vkherd_enumerate::capture::{candidates_reaching, Captured};
 use vkherd_enumerate::{naive_size, AnyEngine, CatEngine, EnumOptions};
@@ -237,7 +238,7 @@ fn check_states_agree(source: &str, program: &Program, opts: &vkherd::Options, w
             "filtered" => {}
             "thin-air" => {
                 assert!(
-                    opts.no_thin_air,
+                    opts.run.no_thin_air,
                     "{what}: thin-air verdict without --no-thin-air"
                 );
                 let w = st.witness.as_ref().expect("a witness");
@@ -399,7 +400,10 @@ fn explanations_follow_the_variant_mmra() {
 #[test]
 fn thin_air_only_states_are_said_so_with_no_thin_air() {
     let opts = vkherd::Options {
-        no_thin_air: true,
+        run: RunConfig {
+            no_thin_air: true,
+            ..Default::default()
+        },
         ..Default::default()
     };
     let (source, program) = corpus("thin-air/LB-data-42.litmus");

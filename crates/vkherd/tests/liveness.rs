@@ -6,6 +6,7 @@
 
 use crate::files;
 use vkherd::liveness::{Progress, ProgressModel};
+use vkherd::RunConfig;
 use vkherd::{report, Options};
 use vkherd_enumerate::liveness::{check, Verdict};
 
@@ -58,7 +59,10 @@ fn expectations(source: &str) -> Vec<Expected> {
 
 fn options(unroll: u32, progress: Progress) -> Options {
     Options {
-        unroll,
+        run: RunConfig {
+            unroll,
+            ..RunConfig::default()
+        },
         liveness: Some(progress),
         ..Options::default()
     }
@@ -66,8 +70,11 @@ fn options(unroll: u32, progress: Progress) -> Options {
 
 fn enum_options(unroll: u32, naive: bool) -> vkherd_enumerate::EnumOptions {
     vkherd_enumerate::EnumOptions {
-        unroll,
-        naive,
+        run: RunConfig {
+            unroll,
+            naive,
+            ..Default::default()
+        },
         engine: vkherd_enumerate::AnyEngine::Cat(vkherd_enumerate::CatEngine::vulkan(
             &Default::default(),
         )),
@@ -213,7 +220,10 @@ fn the_pruned_search_finds_what_the_plain_enumeration_finds() {
         for m in ProgressModel::ALL {
             let p = Progress::uniform(m);
             let naive_opts = vkherd_enumerate::EnumOptions {
-                max_candidates: Some(NAIVE_BUDGET),
+                run: RunConfig {
+                    max_candidates: Some(NAIVE_BUDGET),
+                    ..(enum_options(2, true)).run.clone()
+                },
                 ..enum_options(2, true)
             };
             let naive = check(&program, &naive_opts, &p).unwrap();
@@ -253,7 +263,10 @@ fn violations_only_grow_from_fair_to_unfair_on_the_whole_corpus() {
         let source = std::fs::read_to_string(&file).unwrap();
         let program = vkherd::load_litmus(&source).unwrap();
         let opts = Options {
-            unroll: 2,
+            run: RunConfig {
+                unroll: 2,
+                ..RunConfig::default()
+            },
             ..Options::default()
         };
         let enum_opts = enum_options_for(&program, &opts);
@@ -294,7 +307,10 @@ fn enum_options_for(
         opts.model.spec.cat_engine()
     };
     vkherd_enumerate::EnumOptions {
-        unroll: opts.unroll,
+        run: RunConfig {
+            unroll: opts.run.unroll,
+            ..Default::default()
+        },
         engine: vkherd_enumerate::AnyEngine::Cat(engine),
         ..Default::default()
     }
@@ -477,7 +493,10 @@ fn opencl_work_groups_and_sub_groups_are_levels_of_the_tree() {
         let opts = enum_options_for(
             &program,
             &Options {
-                unroll: 2,
+                run: RunConfig {
+                    unroll: 2,
+                    ..RunConfig::default()
+                },
                 ..Options::default()
             },
         );

@@ -10,6 +10,7 @@ use crate::common;
 
 use common::Rng;
 use vkherd::models::{ModelChoice, ModelSpec};
+use vkherd::RunConfig;
 use vkherd::{report, Options};
 use vkherd_model::ModelOptions;
 
@@ -53,8 +54,11 @@ fn run(source: &str, mmra: bool, naive: bool) -> vkherd::Report {
             mmra,
             ..ModelOptions::default()
         })),
-        naive,
-        unroll: 2,
+        run: RunConfig {
+            naive,
+            unroll: 2,
+            ..RunConfig::default()
+        },
         ..Options::default()
     };
     vkherd::run(&program, &opts).expect("generated test runs")
@@ -70,7 +74,10 @@ fn run_cat(source: &str) -> vkherd::Report {
     );
     let opts = Options {
         model: choice,
-        unroll: 2,
+        run: RunConfig {
+            unroll: 2,
+            ..RunConfig::default()
+        },
         ..Options::default()
     };
     vkherd::run(&program, &opts).expect("runs")

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use vkherd::Options;
+use vkherd::RunConfig;
 use vkherd_cat::{ErrorKind, Model, Source};
 use vkherd_litmus::{span_at, Diagnostic};
 
@@ -165,9 +166,12 @@ fn check(
 
 fn tight() -> Options {
     Options {
-        max_candidates: Some(300),
-        timeout: Some(Duration::from_millis(300)),
-        unroll: 1,
+        run: RunConfig {
+            max_candidates: Some(300),
+            timeout: Some(Duration::from_millis(300)),
+            unroll: 1,
+            ..RunConfig::default()
+        },
         ..Options::default()
     }
 }

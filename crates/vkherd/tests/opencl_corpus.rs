@@ -6,6 +6,7 @@
 
 use crate::files;
 use std::path::{Path, PathBuf};
+use vkherd::RunConfig;
 use vkherd_model::Dialect;
 
 fn corpus_dir() -> PathBuf {
@@ -151,7 +152,10 @@ fn rc11_sc_differs_only_where_the_headers_say() {
             differ.push(stem.to_string());
             insta::assert_snapshot!(format!("opencl-{stem}@rc11-sc"), text);
             let naive = vkherd::Options {
-                naive: true,
+                run: RunConfig {
+                    naive: true,
+                    ..rc11.run.clone()
+                },
                 ..rc11.clone()
             };
             let naive = vkherd::report::herd_text(&vkherd::run(&program, &naive).expect("runs"));

@@ -16,6 +16,7 @@ use crate::common;
 use crate::files;
 use common::Rng;
 use std::path::Path;
+use vkherd::RunConfig;
 use vkherd::{report, Options, Report};
 use vkherd_model::ModelOptions;
 
@@ -228,7 +229,10 @@ fn run(source: &str, mmra: bool, naive: bool) -> Report {
             }),
             ..Default::default()
         },
-        naive,
+        run: RunConfig {
+            naive,
+            ..RunConfig::default()
+        },
         ..Options::default()
     };
     vkherd::run(&program, &opts).expect("the test runs")

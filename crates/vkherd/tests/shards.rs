@@ -14,6 +14,7 @@ fn corpus(rel: &str) -> PathBuf {
 }
 use vkherd::json::TestReport;
 use vkherd::merge::{merge, shard_report_json, ShardBy, ShardIdentity, ShardPlace};
+use vkherd::RunConfig;
 use vkherd::{report, Options, Shard};
 
 /// The JSON without the time, which differs from run to run.
@@ -55,7 +56,10 @@ fn single_and_merged(
     let mut busy = 0;
     for index in 0..count {
         let o = Options {
-            shard: Some(Shard { index, count }),
+            run: RunConfig {
+                shard: Some(Shard { index, count }),
+                ..opts.run.clone()
+            },
             ..opts.clone()
         };
         let rep = vkherd::run(&program, &o).unwrap();
@@ -112,7 +116,10 @@ fn four_merged_shards_equal_the_single_run() {
                 continue;
             }
             let opts = Options {
-                naive,
+                run: RunConfig {
+                    naive,
+                    ..RunConfig::default()
+                },
                 ..Options::default()
             };
             for (single, merged) in single_and_merged(rel, &opts, 4, busy) {
@@ -125,8 +132,11 @@ fn four_merged_shards_equal_the_single_run() {
 #[test]
 fn merged_shards_keep_the_notes_of_options() {
     let opts = Options {
-        no_thin_air: true,
-        unroll: 1,
+        run: RunConfig {
+            no_thin_air: true,
+            unroll: 1,
+            ..RunConfig::default()
+        },
         ..Options::default()
     };
     for rel in [
@@ -150,7 +160,10 @@ fn merged_shards_equal_the_single_run_on_random_tests() {
         let program = vkherd::load_litmus(&source).unwrap();
         for naive in [false, true] {
             let opts = Options {
-                naive,
+                run: RunConfig {
+                    naive,
+                    ..RunConfig::default()
+                },
                 ..Options::default()
             };
             let Ok(single) = vkherd::run(&program, &opts) else {
@@ -162,7 +175,10 @@ fn merged_shards_equal_the_single_run_on_random_tests() {
             let shards: Vec<TestReport> = (0..3)
                 .map(|index| {
                     let o = Options {
-                        shard: Some(Shard { index, count: 3 }),
+                        run: RunConfig {
+                            shard: Some(Shard { index, count: 3 }),
+                            ..opts.run.clone()
+                        },
                         ..opts.clone()
                     };
                     let rep = vkherd::run(&program, &o).unwrap();

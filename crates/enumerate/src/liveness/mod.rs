@@ -29,6 +29,7 @@ pub mod progress;
 
 use crate::budget::Budget;
 use crate::combine::{layout, meetings, Layout, Meeting};
+use crate::options::RunConfig;
 use crate::paths::{Path, Step};
 use crate::{witness, EnumError, EnumOptions, StopReason};
 use endings::{thread_endings, Ending, LPath, ThreadEndings};
@@ -95,13 +96,13 @@ pub struct Liveness {
     pub combinations: u64,
 }
 
-/// Checks `program` under `progress` at the bound `opts.unroll`.
+/// Checks `program` under `progress` at the bound `opts.run.unroll`.
 pub fn check(
     program: &Program,
     opts: &EnumOptions,
     progress: &Progress,
 ) -> Result<Liveness, EnumError> {
-    let budget = Budget::new(opts.max_candidates, opts.timeout);
+    let budget = Budget::new(opts.run.max_candidates, opts.run.timeout);
     let per_thread = all_endings(program, opts)?;
     let tree = Tree::of(program);
     let combos = AtomicU64::new(0);
@@ -186,7 +187,7 @@ pub fn stuck_states(
     program: &Program,
     opts: &EnumOptions,
 ) -> Result<std::collections::BTreeSet<Vec<InvState>>, EnumError> {
-    let budget = Budget::new(opts.max_candidates, opts.timeout);
+    let budget = Budget::new(opts.run.max_candidates, opts.run.timeout);
     let per_thread = all_endings(program, opts)?;
     let combos = AtomicU64::new(0);
     let run = Runner {
@@ -235,8 +236,8 @@ fn all_endings(program: &Program, opts: &EnumOptions) -> Result<Vec<ThreadEnding
         .iter()
         .enumerate()
         .map(|(t, thread)| {
-            let mut te = thread_endings(thread, t, opts.unroll, opts.path_limits)
-                .map_err(|e| EnumError::of_kind(crate::EnumErrorKind::Paths(e), opts.unroll))?;
+            let mut te = thread_endings(thread, t, opts.run.unroll, opts.path_limits)
+                .map_err(|e| EnumError::of_kind(crate::EnumErrorKind::Paths(e), opts.run.unroll))?;
             // Simplest witnesses first: by kind, then by length.
             te.ends
                 .sort_by_key(|p| (p.ending.kind(), p.path.steps.len()));
@@ -281,7 +282,7 @@ impl Runner<'_> {
                 combinations: total,
                 limit,
             };
-            return Err(EnumError::of_kind(kind, self.opts.unroll));
+            return Err(EnumError::of_kind(kind, self.opts.run.unroll));
         }
         let best = AtomicUsize::new(usize::MAX);
         let searched = AtomicU64::new(0);
@@ -341,9 +342,12 @@ impl Runner<'_> {
         let owned: Vec<LPath> = combo.iter().map(|p| (*p).clone()).collect();
         let visitor = StuckVisitor::new(program, &owned, &lay, mode);
         let opts = EnumOptions {
-            // Per combination: the run's limits are the shared budget.
-            shard: None,
-            progress: None,
+            run: RunConfig {
+                // Per combination: the run's limits are the shared budget.
+                shard: None,
+                progress: None,
+                ..self.opts.run.clone()
+            },
             ..self.opts.clone()
         };
         let (found, _) = crate::driver::search_layout(

@@ -239,9 +239,9 @@ pub fn witness_executions(
     // hand-written one, which agrees with vulkan.cat candidate by candidate:
     // crates/enumerate/tests/cat_model.rs); the cat model names their relations.
     let mut eo = judge.opts.enum_options();
-    eo.speedcheck = vkherd_enumerate::Speedcheck::Off;
-    eo.states_only = false;
-    eo.shard = None;
+    eo.run.speedcheck = vkherd_enumerate::Speedcheck::Off;
+    eo.run.states_only = false;
+    eo.run.shard = None;
     let (found, _) = capture::witnesses(program, &eo).map_err(|e| capture_error(program, e))?;
     Ok(found
         .into_iter()
@@ -342,8 +342,8 @@ fn passes_filter(program: &Program, state: &[i64]) -> bool {
 
 /// Explains the states of `program` that `target` asks about (see the module docs).
 /// `source` gives the instructions' text; `show` names relations added to every
-/// execution shown. At most `opts.max_candidates` candidates are examined (the run's
-/// limit: every candidate is enumerated, none pruned) within `opts.timeout`, and at most
+/// execution shown. At most `opts.run.max_candidates` candidates are examined (the run's
+/// limit: every candidate is enumerated, none pruned) within `opts.run.timeout`, and at most
 /// [`MAX_KEPT`] kept.
 pub fn explain(
     program: &Program,
@@ -357,12 +357,12 @@ pub fn explain(
     let mut eo = judge.opts.enum_options();
     // The cat engine also for the hand-written model: its definitions are what is shown.
     eo.engine = vkherd_enumerate::AnyEngine::Cat(judge.opts.model.spec.cat_engine());
-    eo.speedcheck = vkherd_enumerate::Speedcheck::Off;
-    eo.states_only = false;
-    eo.shard = None;
+    eo.run.speedcheck = vkherd_enumerate::Speedcheck::Off;
+    eo.run.states_only = false;
+    eo.run.shard = None;
     // Thin-air executions are kept, to say when only they reach a state that
     // --no-thin-air leaves out.
-    eo.no_thin_air = false;
+    eo.run.no_thin_air = false;
     let wanted = |st: &[i64]| matches(program, target, st);
     let (cands, stats) = capture::candidates_reaching(program, &eo, &wanted, MAX_KEPT)
         .map_err(|e| capture_error(program, e))?;
@@ -377,7 +377,15 @@ pub fn explain(
     }
     let mut states = Vec::new();
     for (state, list) in &by_state {
-        let st = explain_state(program, source, &model, state, list, show, opts.no_thin_air);
+        let st = explain_state(
+            program,
+            source,
+            &model,
+            state,
+            list,
+            show,
+            opts.run.no_thin_air,
+        );
         states.push(st);
     }
     Ok(Explanation {
@@ -421,7 +429,7 @@ fn notes(stats: &vkherd_enumerate::EnumStats, opts: &crate::Options) -> Vec<Stri
         out.push(format!(
             "Warning: {} dropped by the unroll bound (--unroll {}): the explanation covers the executions within the bound only",
             crate::report::plural(stats.dropped_paths, "path"),
-            opts.unroll
+            opts.run.unroll
         ));
     }
     if stats.deadlocked_paths > 0 {

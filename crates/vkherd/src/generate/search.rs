@@ -14,6 +14,7 @@
 use super::emit;
 use super::space::{Space, Unit};
 use super::test::{loc_name, Obs, Test};
+use crate::RunConfig;
 use crate::{Options, Report};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
@@ -55,7 +56,10 @@ impl Model {
                     given: true,
                     ..engine
                 },
-                states_only: true,
+                run: RunConfig {
+                    states_only: true,
+                    ..RunConfig::default()
+                },
                 ..Options::default()
             },
         })

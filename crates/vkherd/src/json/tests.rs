@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::merge::{merge, shard_report_json, ShardIdentity, ShardPlace};
+use crate::RunConfig;
 use crate::{report, Options, Speedcheck};
 use serde_json::Value;
 
@@ -40,16 +41,25 @@ fn a_report_reads_back_into_the_types_and_writes_the_same_bytes() {
     let modes = [
         Options::default(),
         Options {
-            states_only: true,
+            run: RunConfig {
+                states_only: true,
+                ..RunConfig::default()
+            },
             ..Options::default()
         },
         Options {
-            speedcheck: Speedcheck::Fast,
+            run: RunConfig {
+                speedcheck: Speedcheck::Fast,
+                ..RunConfig::default()
+            },
             ..Options::default()
         },
         Options {
-            max_candidates: Some(1),
-            timeout: Some(std::time::Duration::from_secs(7)),
+            run: RunConfig {
+                max_candidates: Some(1),
+                timeout: Some(std::time::Duration::from_secs(7)),
+                ..RunConfig::default()
+            },
             ..Options::default()
         },
     ];
@@ -148,7 +158,10 @@ fn shards() -> Vec<TestReport> {
     (0..2)
         .map(|index| {
             let opts = Options {
-                shard: Some(crate::Shard { index, count: 2 }),
+                run: RunConfig {
+                    shard: Some(crate::Shard { index, count: 2 }),
+                    ..RunConfig::default()
+                },
                 ..Options::default()
             };
             let rep = crate::run(&p, &opts).unwrap();

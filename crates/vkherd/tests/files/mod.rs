@@ -3,6 +3,7 @@
 
 #[path = "../../../enumerate/tests/files.rs"]
 mod walk;
+use vkherd::RunConfig;
 pub use walk::{corpus_files, corpus_root, litmus_files};
 
 /// The herd-style reports of `program` from the pruned search and from plain exhaustive
@@ -10,7 +11,10 @@ pub use walk::{corpus_files, corpus_root, litmus_files};
 pub fn pruned_and_naive_reports(program: &vkherd_model::Program) -> (String, String) {
     let run = |naive: bool| {
         let opts = vkherd::Options {
-            naive,
+            run: RunConfig {
+                naive,
+                ..RunConfig::default()
+            },
             ..vkherd::Options::default()
         };
         vkherd::report::herd_text(&vkherd::run(program, &opts).expect("runs"))

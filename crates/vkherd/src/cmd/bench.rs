@@ -1,23 +1,24 @@
 //! `vkherd bench PATH...`: per test, the median time over repeated runs, candidates
 //! explored, consistent executions and candidates per second; a table or JSON lines.
 
-use crate::cli::{files_to_run, TestKind, EXIT_BAD_INPUT, EXIT_OK};
+use crate::exit::ExitStatus;
+use crate::for_each_test::{for_each_test, ErrorOutput, TestFile};
+use crate::test_error::TestError;
+use crate::test_files::{files_to_run, TestKind};
 use std::path::PathBuf;
 use vkherd::json::{BenchLine, Pruned};
-use vkherd::report::{json_error, JsonError};
 use vkherd::Options;
 
-pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32 {
+pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> ExitStatus {
     let files = match files_to_run(paths, TestKind::Litmus) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("{e}");
-            return EXIT_BAD_INPUT;
+            return ExitStatus::BadInput;
         }
     };
     let runs = runs.max(1);
     let info = vkherd::report::run_info(opts);
-    let mut status = EXIT_OK;
     if !as_json {
         outln!(
             "{:<48} {:>12} {:>12} {:>12} {:>12} {:>14}",
@@ -29,51 +30,16 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
             "candidates/s"
         );
     }
-    let (mut total_secs, mut total_cands, mut bad) = (0.0f64, 0u64, 0u64);
-    for file in &files {
-        let name = file.display().to_string();
-        let source = match std::fs::read(file) {
-            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
-            Err(e) => {
-                let message = format!("cannot read {name}: {e}");
-                eprintln!("error: {message}");
-                if as_json {
-                    outln!(
-                        "{}",
-                        json_error(&name, &JsonError::File(message), Some(&info))
-                    );
-                }
-                status = EXIT_BAD_INPUT;
-                bad += 1;
-                continue;
-            }
-        };
-        // Parsed once, run `runs` times; a panic (a bug) fails this test alone (isolate.rs).
-        let measured = crate::isolate::run_test(|| {
-            let program = vkherd::load_litmus(&source)?;
-            let mut times = Vec::with_capacity(runs);
-            let mut last = vkherd::run(&program, opts)?;
-            times.push(last.seconds);
-            for _ in 1..runs {
-                last = vkherd::run(&program, opts)?;
-                times.push(last.seconds);
-            }
-            Ok((times, last, program.dialect))
-        });
-        let (mut times, rep, dialect) = match measured {
-            Ok(m) => m,
-            Err(e) => {
-                eprint!("{}", e.render(&name, &source));
-                if as_json {
-                    outln!("{}", json_error(&name, &e.json(&name), Some(&info)));
-                }
-                status = EXIT_BAD_INPUT;
-                bad += 1;
-                continue;
-            }
-        };
-        if rep.stats.stopped.is_some() && status == EXIT_OK {
-            status = crate::cli::EXIT_PARTIAL;
+    let (mut total_secs, mut total_cands) = (0.0f64, 0u64);
+    let mut bench = |test: &TestFile<'_>| -> Result<ExitStatus, TestError> {
+        // Parsed once, run `runs` times.
+        let program = vkherd::load_litmus(&test.source)?;
+        let mut times = Vec::with_capacity(runs);
+        let mut rep = vkherd::run(&program, opts)?;
+        times.push(rep.seconds);
+        for _ in 1..runs {
+            rep = vkherd::run(&program, opts)?;
+            times.push(rep.seconds);
         }
         times.sort_by(f64::total_cmp);
         let median = times[times.len() / 2];
@@ -86,7 +52,7 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
         total_cands += rep.stats.candidates;
         if as_json {
             let line = BenchLine {
-                file: name,
+                file: test.name.clone(),
                 name: rep.header.name.clone(),
                 runs: times.len(),
                 median_seconds: median,
@@ -94,7 +60,7 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
                 pruned: Pruned(rep.stats.pruned),
                 consistent: rep.outcomes.consistent,
                 candidates_per_second: rate,
-                run: vkherd::report::run_info_for(dialect, opts),
+                run: vkherd::report::run_info_for(program.dialect, opts),
             };
             outln!(
                 "{}",
@@ -103,7 +69,7 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
         } else {
             outln!(
                 "{:<48} {:>12.6} {:>12} {:>12} {:>12} {:>14.0}",
-                name,
+                test.name,
                 median,
                 rep.stats.candidates,
                 vkherd::report::readable_count(rep.stats.pruned),
@@ -111,7 +77,20 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
                 rate
             );
         }
-    }
+        // Only a stop is reported: bench measures, it does not judge.
+        Ok(if rep.stats.stopped.is_some() {
+            ExitStatus::Partial
+        } else {
+            ExitStatus::Ok
+        })
+    };
+    let tests = files.iter().map(PathBuf::as_path).enumerate();
+    let walked = for_each_test(
+        tests,
+        ErrorOutput::json_if(as_json, Some(&info)),
+        &mut bench,
+    );
+    let bad = walked.errors;
     if !as_json {
         let errors = match bad {
             0 => String::new(),
@@ -129,5 +108,5 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> i32
             }
         );
     }
-    status
+    walked.status
 }

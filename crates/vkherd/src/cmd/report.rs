@@ -2,9 +2,10 @@
 //! the paths and writes one self-contained HTML page (docs/report.md). A file that fails
 //! is an entry of the page with its error; the exit code is the main command's.
 
-use crate::cli::{combine_status, report_status, EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, EXIT_PARTIAL};
 use crate::dir_walk::Found;
-use crate::isolate::TestError;
+use crate::exit::ExitStatus;
+use crate::for_each_test::{for_each_test, EachTest, ErrorOutput, TestFile};
+use crate::test_error::TestError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -31,12 +32,12 @@ pub struct Show {
     pub relations: Vec<String>,
 }
 
-pub fn run(paths: &[PathBuf], output: &Path, opts: &Options, show: Show) -> i32 {
+pub fn run(paths: &[PathBuf], output: &Path, opts: &Options, show: Show) -> ExitStatus {
     let items = match items_to_run(paths) {
         Ok(items) => items,
         Err(e) => {
             eprintln!("{e}");
-            return EXIT_BAD_INPUT;
+            return ExitStatus::BadInput;
         }
     };
     // Opened first: a page that cannot be written is known before the run, not after.
@@ -44,27 +45,25 @@ pub fn run(paths: &[PathBuf], output: &Path, opts: &Options, show: Show) -> i32 
         Ok(f) => f,
         Err(e) => {
             eprintln!("error: cannot write {}: {e}", output.display());
-            return EXIT_BAD_INPUT;
+            return ExitStatus::BadInput;
         }
     };
     let start = Instant::now();
-    let mut status = EXIT_OK;
-    let mut entries = Vec::with_capacity(items.len());
-    for (k, item) in items.iter().enumerate() {
-        let label = format!("test {} of {}", k + 1, items.len());
-        let (mut entry, code) = run_item(item, &label, opts, &show);
-        if !show.times {
-            entry.seconds = None;
-        }
-        status = combine_status(status, code);
-        entries.push(entry);
-    }
+    let mut pages = Entries {
+        items: &items,
+        opts,
+        show: &show,
+        entries: Vec::with_capacity(items.len()),
+    };
+    let paths_of = items.iter().map(item_path).enumerate();
+    let status = for_each_test(paths_of, ErrorOutput::Text, &mut pages).status;
+    let mut entries = pages.entries;
     let extras_note = if show.graphs {
         crate::report_extras::draw(&mut entries)
     } else {
         Some("Witness graphs and explanations were turned off (--no-graphs).".to_string())
     };
-    let families = crate::table_cmd::families(paths, &entries);
+    let families = crate::family_tables::families(paths, &entries);
     let page = Page {
         families,
         inputs: paths.iter().map(|p| p.display().to_string()).collect(),
@@ -80,7 +79,7 @@ pub fn run(paths: &[PathBuf], output: &Path, opts: &Options, show: Show) -> i32 
         .count();
     if let Err(e) = file.write_all(vkherd::html::html(&page).as_bytes()) {
         eprintln!("error: cannot write {}: {e}", output.display());
-        return EXIT_BAD_INPUT;
+        return ExitStatus::BadInput;
     }
     outln!(
         "Wrote {}: {}, {}, {:.2} s",
@@ -146,81 +145,84 @@ fn walk(dir: &Path, out: &mut Vec<Item>) {
     });
 }
 
-/// Runs one item: its entry on the page, and its exit code.
-fn run_item(item: &Item, label: &str, opts: &Options, show: &Show) -> (Entry, i32) {
-    let path = item_path(item);
-    let file = path.display().to_string();
-    let error_entry = |source: Option<String>, error: FileError| Entry {
-        file: file.clone(),
-        source,
-        result: EntryResult::Error(error),
-        seconds: None,
-        extras: Extras::none("the file has an error"),
-        observed: None,
-    };
-    if let Item::UnreadableDir(_, e) = item {
-        let message = format!("cannot read directory {file}: {e}");
-        eprintln!("error: {message}");
-        let error = FileError {
-            location: file.clone(),
-            rendered: format!("error: {message}"),
-            message,
-        };
-        return (error_entry(None, error), EXIT_BAD_INPUT);
+/// The page's entries, one per item, made as [`for_each_test`] runs the items.
+struct Entries<'a> {
+    items: &'a [Item],
+    opts: &'a Options,
+    show: &'a Show,
+    entries: Vec<Entry>,
+}
+
+impl EachTest for Entries<'_> {
+    fn read(&mut self, index: usize, path: &Path) -> Result<String, TestError> {
+        match &self.items[index] {
+            Item::UnreadableDir(_, e) => Err(TestError::Unreadable(format!(
+                "cannot read directory {}: {e}",
+                path.display()
+            ))),
+            _ => crate::for_each_test::read_source(path),
+        }
     }
-    let source = match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) => {
-            let message = format!("cannot read {file}: {e}");
-            eprintln!("error: {message}");
-            let error = FileError {
-                location: file.clone(),
-                rendered: format!("error: {message}"),
-                message,
-            };
-            return (error_entry(None, error), EXIT_BAD_INPUT);
-        }
-    };
-    let label = format!("{label} {file}");
-    // A panic (a bug) fails this file alone (isolate.rs).
-    let outcome = crate::isolate::run_test(|| match item {
-        Item::Khronos(_) => run_khronos(path, &source, &label, opts),
-        _ => run_litmus(&source, &label, opts, show),
-    });
-    match outcome {
-        Ok((result, extras, seconds, code)) => (
-            Entry {
-                file,
-                source: Some(source),
-                result,
-                seconds: Some(seconds),
-                extras,
-                observed: None,
+
+    fn run(&mut self, test: &TestFile<'_>) -> Result<ExitStatus, TestError> {
+        let label = format!(
+            "test {} of {} {}",
+            test.index + 1,
+            self.items.len(),
+            test.name
+        );
+        let (result, extras, seconds, code) = match &self.items[test.index] {
+            Item::Khronos(_) => run_khronos(test.path, &test.source, &label, self.opts)?,
+            _ => run_litmus(&test.source, &label, self.opts, self.show)?,
+        };
+        self.entries.push(Entry {
+            file: test.name.clone(),
+            source: Some(test.source.clone()),
+            result,
+            seconds: self.show.times.then_some(seconds),
+            extras,
+            observed: None,
+        });
+        Ok(code)
+    }
+
+    fn failed(&mut self, file: &str, source: Option<&str>, e: &TestError) {
+        let rendered = e.render(file, source.unwrap_or_default());
+        let error = match e {
+            TestError::At(d) => FileError {
+                location: format!("{file}:{}:{}", d.span.line.max(1), d.span.column.max(1)),
+                message: d.message.clone(),
+                rendered,
             },
-            code,
-        ),
-        Err(e) => {
-            let rendered = e.render(&file, &source);
-            eprint!("{rendered}");
-            let error = match &e {
-                TestError::At(d) => FileError {
-                    location: format!("{file}:{}:{}", d.span.line.max(1), d.span.column.max(1)),
-                    message: d.message.clone(),
-                    rendered,
-                },
-                TestError::Panicked(p) => FileError {
-                    location: file.clone(),
-                    message: p.text(&file),
-                    rendered,
-                },
-            };
-            (error_entry(Some(source), error), EXIT_BAD_INPUT)
-        }
+            TestError::Unreadable(message) => FileError {
+                location: file.to_string(),
+                rendered: rendered.trim_end().to_string(),
+                message: message.clone(),
+            },
+            TestError::Panicked(p) => FileError {
+                location: file.to_string(),
+                message: p.text(file),
+                rendered,
+            },
+            other => FileError {
+                location: file.to_string(),
+                message: other.render(file, "").trim_end().to_string(),
+                rendered,
+            },
+        };
+        self.entries.push(Entry {
+            file: file.to_string(),
+            source: source.map(str::to_string),
+            result: EntryResult::Error(error),
+            seconds: None,
+            extras: Extras::none("the file has an error"),
+            observed: None,
+        });
     }
 }
 
 /// A file's result, its graphs and explanations, its time and its exit code.
-type Ran = (EntryResult, Extras, f64, i32);
+type Ran = (EntryResult, Extras, f64, ExitStatus);
 
 fn run_litmus(
     source: &str,
@@ -230,14 +232,11 @@ fn run_litmus(
 ) -> Result<Ran, vkherd::Diagnostic> {
     let program = vkherd::load_litmus(source)?;
     let estimate = vkherd::estimate(&program, opts).ok();
-    let budget = crate::progress::Budget::bound(estimate, opts.timeout);
+    let budget = crate::progress::Budget::bound(estimate, opts.run.timeout);
     let progress = crate::progress::Progress::start(label, budget);
-    let opts = Options {
-        progress: progress.as_ref().map(|p| p.counter()),
-        ..opts.clone()
-    };
+    let opts = opts.with_progress(progress.as_ref().map(|p| p.counter()));
     let rep = vkherd::run_with_source(&program, Some(source), &opts)?;
-    let mut code = report_status(&rep);
+    let mut code = ExitStatus::of_report(&rep);
     let extras = if show.graphs {
         let relations: Vec<&str> = show.relations.iter().map(|s| s.as_str()).collect();
         let checked = vkherd::explain::model_for(&program, &opts)
@@ -258,7 +257,7 @@ fn run_litmus(
                 // A bad argument, as in the main form's --show (the model, so the names
                 // it knows, follows the test's dialect).
                 eprintln!("error: {e}");
-                code = EXIT_BAD_INPUT;
+                code = ExitStatus::BadInput;
                 Extras::none(&e)
             }
         }
@@ -279,21 +278,18 @@ fn run_khronos(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let budget = crate::progress::Budget::bound(None, opts.timeout);
+    let budget = crate::progress::Budget::bound(None, opts.run.timeout);
     let progress = crate::progress::Progress::start(label, budget);
-    let opts = Options {
-        progress: progress.as_ref().map(|p| p.counter()),
-        ..opts.clone()
-    };
+    let opts = opts.with_progress(progress.as_ref().map(|p| p.counter()));
     let start = Instant::now();
     let checks = vkherd::khronos::run_khronos_with(source, &name, &opts)?;
     // As `vkherd khronos`: a failed check wins over a check stopped by a limit.
     let code = if checks.iter().any(|c| !c.partial && !c.passed()) {
-        EXIT_FAIL
+        ExitStatus::Fail
     } else if checks.iter().any(|c| c.partial) {
-        EXIT_PARTIAL
+        ExitStatus::Partial
     } else {
-        EXIT_OK
+        ExitStatus::Ok
     };
     let seconds = start.elapsed().as_secs_f64();
     let extras = Extras::none("not made for Khronos files");

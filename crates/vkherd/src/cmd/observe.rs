@@ -2,130 +2,28 @@
 //! final state, how often it was observed and whether the model allows it
 //! (docs/observe.md).
 
-use crate::cli::{files_to_run, TestKind, EXIT_BAD_INPUT, EXIT_OK};
-use clap::Args;
+use crate::args::ObserveArgs;
+use crate::exit::ExitStatus;
+use crate::test_files::{files_to_run, TestKind};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use vkherd::html::{Entry, EntryResult, Extras, FileError, Page};
 use vkherd::json::{ObservedError, ObservedErrorObject};
 use vkherd::observed::{self, ObservedTest};
+use vkherd::RunConfig;
 use vkherd::{Options, Report};
 use vkherd_observe::device::Device;
 use vkherd_observe::{harness, ObserveError, Params, Plan, Vulkan};
 
-/// A state the model forbids was observed.
-pub const EXIT_FORBIDDEN_OBSERVED: i32 = 6;
-/// No Vulkan loader, no device, or a device that cannot run litmus tests.
-pub const EXIT_NO_VULKAN: i32 = 7;
-/// Some test cannot be expressed on the device (refused, not run).
-pub const EXIT_REFUSED: i32 = 8;
-
-#[derive(Args, Debug, Clone)]
-pub struct ObserveArgs {
-    /// `.litmus` files, or directories (every `.litmus` below them, sorted).
-    #[arg(value_name = "FILE|DIR", required_unless_present = "list_devices")]
-    paths: Vec<PathBuf>,
-    /// List the Vulkan devices (the numbers --device takes) and exit.
-    #[arg(long)]
-    list_devices: bool,
-    /// The device to run on (see --list-devices).
-    #[arg(long, value_name = "I", default_value_t = 0)]
-    device: usize,
-    /// Dispatches per test; each runs many instances of the test.
-    #[arg(long, value_name = "N", default_value_t = Params::default().iterations)]
-    iterations: u64,
-    /// Stress workgroups per dispatch: invocations that hammer scratch memory while the
-    /// test runs (0 = no stress).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    stress: u32,
-    /// Read-increment-writes per stress invocation.
-    #[arg(long, value_name = "N", default_value_t = Params::default().stress_iterations)]
-    stress_iterations: u32,
-    /// Invocations per device workgroup (0 = eight subgroups, within the device's limit).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    workgroup_size: u32,
-    /// Device workgroups per test workgroup in a dispatch.
-    #[arg(long, value_name = "N", default_value_t = Params::default().workgroups_per_group)]
-    workgroups: u32,
-    /// Words between two location slots in the test memory (spreads locations over cache
-    /// lines).
-    #[arg(long, value_name = "WORDS", default_value_t = Params::default().mem_stride)]
-    mem_stride: u32,
-    /// Polls of the line-up counter before a thread starts without its partners.
-    #[arg(long, value_name = "N", default_value_t = Params::default().spin_bound)]
-    spin: u32,
-    /// Percent of dispatches that scatter the instances at random over the workgroups
-    /// instead of aligning each instance's threads at the same places of their workgroups.
-    #[arg(long, value_name = "PCT", default_value_t = Params::default().scatter_percent, value_parser = clap::value_parser!(u32).range(0..=100))]
-    scatter: u32,
-    /// Instructions a thread with jumps may execute before it is stopped (no hang).
-    #[arg(long, value_name = "N", default_value_t = Params::default().max_steps)]
-    max_steps: u32,
-    /// Seed of the random placement (same seed, same placements).
-    #[arg(long, value_name = "S", default_value_t = 0)]
-    seed: u64,
-    /// Bound on loops, for the model and for judging runs: a run that takes a backward
-    /// jump more often is counted but not judged.
-    #[arg(long, value_name = "N", default_value_t = 2)]
-    unroll: u32,
-    /// One JSON object per test instead of text.
-    #[arg(long)]
-    json: bool,
-    /// Also write an HTML page with each test's histogram beside its allowed states.
-    #[arg(long, value_name = "FILE")]
-    html: Option<PathBuf>,
-    /// Write each test's SPIR-V module into DIR (NAME.spv).
-    #[arg(long, value_name = "DIR")]
-    spirv: Option<PathBuf>,
-    #[command(flatten)]
-    model: crate::cli::ModelArgs,
-}
-
-impl ObserveArgs {
-    fn params(&self) -> Params {
-        Params {
-            iterations: self.iterations.max(1),
-            workgroup_size: self.workgroup_size,
-            workgroups_per_group: self.workgroups,
-            stress_workgroups: self.stress,
-            stress_iterations: self.stress_iterations,
-            mem_stride: self.mem_stride,
-            spin_bound: self.spin,
-            scatter_percent: self.scatter,
-            max_steps: self.max_steps,
-            unroll: self.unroll,
-            seed: self.seed,
-            ..Params::default()
-        }
-    }
-}
-
-/// The exit code of a run from its tests' codes: a forbidden observation wins, then no
-/// Vulkan, bad input, a refused test.
-fn combine(a: i32, b: i32) -> i32 {
-    let rank = |c| match c {
-        EXIT_FORBIDDEN_OBSERVED => 4,
-        EXIT_NO_VULKAN => 3,
-        EXIT_BAD_INPUT => 2,
-        EXIT_REFUSED => 1,
-        _ => 0,
-    };
-    if rank(b) > rank(a) {
-        b
-    } else {
-        a
-    }
-}
-
-fn no_vulkan(e: &ObserveError) -> i32 {
+fn no_vulkan(e: &ObserveError) -> ExitStatus {
     eprintln!("error: {e}");
     match e {
-        ObserveError::DeviceIndex { .. } => EXIT_BAD_INPUT,
-        _ => EXIT_NO_VULKAN,
+        ObserveError::DeviceIndex { .. } => ExitStatus::BadInput,
+        _ => ExitStatus::NoVulkan,
     }
 }
 
-pub fn run(args: &ObserveArgs) -> i32 {
+pub fn run(args: &ObserveArgs) -> ExitStatus {
     let vulkan = match Vulkan::load() {
         Ok(v) => v,
         Err(e) => return no_vulkan(&e),
@@ -137,7 +35,7 @@ pub fn run(args: &ObserveArgs) -> i32 {
         Ok(f) => f,
         Err(e) => {
             eprintln!("{e}");
-            return EXIT_BAD_INPUT;
+            return ExitStatus::BadInput;
         }
     };
     let device = match vulkan.open(args.device) {
@@ -149,7 +47,7 @@ pub fn run(args: &ObserveArgs) -> i32 {
         Ok(m) => m,
         Err(e) => {
             eprintln!("{e}");
-            return EXIT_BAD_INPUT;
+            return ExitStatus::BadInput;
         }
     };
     let opts = Options {
@@ -158,13 +56,16 @@ pub fn run(args: &ObserveArgs) -> i32 {
             variants: Vec::new(),
             ..model.clone()
         },
-        unroll: args.unroll,
-        states_only: true,
+        run: RunConfig {
+            unroll: args.unroll,
+            states_only: true,
+            ..RunConfig::default()
+        },
         ..Options::default()
     };
     let info = vkherd::report::run_info(&opts);
     let params = args.params();
-    let mut status = EXIT_OK;
+    let mut status = ExitStatus::Ok;
     let mut entries = Vec::new();
     let (mut observed, mut forbidden, mut refused) = (0u64, 0u64, 0u64);
     for file in &files {
@@ -173,7 +74,7 @@ pub fn run(args: &ObserveArgs) -> i32 {
             Ok(b) => String::from_utf8_lossy(&b).into_owned(),
             Err(e) => {
                 eprintln!("error: cannot read {shown}: {e}");
-                status = combine(status, EXIT_BAD_INPUT);
+                status = ExitStatus::combine(status, ExitStatus::BadInput);
                 continue;
             }
         };
@@ -193,9 +94,9 @@ pub fn run(args: &ObserveArgs) -> i32 {
                 observed += 1;
                 forbidden += u64::from(bad);
                 let code = if bad {
-                    EXIT_FORBIDDEN_OBSERVED
+                    ExitStatus::ForbiddenObserved
                 } else {
-                    EXIT_OK
+                    ExitStatus::Ok
                 };
                 let entry = Entry {
                     file: shown.clone(),
@@ -212,7 +113,7 @@ pub fn run(args: &ObserveArgs) -> i32 {
                 eprint!("{rendered}");
                 let location = format!("{shown}:{}:{}", d.span.line.max(1), d.span.column.max(1));
                 (
-                    EXIT_BAD_INPUT,
+                    ExitStatus::BadInput,
                     error_entry(&shown, &source, location, d.message.clone(), rendered),
                 )
             }
@@ -231,12 +132,12 @@ pub fn run(args: &ObserveArgs) -> i32 {
                 let code = match e {
                     ObserveError::Unsupported { .. } => {
                         refused += 1;
-                        EXIT_REFUSED
+                        ExitStatus::Refused
                     }
                     ObserveError::Vulkan { .. } | ObserveError::DeviceUnfit { .. } => {
-                        EXIT_NO_VULKAN
+                        ExitStatus::NoVulkan
                     }
-                    _ => EXIT_BAD_INPUT,
+                    _ => ExitStatus::BadInput,
                 };
                 if args.json {
                     let line = ObservedError {
@@ -257,7 +158,7 @@ pub fn run(args: &ObserveArgs) -> i32 {
                 )
             }
         };
-        status = combine(status, code);
+        status = ExitStatus::combine(status, code);
         entries.push(entry);
     }
     if files.len() > 1 && !args.json {
@@ -283,7 +184,7 @@ pub fn run(args: &ObserveArgs) -> i32 {
         };
         if let Err(e) = std::fs::write(path, vkherd::html::html(&page)) {
             eprintln!("error: cannot write {}: {e}", path.display());
-            return combine(status, EXIT_BAD_INPUT);
+            return ExitStatus::combine(status, ExitStatus::BadInput);
         }
     }
     status
@@ -373,7 +274,7 @@ fn write_spirv(
     Ok(())
 }
 
-fn list_devices(vulkan: &Vulkan) -> i32 {
+fn list_devices(vulkan: &Vulkan) -> ExitStatus {
     let devices = match vulkan.devices() {
         Ok(d) => d,
         Err(e) => return no_vulkan(&e),
@@ -399,5 +300,5 @@ fn list_devices(vulkan: &Vulkan) -> i32 {
             }
         );
     }
-    EXIT_OK
+    ExitStatus::Ok
 }

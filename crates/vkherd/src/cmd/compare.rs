@@ -2,7 +2,7 @@
 //! mcompare7: verdict changes, states gained and lost, time ratio. Exit code 0 when no
 //! verdict or state differs, 1 when something does, 2 when a log cannot be read.
 
-use crate::cli::{EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK};
+use crate::exit::ExitStatus;
 use serde::Serialize;
 use std::path::Path;
 use vkherd::logs::{compare, parse_log, Comparison, Log};
@@ -20,12 +20,12 @@ fn read(path: &Path) -> Result<Log, String> {
         .map_err(|e| format!("error: {}: {e}", path.display()))
 }
 
-pub fn run(old: &Path, new: &Path, as_json: bool) -> i32 {
+pub fn run(old: &Path, new: &Path, as_json: bool) -> ExitStatus {
     let (a, b) = match (read(old), read(new)) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("{e}");
-            return EXIT_BAD_INPUT;
+            return ExitStatus::BadInput;
         }
     };
     let c = compare(&a, &b);
@@ -39,9 +39,9 @@ pub fn run(old: &Path, new: &Path, as_json: bool) -> i32 {
     let differs =
         c.common.iter().any(|d| d.differs()) || !c.only_old.is_empty() || !c.only_new.is_empty();
     if differs {
-        EXIT_FAIL
+        ExitStatus::Fail
     } else {
-        EXIT_OK
+        ExitStatus::Ok
     }
 }
 

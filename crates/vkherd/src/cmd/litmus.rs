@@ -1,12 +1,16 @@
 //! `vkherd PATH...`: a herd-style report (or a JSON object) per `.litmus` file, warnings
 //! on stderr, and for a run of several files a summary line at the end.
 
-use crate::cli::{combine_status, files_to_run, report_status, TestKind, EXIT_BAD_INPUT, EXIT_OK};
+use crate::args::GraphArgs;
+use crate::exit::ExitStatus;
+use crate::for_each_test::{for_each_test, ErrorOutput, TestFile};
+use crate::test_error::TestError;
+use crate::test_files::{files_to_run, TestKind};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 use vkherd::merge::{ShardBy, ShardIdentity, ShardPlace};
-use vkherd::report::{self, plural, JsonError};
+use vkherd::report::{self, plural};
 use vkherd::{Options, Verdict};
 
 /// What to print besides the reports.
@@ -21,7 +25,7 @@ pub struct Output {
     /// `--shard K/N` (K from 1): one test's search, or the list of tests, in N parts.
     pub shard: Option<(u64, u64)>,
     /// `--dot`, `--graph DIR`, `--show`: a witness execution per state.
-    pub graphs: crate::cli::GraphArgs,
+    pub graphs: GraphArgs,
 }
 
 /// Counts for the summary line.
@@ -40,12 +44,12 @@ struct Tally {
     errors: u64,
 }
 
-pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
+pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> ExitStatus {
     let files = match files_to_run(paths, TestKind::Litmus) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("{e}");
-            return EXIT_BAD_INPUT;
+            return ExitStatus::BadInput;
         }
     };
     // One test: shard its search. Several: shard the list of tests.
@@ -54,14 +58,16 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
     } else {
         ShardBy::Test
     };
-    if output.shard.is_some() && (opts.states_only || opts.speedcheck == vkherd::Speedcheck::Fast) {
+    if output.shard.is_some()
+        && (opts.run.states_only || opts.run.speedcheck == vkherd::Speedcheck::Fast)
+    {
         // Their reports have no counts, and the states a shard skips depend on what it
         // found first: the parts would not add up to the whole run.
         eprintln!("error: --shard cannot be combined with --states-only or --speedcheck fast");
-        return EXIT_BAD_INPUT;
+        return ExitStatus::BadInput;
     }
     if let (Some((index, count)), ShardBy::Search) = (output.shard, by) {
-        opts.shard = Some(vkherd::Shard {
+        opts.run.shard = Some(vkherd::Shard {
             index: index - 1,
             count,
         });
@@ -69,7 +75,6 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
     let info = report::run_info(&opts);
     let start = Instant::now();
     let mut tally = Tally::default();
-    let mut status = EXIT_OK;
     // Said once per run when SVG cannot be made.
     let mut svg_note: Option<bool> = None;
     // `--dot`: every test's witnesses, printed as one graph at the end.
@@ -79,172 +84,113 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
         let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
         ShardIdentity::of_run(&names)
     });
-    for (k, file) in files.iter().enumerate() {
-        let mut place = output.shard.map(|(index, count)| ShardPlace {
+    let place_of = |k: usize| {
+        output.shard.map(|(index, count)| ShardPlace {
             index,
             count,
             by,
             test: k,
             tests: files.len(),
             identity: run_identity.unwrap_or_default(),
-        });
-        if place.is_some_and(|p| by == ShardBy::Test && !ShardPlace::runs_test(p.index, p.count, k))
-        {
-            continue;
-        }
-        let name = file.display().to_string();
-        let fail = |tally: &mut Tally, error: JsonError<'_>, text: String| {
-            tally.errors += 1;
-            eprint!("{text}");
-            if output.json {
-                let _ = writeln!(
-                    stdout.lock(),
-                    "{}",
-                    report::json_error(&name, &error, Some(&info))
-                );
-            }
-        };
-        let source = match std::fs::read(file) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(e) => {
-                let message = format!("cannot read {name}: {e}");
-                fail(
-                    &mut tally,
-                    JsonError::File(message.clone()),
-                    format!("error: {message}\n"),
-                );
-                continue;
-            }
-        };
+        })
+    };
+    let mut run_test = |test: &TestFile<'_>| -> Result<ExitStatus, TestError> {
+        let (k, name, source) = (test.index, &test.name, &test.source);
+        let mut place = place_of(k);
         if let Some(p) = &mut place {
             p.identity.source = vkherd::merge::digest(source.as_bytes());
         }
-        let load_and_run = || {
-            vkherd::load_litmus(&source).and_then(|program| {
-                // An estimate is only an aid: a test over a limit fails in `run`, with its error.
-                let estimate = vkherd::estimate(&program, &opts).ok().map(|mut e| {
-                    if let Some(sh) = opts.shard {
-                        e.log10 -= (sh.count as f64).log10(); // about a shard's share
-                    }
-                    e
-                });
-                // A whole search's estimate bounds it; a shard's share is a guess.
-                let bound = opts.shard.is_none();
-                if let (true, Some(e)) = (output.stats, estimate) {
-                    eprintln!(
-                        "Estimate {name}: {} {e} candidates over {}",
-                        if bound { "at most" } else { "about" },
-                        plural(e.path_combinations, "path combination")
-                    );
-                }
-                // The estimate ignores pruning (a spin lock estimated at 1e20 finishes in
-                // milliseconds), so the warning waits until the run has taken a while.
-                let _warning = estimate
-                    .and_then(|e| vkherd::far_past_limits(&e, &opts))
-                    .map(|w| DeferredNote::after(WARNING_DELAY, format!("{name}: {w}")));
-                let label = progress_label(k, files.len(), &name);
-                let budget = crate::progress::Budget {
-                    estimate,
-                    estimate_is_bound: bound,
-                    timeout: opts.timeout,
-                };
-                let progress = crate::progress::Progress::start(&label, budget);
-                opts.progress = progress.as_ref().map(|p| p.counter());
-                vkherd::run_with_source(&program, Some(&source), &opts).map(|rep| (program, rep))
-            })
-        };
-        // A panic (a bug) fails this test alone (isolate.rs).
-        let result = crate::isolate::run_test(load_and_run);
-        let (program, rep) = match result {
-            Ok(run) => run,
-            Err(e) => {
-                fail(&mut tally, e.json(&name), e.render(&name, &source));
-                continue;
+        let program = vkherd::load_litmus(source)?;
+        // An estimate is only an aid: a test over a limit fails in `run`, with its error.
+        let estimate = vkherd::estimate(&program, &opts).ok().map(|mut e| {
+            if let Some(sh) = opts.run.shard {
+                e.log10 -= (sh.count as f64).log10(); // about a shard's share
             }
+            e
+        });
+        // A whole search's estimate bounds it; a shard's share is a guess.
+        let bound = opts.run.shard.is_none();
+        if let (true, Some(e)) = (output.stats, estimate) {
+            eprintln!(
+                "Estimate {name}: {} {e} candidates over {}",
+                if bound { "at most" } else { "about" },
+                plural(e.path_combinations, "path combination")
+            );
+        }
+        let rep = {
+            // The estimate ignores pruning (a spin lock estimated at 1e20 finishes in
+            // milliseconds), so the warning waits until the run has taken a while.
+            let _warning = estimate
+                .and_then(|e| vkherd::far_past_limits(&e, &opts))
+                .map(|w| DeferredNote::after(WARNING_DELAY, format!("{name}: {w}")));
+            let label = progress_label(k, files.len(), name);
+            let budget = crate::progress::Budget {
+                estimate,
+                estimate_is_bound: bound,
+                timeout: opts.run.timeout,
+            };
+            let progress = crate::progress::Progress::start(&label, budget);
+            opts.run.progress = progress.as_ref().map(|p| p.counter());
+            vkherd::run_with_source(&program, Some(source), &opts)?
         };
         // Errors writing stdout (a closed pipe) are ignored, as everywhere in the CLI.
         let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
         let graphs = &output.graphs;
-        let printed = crate::isolate::catch(|| -> Result<(), String> {
-            if graphs.dot || graphs.graph.is_some() {
-                let drawn = Drawn {
-                    figures: &mut figures,
-                    svg_note: &mut svg_note,
-                };
-                draw_witnesses(drawn, (&program, &rep), &name, &source, &opts, graphs)?;
+        if graphs.dot || graphs.graph.is_some() {
+            let drawn = Drawn {
+                figures: &mut figures,
+                svg_note: &mut svg_note,
+            };
+            draw_witnesses(drawn, (&program, &rep), name, source, &opts, graphs)
+                .map_err(TestError::Message)?;
+        }
+        // Each test's JSON names the model that judged it: without --model, OPENCL
+        // tests run opencl.cat with the variants it has.
+        if graphs.dot {
+            // DOT only on stdout, once at the end.
+        } else if let (true, Some(place)) = (output.json, &place) {
+            let info = report::run_info_for(program.dialect, &opts);
+            let _ = writeln!(
+                out,
+                "{}",
+                vkherd::merge::shard_report_json(&program, &rep, name, &opts, place, Some(&info))
+            );
+        } else if output.json {
+            let info = report::run_info_for(program.dialect, &opts);
+            let _ = report::write_json(&mut out, &rep, name, Some(&info));
+            let _ = writeln!(out);
+        } else {
+            let _ = report::write_herd_text(&mut out, &rep, !output.herd7_log);
+            if output.time || output.herd7_log {
+                let _ = write!(out, "{}", report::time_line(&rep));
             }
-            // Each test's JSON names the model that judged it: without --model, OPENCL
-            // tests run opencl.cat with the variants it has.
-            if graphs.dot {
-                // DOT only on stdout, once at the end.
-            } else if let (true, Some(place)) = (output.json, &place) {
-                let info = report::run_info_for(program.dialect, &opts);
-                let _ = writeln!(
-                    out,
-                    "{}",
-                    vkherd::merge::shard_report_json(
-                        &program,
-                        &rep,
-                        &name,
-                        &opts,
-                        place,
-                        Some(&info)
-                    )
-                );
-            } else if output.json {
-                let info = report::run_info_for(program.dialect, &opts);
-                let _ = report::write_json(&mut out, &rep, &name, Some(&info));
-                let _ = writeln!(out);
-            } else {
-                let _ = report::write_herd_text(&mut out, &rep, !output.herd7_log);
-                if output.time || output.herd7_log {
-                    let _ = write!(out, "{}", report::time_line(&rep));
-                }
-                let _ = writeln!(out);
-            }
-            Ok(())
-        });
+            let _ = writeln!(out);
+        }
         let _ = out.flush();
         drop(out);
-        let failure = match printed {
-            Ok(Ok(())) => None,
-            Ok(Err(e)) => Some(e),
-            Err(panic) => Some(panic.text(&name)),
-        };
-        if let Some(e) = failure {
-            fail(
-                &mut tally,
-                JsonError::File(e.clone()),
-                format!("error: {e}\n"),
-            );
-            continue;
-        }
-        tally.tests += 1;
-        status = combine_status(status, report_status(&rep));
-        match rep.verdict {
-            _ if !rep.verdict_final() => tally.open += 1,
-            Verdict::Ok => tally.ok += 1,
-            Verdict::No => tally.no += 1,
-        }
-        tally.racy += u64::from(rep.outcomes.flag_data_race);
-        tally.partial += u64::from(rep.stats.stopped.is_some());
-        tally.bounded_empty += u64::from(rep.bounded_empty);
-        if let Some(l) = &rep.liveness {
-            use vkherd_enumerate::liveness::Verdict as L;
-            let (v, u) = tally.liveness.get_or_insert((0, 0));
-            match l.result.verdict {
-                L::Violation => *v += 1,
-                L::Unknown => *u += 1,
-                L::Ok => {}
-            }
-        }
+        tally.count(&rep);
         for note in &rep.notes {
             eprintln!("{name}: {note}");
         }
         if output.stats {
-            eprintln!("{}", report::stats_line(&rep, &name));
+            eprintln!("{}", report::stats_line(&rep, name));
         }
-    }
+        Ok(ExitStatus::of_report(&rep))
+    };
+    // Several tests, sharded: this part's tests only.
+    let tests = files
+        .iter()
+        .map(PathBuf::as_path)
+        .enumerate()
+        .filter(|(k, _)| {
+            by == ShardBy::Search
+                || output
+                    .shard
+                    .is_none_or(|(index, count)| ShardPlace::runs_test(index, count, *k))
+        });
+    let errors = ErrorOutput::json_if(output.json, Some(&info));
+    let walked = for_each_test(tests, errors, &mut run_test);
+    tally.errors = walked.errors;
     if output.graphs.dot {
         let show: Vec<&str> = output.graphs.show.iter().map(|s| s.as_str()).collect();
         let _ = write!(stdout.lock(), "{}", vkherd::dot::document(&figures, &show));
@@ -260,11 +206,7 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> i32 {
             let _ = writeln!(stdout.lock(), "{line}");
         }
     }
-    if tally.errors > 0 {
-        EXIT_BAD_INPUT
-    } else {
-        status
-    }
+    walked.status
 }
 
 /// Where the witnesses drawn go: `--dot`'s figures, and whether `--graph DIR` makes SVG
@@ -281,15 +223,12 @@ fn draw_witnesses(
     name: &str,
     source: &str,
     opts: &vkherd::Options,
-    graphs: &crate::cli::GraphArgs,
+    graphs: &GraphArgs,
 ) -> Result<(), String> {
     let show: Vec<&str> = graphs.show.iter().map(|s| s.as_str()).collect();
     let model = vkherd::explain::model_for(program, opts).map_err(|e| format!("{name}: {e}"))?;
     vkherd::explain::check_show(&model, &show).map_err(|e| format!("{name}: {e}"))?;
-    let opts = vkherd::Options {
-        progress: None,
-        ..opts.clone()
-    };
+    let opts = opts.with_progress(None);
     let witnesses = vkherd::explain::witness_executions(program, Some(source), &opts, &show)
         .map_err(|e| format!("{name}: cannot draw the witnesses: {e}"))?;
     let svg = *drawn.svg_note.get_or_insert_with(|| {
@@ -396,6 +335,30 @@ fn summary_line(t: &Tally, files: usize, seconds: f64) -> String {
         t.bounded_empty,
         plural(t.errors, "error"),
     )
+}
+
+impl Tally {
+    /// Counts a test's report.
+    fn count(&mut self, rep: &vkherd::Report) {
+        self.tests += 1;
+        match rep.verdict {
+            _ if !rep.verdict_final() => self.open += 1,
+            Verdict::Ok => self.ok += 1,
+            Verdict::No => self.no += 1,
+        }
+        self.racy += u64::from(rep.outcomes.flag_data_race);
+        self.partial += u64::from(rep.stats.stopped.is_some());
+        self.bounded_empty += u64::from(rep.bounded_empty);
+        if let Some(l) = &rep.liveness {
+            use vkherd_enumerate::liveness::Verdict as L;
+            let (v, u) = self.liveness.get_or_insert((0, 0));
+            match l.result.verdict {
+                L::Violation => *v += 1,
+                L::Unknown => *u += 1,
+                L::Ok => {}
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //!
 //! The list follows the options of herd7's manual (herd7 -help). Options vkherd has under
 //! the same name (`-model`, `-variant`, `-unroll`, `-speedcheck`, `-timeout`, `-j`,
-//! `-o`, `-doshow`, `-version`) never reach it: [`crate::argv`] looks vkherd's own
+//! `-o`, `-doshow`, `-version`) never reach it: [`super::argv`] looks vkherd's own
 //! options up first. Two of them take other values in herd7: `-show` (which executions to
 //! draw; vkherd: which relations, see `vkherd::explain::check_show`) and `-graph` (a
 //! layout; vkherd: a directory, see `GraphArgs::check`).

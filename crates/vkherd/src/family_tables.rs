@@ -1,74 +1,23 @@
-//! `vkherd table DIR`: runs the tests of a family written by `vkherd diy --all -o DIR`
-//! and prints the table of verdicts; and the families' tables of `vkherd report`
-//! (docs/generate.md "Families").
+//! The tables of verdicts of generated families (docs/generate.md "Families"): printed
+//! by `diy --all --run` and `table`, and on the page of `report`.
 
-use crate::cli::{ModelArgs, RunArgs, ThreadArgs, EXIT_BAD_INPUT, EXIT_OK};
-use clap::Args;
 use std::path::{Path, PathBuf};
+use vkherd::generate::family;
 use vkherd::generate::index::{Index, INDEX_FILE};
 use vkherd::generate::matrix::{self, Cell};
 use vkherd::html::{Entry, EntryResult, FamilyTable};
 
-#[derive(Args, Debug)]
-pub struct TableArgs {
-    /// The family's directory (with the index.json `vkherd diy --all -o DIR` wrote).
-    #[arg(value_name = "DIR")]
-    dir: PathBuf,
-    #[command(flatten)]
-    model: ModelArgs,
-    #[command(flatten)]
-    threads: ThreadArgs,
-    #[command(flatten)]
-    run: RunArgs,
-}
-
-pub fn run(args: &TableArgs) -> i32 {
-    args.threads.init_threads();
-    let index = match Index::read(&args.dir) {
-        Ok(Some(i)) => i,
-        Ok(None) => {
-            eprintln!(
-                "error: no {INDEX_FILE} in {}: expected a family written by `vkherd diy --all CYCLE --vary AXES -o {}`",
-                args.dir.display(),
-                args.dir.display()
-            );
-            return EXIT_BAD_INPUT;
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_BAD_INPUT;
-        }
-    };
-    let model = match args.model.model() {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("{}", e.trim_end());
-            return EXIT_BAD_INPUT;
-        }
-    };
-    let sources: Vec<Result<String, String>> = index
-        .tests
-        .iter()
-        .map(|t| {
-            let path = args.dir.join(&t.file);
-            std::fs::read_to_string(&path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))
-        })
-        .collect();
-    let mut status = EXIT_OK;
-    for e in sources.iter().filter_map(|s| s.as_ref().err()) {
-        eprintln!("error: {e}");
-        status = EXIT_BAD_INPUT;
-    }
-    let verdicts = matrix::verdicts(&sources, &args.run.options(&model));
-    outln!(
-        "{} (vary {}; model {})",
-        index.cycle,
-        index.vary.join(", "),
-        model.name
-    );
-    crate::diy_cmd::print_table(&index.dimensions, &index.variants, &verdicts);
-    status
+/// Prints a family's table, its legend and its counts.
+pub fn print_table(
+    dims: &[family::Dimension],
+    variants: &[family::Variant],
+    verdicts: &[matrix::Cell],
+) {
+    outln!("{}", matrix::LEGEND);
+    outln!();
+    print!("{}", matrix::text(dims, variants, verdicts));
+    outln!();
+    outln!("{}", matrix::summary(variants, verdicts));
 }
 
 /// The directories with a family index below `paths`, sorted (a directory before the

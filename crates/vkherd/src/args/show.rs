@@ -2,7 +2,7 @@
 //! relation of a model the run judges with, and something must be drawn. (Each test's
 //! own model checks the names again when its witnesses are drawn.)
 
-use crate::herd7_options::HERD7_SHOW_VALUES;
+use super::herd7_options::HERD7_SHOW_VALUES;
 use std::sync::Arc;
 use vkherd::explain::{check_show, is_relation, UnknownRelation};
 use vkherd::judge::judge;

@@ -9,9 +9,9 @@
 //! Only the spelling changes: which options a (sub)command accepts is still clap's call,
 //! so `vkherd --time khronos DIR` is rejected by `khronos` as before. One exception: an
 //! option of herd7's that vkherd does not have (`-nshow`, `-q`) is refused here, with
-//! what to use instead ([`crate::herd7_options`]).
+//! what to use instead ([`super::herd7_options`]).
 
-use crate::herd7_options::{self, Unsupported};
+use super::herd7_options::{self, Unsupported};
 use clap::{Arg, Command};
 use std::ffi::OsString;
 

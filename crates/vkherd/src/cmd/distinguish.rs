@@ -2,10 +2,8 @@
 //! allow different final states, each with the state and why the other model forbids
 //! it (docs/generate.md "distinguish").
 
-use crate::cli::{ThreadArgs, EXIT_BAD_INPUT, EXIT_OK, EXIT_PARTIAL};
-use crate::diy_cmd::AlphabetArgs;
-use clap::Args;
-use std::path::PathBuf;
+use crate::args::DistinguishArgs;
+use crate::exit::ExitStatus;
 use std::time::Duration;
 use vkherd::explain::{explain, explanation_text, Target};
 use vkherd::generate::alphabet::Alphabet;
@@ -14,74 +12,8 @@ use vkherd::generate::search::{self, Limits, Model, Outcome, SizeStats};
 use vkherd::generate::space::{level_words, Bounds, EventKind, Space};
 use vkherd::generate::{emit, family};
 use vkherd::Options;
+use vkherd::RunConfig;
 use vkherd_model::Dialect;
-
-#[derive(Args, Debug)]
-pub struct DistinguishArgs {
-    /// The first model (NAME|FILE; `+VARIANT` suffixes add variants, e.g. `vulkan+no-chains`).
-    model_a: String,
-    /// The second model.
-    model_b: String,
-    /// The dialect of the programs [default: opencl when both models are OpenCL ones,
-    /// else vulkan].
-    #[arg(long, value_name = "DIALECT", value_parser = ["vulkan", "opencl"])]
-    dialect: Option<String>,
-    /// Invocations per program at most.
-    #[arg(long, value_name = "N", default_value_t = 2)]
-    invocations: usize,
-    /// Events per invocation at most.
-    #[arg(long, value_name = "N", default_value_t = 2)]
-    events: usize,
-    /// Events per program at most [default: invocations x events].
-    #[arg(long, value_name = "N")]
-    size: Option<usize>,
-    /// Locations per program at most.
-    #[arg(long, value_name = "N", default_value_t = 2)]
-    locations: usize,
-    /// Instead of the bounded space, compare the models on the annotated variants of this
-    /// cycle (as `vkherd diy --all`; docs/generate.md).
-    #[arg(long, value_name = "CYCLE")]
-    cycle: Option<String>,
-    /// With --cycle: what to vary where the cycle says nothing.
-    #[arg(
-        long,
-        value_name = "AXIS,...",
-        value_delimiter = ',',
-        default_value = "placement,scope,semantics"
-    )]
-    vary: Vec<String>,
-    /// With --cycle: refuse a family of more variants.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
-    max_variants: usize,
-    /// Kinds of events: r, w, rmw, fence.
-    #[arg(
-        long,
-        value_name = "KIND,...",
-        value_delimiter = ',',
-        default_value = "r,w"
-    )]
-    kinds: Vec<String>,
-    #[command(flatten)]
-    alphabet: AlphabetArgs,
-    /// Also count a state both models allow when only one allows it race-free.
-    #[arg(long)]
-    races: bool,
-    /// Stop after examining N programs (minimality then holds for the sizes completed).
-    #[arg(long, value_name = "N")]
-    max_programs: Option<u64>,
-    /// Stop after SECS seconds (0 = no limit).
-    #[arg(long, value_name = "SECS", default_value_t = 600.0)]
-    timeout: f64,
-    /// Write each test found into DIR, with its explanation in a comment.
-    #[arg(short = 'o', long = "output", value_name = "DIR")]
-    output: Option<PathBuf>,
-    /// Print at most N of the tests found with their explanations (all are counted and
-    /// written with -o).
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    show: usize,
-    #[command(flatten)]
-    threads: ThreadArgs,
-}
 
 /// The alphabet `distinguish` draws from by default: small enough that the default
 /// bounds finish in well under a minute on two cores (docs/benchmarks.md).
@@ -105,7 +37,7 @@ fn is_opencl(spec: &str) -> bool {
         .is_some_and(|n| n == "opencl" || n == "cat:opencl")
 }
 
-pub fn run(args: &DistinguishArgs) -> i32 {
+pub fn run(args: &DistinguishArgs) -> ExitStatus {
     args.threads.init_threads();
     let (a, b) = match (
         Model::from_spec(&args.model_a),
@@ -114,12 +46,11 @@ pub fn run(args: &DistinguishArgs) -> i32 {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("{}", e.to_string().trim_end());
-            return EXIT_BAD_INPUT;
+            return ExitStatus::BadInput;
         }
     };
-    let d = match args.dialect.as_deref() {
-        Some("opencl") => Dialect::OpenCl,
-        Some(_) => Dialect::Vulkan,
+    let d = match args.dialect {
+        Some(d) => d,
         None if is_opencl(&args.model_a) && is_opencl(&args.model_b) => Dialect::OpenCl,
         None => Dialect::Vulkan,
     };
@@ -136,7 +67,7 @@ pub fn run(args: &DistinguishArgs) -> i32 {
         Ok(a) => a,
         Err(e) => {
             eprint!("{}", e.render(""));
-            return EXIT_BAD_INPUT;
+            return ExitStatus::BadInput;
         }
     };
     let mut kinds = Vec::new();
@@ -147,7 +78,7 @@ pub fn run(args: &DistinguishArgs) -> i32 {
                 eprintln!(
                     "error: unknown event kind `{k}` in --kinds; expected r, w, rmw or fence"
                 );
-                return EXIT_BAD_INPUT;
+                return ExitStatus::BadInput;
             }
         }
     }
@@ -155,14 +86,14 @@ pub fn run(args: &DistinguishArgs) -> i32 {
     kinds.dedup();
     if args.invocations == 0 || args.events == 0 || args.locations == 0 {
         eprintln!("error: --invocations, --events and --locations must be at least 1");
-        return EXIT_BAD_INPUT;
+        return ExitStatus::BadInput;
     }
     if args.invocations > 8 {
         eprintln!(
             "error: --invocations {} is past the search's limit of 8",
             args.invocations
         );
-        return EXIT_BAD_INPUT;
+        return ExitStatus::BadInput;
     }
     let bounds = Bounds {
         threads: args.invocations,
@@ -210,7 +141,7 @@ fn run_cycle(
     b: &Model,
     limits: &Limits,
     args: &DistinguishArgs,
-) -> i32 {
+) -> ExitStatus {
     let fam = Axis::parse_list(&args.vary).and_then(|vary| {
         let alphabet = args.alphabet.apply(Alphabet::family_default(d))?;
         family::family(cycle, d, &vary, &alphabet, args.max_variants)
@@ -219,7 +150,7 @@ fn run_cycle(
         Ok(f) => f,
         Err(e) => {
             eprint!("{}", e.render(cycle));
-            return EXIT_BAD_INPUT;
+            return ExitStatus::BadInput;
         }
     };
     outln!(
@@ -272,7 +203,13 @@ fn describe_space(a: &Model, b: &Model, space: &Space) {
     );
 }
 
-fn report(outcome: &Outcome, a: &Model, b: &Model, args: &DistinguishArgs, cycle: bool) -> i32 {
+fn report(
+    outcome: &Outcome,
+    a: &Model,
+    b: &Model,
+    args: &DistinguishArgs,
+    cycle: bool,
+) -> ExitStatus {
     let examined = outcome.examined();
     let rate = examined as f64 / outcome.seconds.max(1e-9);
     outln!(
@@ -297,10 +234,10 @@ fn report(outcome: &Outcome, a: &Model, b: &Model, args: &DistinguishArgs, cycle
                 "No program of the space distinguishes {} and {}: they agree on all {examined} programs examined.",
                 a.name, b.name
             );
-            return EXIT_OK;
+            return ExitStatus::Ok;
         }
         // Nothing found, but not everything examined: not an answer (docs/generate.md).
-        return EXIT_PARTIAL;
+        return ExitStatus::Partial;
     }
     let last = outcome.sizes.last().expect("a size was searched");
     if cycle {
@@ -374,18 +311,18 @@ fn report(outcome: &Outcome, a: &Model, b: &Model, args: &DistinguishArgs, cycle
     if let Some(dir) = &args.output {
         if let Err(e) = std::fs::create_dir_all(dir) {
             eprintln!("error: cannot create {}: {e}", dir.display());
-            return EXIT_BAD_INPUT;
+            return ExitStatus::BadInput;
         }
         for (file, text) in &files {
             let path = dir.join(file);
             if let Err(e) = std::fs::write(&path, text) {
                 eprintln!("error: cannot write {}: {e}", path.display());
-                return EXIT_BAD_INPUT;
+                return ExitStatus::BadInput;
             }
         }
         outln!("Wrote {} tests into {}", files.len(), dir.display());
     }
-    EXIT_OK
+    ExitStatus::Ok
 }
 
 /// `1:r0=1; 1:r1=0;`, the state a found test asks about (herd's spelling).
@@ -408,7 +345,10 @@ fn explanation(text: &str, model: &Model) -> String {
         Err(d) => return format!("(no explanation: {})", d.message),
     };
     let opts = Options {
-        states_only: false,
+        run: RunConfig {
+            states_only: false,
+            ..model.options.run.clone()
+        },
         ..model.options.clone()
     };
     match explain(&program, Some(text), &opts, &Target::Condition, &[]) {

@@ -9,14 +9,15 @@
 //! ([`vkherd::Report::verdict_final`]); what a partial run leaves open is counted, not
 //! reported as a difference (docs/cli.md "vkherd diff").
 
-use crate::cli::{
-    combine_status, files_to_run, report_status, RunArgs, TestKind, EXIT_BAD_INPUT,
-    EXIT_BOUNDED_EMPTY, EXIT_OK,
-};
+use crate::args::RunArgs;
+use crate::exit::ExitStatus;
+use crate::for_each_test::{for_each_test, ErrorOutput, TestFile};
+use crate::test_error::TestError;
+use crate::test_files::{files_to_run, TestKind};
 use serde::Serialize;
 use std::path::PathBuf;
 use vkherd::models::{resolve, ModelChoice};
-use vkherd::report::{self, verdict_word, JsonError};
+use vkherd::report::{self, verdict_word};
 use vkherd::Report;
 
 /// `NAME+VARIANT+...`: a model and its variants.
@@ -164,69 +165,36 @@ struct SummaryLine<'a> {
     summary: Summary<'a>,
 }
 
-pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) -> i32 {
+pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) -> ExitStatus {
     let (ma, mb) = match (parse_spec(a), parse_spec(b)) {
         (Ok(x), Ok(y)) => (x, y),
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("{}", e.trim_end());
-            return EXIT_BAD_INPUT;
+            return ExitStatus::BadInput;
         }
     };
     let files = match files_to_run(paths, TestKind::Litmus) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("{e}");
-            return EXIT_BAD_INPUT;
+            return ExitStatus::BadInput;
         }
     };
     let (oa, ob) = (run.options(&ma), run.options(&mb));
-    // The diff's objects carry no run information (two models ran), its errors neither.
-    let (mut differ, mut verdicts, mut partial, mut bad) = (0u64, 0u64, 0u64, 0u64);
-    let mut status = EXIT_OK;
-    for file in &files {
-        let name = file.display().to_string();
-        let source = match std::fs::read(file) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(e) => {
-                let message = format!("cannot read {name}: {e}");
-                eprintln!("error: {message}");
-                if as_json {
-                    outln!(
-                        "{}",
-                        report::json_error(&name, &JsonError::File(message), None)
-                    );
-                }
-                bad += 1;
-                continue;
-            }
-        };
-        // A panic (a bug) fails this test alone (isolate.rs).
-        let result = crate::isolate::run_test(|| {
-            let p = vkherd::load_litmus(&source)?;
-            Ok((vkherd::run(&p, &oa)?, vkherd::run(&p, &ob)?))
-        });
-        let (ra, rb) = match result {
-            Ok(r) => r,
-            Err(e) => {
-                eprint!("{}", e.render(&name, &source));
-                if as_json {
-                    outln!("{}", report::json_error(&name, &e.json(&name), None));
-                }
-                bad += 1;
-                continue;
-            }
-        };
-        for r in [&ra, &rb] {
-            // The exit code follows the runs' limits (3 or 4, as `--help` says); a
-            // bounded-empty run is the same under both models and not diff's subject.
-            match report_status(r) {
-                EXIT_BOUNDED_EMPTY => {}
-                s => status = combine_status(status, s),
-            }
-        }
-        let d = TestDiff::new(name, &ra, &rb);
+    let (mut differ, mut verdicts, mut partial) = (0u64, 0u64, 0u64);
+    let mut compare = |test: &TestFile<'_>| -> Result<ExitStatus, TestError> {
+        let p = vkherd::load_litmus(&test.source)?;
+        let (ra, rb) = (vkherd::run(&p, &oa)?, vkherd::run(&p, &ob)?);
+        // The exit code follows the runs' limits (3 or 4, as `--help` says); a
+        // bounded-empty run is the same under both models and not diff's subject.
+        let status = [&ra, &rb]
+            .into_iter()
+            .map(ExitStatus::of_report)
+            .filter(|s| *s != ExitStatus::BoundedEmpty)
+            .sum();
+        let d = TestDiff::new(test.name.clone(), &ra, &rb);
         if !d.differs() && !d.partial {
-            continue;
+            return Ok(status);
         }
         differ += u64::from(d.differs());
         verdicts += u64::from(d.verdict_change);
@@ -236,7 +204,12 @@ pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) ->
         } else {
             d.print_text((&ma.name, &mb.name), (&ra, &rb));
         }
-    }
+        Ok(status)
+    };
+    let tests = files.iter().map(PathBuf::as_path).enumerate();
+    // The diff's objects carry no run information (two models ran), its errors neither.
+    let walked = for_each_test(tests, ErrorOutput::json_if(as_json, None), &mut compare);
+    let bad = walked.errors;
     if as_json {
         let summary = SummaryLine {
             summary: Summary {
@@ -266,9 +239,5 @@ pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) ->
             mb.name
         );
     }
-    if bad > 0 {
-        EXIT_BAD_INPUT
-    } else {
-        status
-    }
+    walked.status
 }

@@ -1,7 +1,7 @@
 //! `vkherd merge`: puts the `--json` output of the shards of a run (`--shard K/N`) back
 //! together and prints the whole run's reports, as the run would have.
 
-use crate::cli::{combine_status, report_status, EXIT_BAD_INPUT, EXIT_OK};
+use crate::exit::ExitStatus;
 use std::io::Write;
 use std::path::PathBuf;
 use vkherd::json::Line;
@@ -9,14 +9,14 @@ use vkherd::{merge, report};
 
 /// Reads the shards' JSON lines and prints the whole run's reports (and their warnings),
 /// with the exit code the run would have had.
-pub fn run(files: &[PathBuf], as_json: bool) -> i32 {
+pub fn run(files: &[PathBuf], as_json: bool) -> ExitStatus {
     let mut reports = Vec::new();
     for file in files {
         let text = match std::fs::read_to_string(file) {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("error: cannot read {}: {e}", file.display());
-                return EXIT_BAD_INPUT;
+                return ExitStatus::BadInput;
             }
         };
         for (n, line) in text.lines().enumerate() {
@@ -28,7 +28,7 @@ pub fn run(files: &[PathBuf], as_json: bool) -> i32 {
                 // A shard's failed file (its error object) or a summary.
                 Ok(Line::Error(_) | Line::Summary) => {
                     eprintln!("error: cannot merge: {}", merge::NOT_A_SHARD_REPORT);
-                    return EXIT_BAD_INPUT;
+                    return ExitStatus::BadInput;
                 }
                 Err(e) => {
                     eprintln!(
@@ -36,7 +36,7 @@ pub fn run(files: &[PathBuf], as_json: bool) -> i32 {
                         file.display(),
                         n + 1
                     );
-                    return EXIT_BAD_INPUT;
+                    return ExitStatus::BadInput;
                 }
             }
         }
@@ -45,13 +45,13 @@ pub fn run(files: &[PathBuf], as_json: bool) -> i32 {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: cannot merge: {e}");
-            return EXIT_BAD_INPUT;
+            return ExitStatus::BadInput;
         }
     };
-    let mut status = EXIT_OK;
+    let mut status = ExitStatus::Ok;
     let stdout = std::io::stdout();
     for m in &merged {
-        status = combine_status(status, report_status(&m.report));
+        status = status.combine(ExitStatus::of_report(&m.report));
         // Errors writing stdout (a closed pipe) are ignored, as everywhere in the CLI.
         let mut out = stdout.lock();
         if as_json {

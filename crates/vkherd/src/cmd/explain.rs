@@ -2,9 +2,11 @@
 //! execution that allows them (docs/explain.md); `--dot` / `--graph DIR` draw the
 //! executions shown.
 
-use crate::cli::{EXIT_BAD_INPUT, EXIT_OK, EXIT_PARTIAL};
+use crate::exit::ExitStatus;
+use crate::for_each_test::{for_each_test, ErrorOutput, TestFile};
+use crate::test_error::TestError;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use vkherd::dot::Figure;
 use vkherd::explain::{explain, explanation_text, parse_state, ExplainError, Explanation, Target};
 
@@ -59,71 +61,68 @@ fn shown(ex: &Explanation) -> Vec<(String, Figure)> {
     out
 }
 
-/// Prints why there is no explanation; the exit code. A limit is no fault of the test:
-/// its message has no source location, and the exit code is the run's for a stopped test.
-fn failed(e: &ExplainError, test: &str, name: &str, source: &str) -> i32 {
+/// Why there is no explanation. A limit is no fault of the test: its message has no
+/// source location, and the exit code is the run's for a stopped test.
+fn failed(e: ExplainError, test: &str) -> TestError {
     match e {
-        ExplainError::Input(d) => {
-            eprint!("{}", d.render(name, source));
-            EXIT_BAD_INPUT
-        }
-        ExplainError::Model(m) => {
-            let d = vkherd::Diagnostic::new(vkherd::locate::WHOLE_TEST, m.for_test(test));
-            eprint!("{}", d.render(name, source));
-            EXIT_BAD_INPUT
-        }
-        ExplainError::Limit(l) => {
-            eprintln!("error: {name}: {l}");
-            EXIT_PARTIAL
-        }
+        ExplainError::Input(d) => TestError::At(d),
+        ExplainError::Model(m) => TestError::At(vkherd::Diagnostic::new(
+            vkherd::locate::WHOLE_TEST,
+            m.for_test(test),
+        )),
+        ExplainError::Limit(l) => TestError::Stopped(l.to_string()),
     }
 }
 
-pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: Output<'_>) -> i32 {
-    let name = file.display().to_string();
-    let source = match std::fs::read(file) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) => {
-            eprintln!("error: cannot read {name}: {e}");
-            return EXIT_BAD_INPUT;
-        }
-    };
-    if file.extension().is_some_and(|e| e == "test") {
-        eprintln!(
-            "error: {name} is a Khronos `.test` file; `vkherd explain` reads `.litmus` tests (docs/litmus-format.md)"
-        );
-        return EXIT_BAD_INPUT;
+/// Runs `explain` on the one test `file`, as every command runs its tests.
+fn explain_file(
+    file: &Path,
+    mut explain: impl FnMut(&TestFile<'_>) -> Result<(), TestError>,
+) -> ExitStatus {
+    let mut each = |test: &TestFile<'_>| explain(test).map(|()| ExitStatus::Ok);
+    for_each_test([(0, file)], ErrorOutput::Text, &mut each).status
+}
+
+pub fn run(
+    file: &Path,
+    state: Option<&str>,
+    opts: &vkherd::Options,
+    output: Output<'_>,
+) -> ExitStatus {
+    explain_file(file, |test| explain_test(test, state, opts, &output))
+}
+
+fn explain_test(
+    test: &TestFile<'_>,
+    state: Option<&str>,
+    opts: &vkherd::Options,
+    output: &Output<'_>,
+) -> Result<(), TestError> {
+    let (name, source) = (&test.name, &test.source);
+    if test.path.extension().is_some_and(|e| e == "test") {
+        return Err(TestError::Message(format!(
+            "{name} is a Khronos `.test` file; `vkherd explain` reads `.litmus` tests (docs/litmus-format.md)"
+        )));
     }
-    let program = match vkherd::load_litmus(&source) {
-        Ok(p) => p,
-        Err(d) => {
-            eprint!("{}", d.render(&name, &source));
-            return EXIT_BAD_INPUT;
-        }
-    };
+    let program = vkherd::load_litmus(source)?;
     let target = match state {
         None => Target::Condition,
         Some(text) => match parse_state(&program, text) {
             Ok(v) => Target::State(v),
-            Err(d) => {
-                eprint!("{}", d.render("--state", text));
-                return EXIT_BAD_INPUT;
+            Err(diagnostic) => {
+                return Err(TestError::InArgument {
+                    diagnostic,
+                    option: "--state",
+                    text: text.to_string(),
+                })
             }
         },
     };
     let show: Vec<&str> = output.show.iter().map(|s| s.as_str()).collect();
-    let model = match vkherd::explain::model_for(&program, opts) {
-        Ok(m) => m,
-        Err(e) => return failed(&e, &program.name, &name, &source),
-    };
-    if let Err(e) = vkherd::explain::check_show(&model, &show) {
-        eprintln!("error: {e}");
-        return EXIT_BAD_INPUT;
-    }
-    let ex = match explain(&program, Some(&source), opts, &target, &show) {
-        Ok(ex) => ex,
-        Err(e) => return failed(&e, &program.name, &name, &source),
-    };
+    let model = vkherd::explain::model_for(&program, opts).map_err(|e| failed(e, &program.name))?;
+    vkherd::explain::check_show(&model, &show).map_err(|e| TestError::Message(e.to_string()))?;
+    let ex = explain(&program, Some(source), opts, &target, &show)
+        .map_err(|e| failed(e, &program.name))?;
     for note in &ex.notes {
         eprintln!("{name}: {note}");
     }
@@ -141,6 +140,7 @@ pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: 
     } else {
         let _ = write!(out, "{}", explanation_text(&ex));
     }
+    drop(out);
     if let Some(dir) = output.graph {
         let svg = vkherd::graphs::dot_available();
         if !svg {
@@ -148,41 +148,25 @@ pub fn run(file: &PathBuf, state: Option<&str>, opts: &vkherd::Options, output: 
         }
         for (stem, figure) in shown(&ex) {
             let dot = vkherd::dot::document(std::slice::from_ref(&figure), &show);
-            if let Err(e) = vkherd::graphs::write_graph(dir, &stem, &dot, svg) {
-                eprintln!("error: {e}");
-                return EXIT_BAD_INPUT;
-            }
+            vkherd::graphs::write_graph(dir, &stem, &dot, svg).map_err(TestError::Message)?;
         }
     }
-    EXIT_OK
+    Ok(())
 }
 
 /// `vkherd explain --liveness [--progress M] FILE`: the verdict and its witness; for
 /// `ok`, the models weaker than M (per level) under which the test has a violation, and
 /// why M rules out their witnesses (which invocation it guarantees).
-pub fn run_liveness(file: &PathBuf, opts: &vkherd::Options, json: bool) -> i32 {
-    let name = file.display().to_string();
-    let source = match std::fs::read(file) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) => {
-            eprintln!("error: cannot read {name}: {e}");
-            return EXIT_BAD_INPUT;
-        }
-    };
-    let text = match vkherd::load_litmus(&source)
-        .and_then(|program| vkherd::liveness::explain(&program, Some(&source), opts))
-    {
-        Ok(t) => t,
-        Err(d) => {
-            eprint!("{}", d.render(&name, &source));
-            return EXIT_BAD_INPUT;
-        }
-    };
-    let out = if json {
-        serde_json::json!({ "file": name, "explanation": text }).to_string() + "\n"
-    } else {
-        text
-    };
-    let _ = std::io::stdout().write_all(out.as_bytes());
-    EXIT_OK
+pub fn run_liveness(file: &Path, opts: &vkherd::Options, json: bool) -> ExitStatus {
+    explain_file(file, |test| {
+        let program = vkherd::load_litmus(&test.source)?;
+        let text = vkherd::liveness::explain(&program, Some(&test.source), opts)?;
+        let out = if json {
+            serde_json::json!({ "file": test.name, "explanation": text }).to_string() + "\n"
+        } else {
+            text
+        };
+        let _ = std::io::stdout().write_all(out.as_bytes());
+        Ok(())
+    })
 }
