@@ -54,6 +54,14 @@ impl ExitStatus {
         }
     }
 
+    /// Prints why the command line cannot be run (an unknown model, a variant it does
+    /// not have, a cat file that does not compile: the message may end with a newline
+    /// or not) and gives [`ExitStatus::BadInput`].
+    pub fn bad_input(why: &dyn std::fmt::Display) -> ExitStatus {
+        eprintln!("{}", why.to_string().trim_end());
+        ExitStatus::BadInput
+    }
+
     /// The status of one test's report.
     pub fn of_report(rep: &vkherd::Report) -> ExitStatus {
         // A liveness search stopped by a limit leaves its answer open: the run is partial

@@ -29,12 +29,21 @@ pub fn file_part(s: &str) -> String {
 
 /// Writes `dot` to `DIR/STEM.dot`, and `DIR/STEM.svg` with `svg` (Graphviz present).
 /// Returns the files written.
-pub fn write_graph(dir: &Path, stem: &str, dot: &str, svg: bool) -> Result<Vec<PathBuf>, String> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("cannot create directory {}: {e}", dir.display()))?;
+pub fn write_graph(
+    dir: &Path,
+    stem: &str,
+    dot: &str,
+    svg: bool,
+) -> Result<Vec<PathBuf>, GraphWriteError> {
+    std::fs::create_dir_all(dir).map_err(|error| GraphWriteError::CreateDir {
+        dir: dir.to_path_buf(),
+        error,
+    })?;
     let dot_path = dir.join(format!("{stem}.dot"));
-    std::fs::write(&dot_path, dot)
-        .map_err(|e| format!("cannot write {}: {e}", dot_path.display()))?;
+    std::fs::write(&dot_path, dot).map_err(|error| GraphWriteError::Write {
+        file: dot_path.clone(),
+        error,
+    })?;
     let mut written = vec![dot_path.clone()];
     if svg {
         let svg_path = dir.join(format!("{stem}.svg"));
@@ -44,18 +53,56 @@ pub fn write_graph(dir: &Path, stem: &str, dot: &str, svg: bool) -> Result<Vec<P
             .arg(&svg_path)
             .arg(&dot_path)
             .output()
-            .map_err(|e| format!("cannot run dot: {e}"))?;
+            .map_err(GraphWriteError::Spawn)?;
         if !out.status.success() {
-            return Err(format!(
-                "dot failed on {}: {}",
-                dot_path.display(),
-                String::from_utf8_lossy(&out.stderr).trim()
-            ));
+            return Err(GraphWriteError::DotFailed {
+                file: dot_path,
+                stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+            });
         }
         written.push(svg_path);
     }
     Ok(written)
 }
+
+/// Why a graph could not be written to `--graph DIR`.
+#[derive(Debug)]
+pub enum GraphWriteError {
+    CreateDir {
+        dir: PathBuf,
+        error: std::io::Error,
+    },
+    Write {
+        file: PathBuf,
+        error: std::io::Error,
+    },
+    /// `dot` could not be started.
+    Spawn(std::io::Error),
+    /// `dot` exited with an error on `file`; what it said.
+    DotFailed {
+        file: PathBuf,
+        stderr: String,
+    },
+}
+
+impl std::fmt::Display for GraphWriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GraphWriteError::CreateDir { dir, error } => {
+                write!(f, "cannot create directory {}: {error}", dir.display())
+            }
+            GraphWriteError::Write { file, error } => {
+                write!(f, "cannot write {}: {error}", file.display())
+            }
+            GraphWriteError::Spawn(error) => write!(f, "cannot run dot: {error}"),
+            GraphWriteError::DotFailed { file, stderr } => {
+                write!(f, "dot failed on {}: {stderr}", file.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for GraphWriteError {}
 
 /// The note for a run that could not make SVG files.
 pub const NO_DOT: &str =

@@ -61,7 +61,7 @@ fn dispatch(cli: Cli) -> ExitStatus {
             common.init_threads();
             match common.model() {
                 Ok(m) => cmd::khronos::run(paths, &m, common, limits),
-                Err(e) => bad_model(&e),
+                Err(e) => ExitStatus::bad_input(&e),
             }
         }
         Some(Command::Explain {
@@ -74,7 +74,7 @@ fn dispatch(cli: Cli) -> ExitStatus {
             common.init_threads();
             let model = match common.model() {
                 Ok(m) => m,
-                Err(e) => return bad_model(&e),
+                Err(e) => return ExitStatus::bad_input(&e),
             };
             if let Err(e) = graphs.check() {
                 eprintln!("{e}");
@@ -132,7 +132,7 @@ fn dispatch(cli: Cli) -> ExitStatus {
             common.init_threads();
             match common.model() {
                 Ok(m) => cmd::bench::run(paths, *runs, &run.options(&m), common.json),
-                Err(e) => bad_model(&e),
+                Err(e) => ExitStatus::bad_input(&e),
             }
         }
         Some(Command::Compare { old, new, json }) => cmd::compare::run(old, new, *json),
@@ -177,7 +177,7 @@ fn dispatch(cli: Cli) -> ExitStatus {
                     };
                     cmd::report::run(paths, output, &run.options(&m), show)
                 }
-                Err(e) => bad_model(&e),
+                Err(e) => ExitStatus::bad_input(&e),
             }
         }
         Some(Command::Merge { files, json }) => cmd::merge::run(files, *json),
@@ -189,7 +189,7 @@ fn dispatch(cli: Cli) -> ExitStatus {
             cli.common.init_threads();
             let model = match cli.common.model() {
                 Ok(m) => m,
-                Err(e) => return bad_model(&e),
+                Err(e) => return ExitStatus::bad_input(&e),
             };
             if let Err(e) = cli.graphs.check() {
                 eprintln!("{e}");
@@ -212,12 +212,4 @@ fn dispatch(cli: Cli) -> ExitStatus {
             cmd::litmus::run(&cli.paths, opts, output)
         }
     }
-}
-
-fn bad_model(e: &str) -> ExitStatus {
-    eprint!("{e}");
-    if !e.ends_with('\n') {
-        eprintln!();
-    }
-    ExitStatus::BadInput
 }

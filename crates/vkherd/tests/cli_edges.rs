@@ -474,3 +474,24 @@ fn a_variant_no_model_has_is_an_error() {
     );
     assert!(out.stdout.is_empty());
 }
+
+/// `--graph DIR` where DIR cannot be made (a file is in the way): bad input, with the
+/// directory and the system's reason named.
+#[test]
+fn a_graph_directory_that_cannot_be_made_is_bad_input_naming_it() {
+    let d = dir("graph-dir-blocked");
+    let blocker = d.join("file");
+    std::fs::write(&blocker, "not a directory").unwrap();
+    let graphs = blocker.join("graphs");
+    let f = corpus("mp/MP-relacq-wg.litmus");
+    let out = vkherd(&[&f, "--graph", graphs.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "error: cannot create directory {}: ",
+            graphs.display()
+        )),
+        "{err}"
+    );
+}

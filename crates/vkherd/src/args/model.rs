@@ -1,7 +1,7 @@
 //! The model a run judges with (`--model`, `--variant`, `--no-chains`), `--json` and `-j`.
 
 use clap::Args;
-use vkherd::models::ModelChoice;
+use vkherd::models::{ModelChoice, ModelError};
 
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
@@ -42,7 +42,7 @@ pub struct ThreadArgs {
 }
 
 impl CommonArgs {
-    pub fn model(&self) -> Result<ModelChoice, String> {
+    pub fn model(&self) -> Result<ModelChoice, ModelError> {
         self.model.model()
     }
 
@@ -52,19 +52,18 @@ impl CommonArgs {
 }
 
 impl ModelArgs {
-    pub fn model(&self) -> Result<ModelChoice, String> {
+    pub fn model(&self) -> Result<ModelChoice, ModelError> {
         self.model_forcing_no_chains(false)
     }
 
     /// The model, without availability/visibility chains also when `no_chains` (a
     /// device without `vulkanMemoryModelAvailabilityVisibilityChains`, `vkherd observe`).
-    pub fn model_forcing_no_chains(&self, no_chains: bool) -> Result<ModelChoice, String> {
+    pub fn model_forcing_no_chains(&self, no_chains: bool) -> Result<ModelChoice, ModelError> {
         let no_chains = self.no_chains || no_chains;
         match self.model.as_deref() {
             Some(name) => vkherd::models::resolve(name, &self.variants, no_chains),
             None => vkherd::models::by_dialect(&self.variants, no_chains),
         }
-        .map_err(|e| e.to_string())
     }
 }
 

@@ -70,10 +70,7 @@ pub fn run(args: &DiyArgs) -> ExitStatus {
         args.threads.init_threads();
         let model = match args.model.model() {
             Ok(m) => m,
-            Err(e) => {
-                eprintln!("{}", e.trim_end());
-                return ExitStatus::BadInput;
-            }
+            Err(e) => return ExitStatus::bad_input(&e),
         };
         let sources: Vec<Result<String, String>> =
             fam.tests.iter().map(|t| Ok(emit::text(t))).collect();

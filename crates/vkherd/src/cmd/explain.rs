@@ -148,7 +148,8 @@ fn explain_test(
         }
         for (stem, figure) in shown(&ex) {
             let dot = vkherd::dot::document(std::slice::from_ref(&figure), &show);
-            vkherd::graphs::write_graph(dir, &stem, &dot, svg).map_err(TestError::Message)?;
+            vkherd::graphs::write_graph(dir, &stem, &dot, svg)
+                .map_err(|e| TestError::Message(e.to_string()))?;
         }
     }
     Ok(())

@@ -9,6 +9,8 @@ use crate::test_files::{files_to_run, TestKind};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
+use vkherd::explain::{ExplainError, UnknownRelation};
+use vkherd::graphs::GraphWriteError;
 use vkherd::merge::{ShardBy, ShardIdentity, ShardPlace};
 use vkherd::report::{self, plural};
 use vkherd::{Options, Verdict};
@@ -142,7 +144,7 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> ExitStatus {
                 svg_note: &mut svg_note,
             };
             draw_witnesses(drawn, (&program, &rep), name, source, &opts, graphs)
-                .map_err(TestError::Message)?;
+                .map_err(|e| TestError::Message(e.to_string()))?;
         }
         // Each test's JSON names the model that judged it: without --model, OPENCL
         // tests run opencl.cat with the variants it has.
@@ -224,13 +226,17 @@ fn draw_witnesses(
     source: &str,
     opts: &vkherd::Options,
     graphs: &GraphArgs,
-) -> Result<(), String> {
+) -> Result<(), DrawError> {
     let show: Vec<&str> = graphs.show.iter().map(|s| s.as_str()).collect();
-    let model = vkherd::explain::model_for(program, opts).map_err(|e| format!("{name}: {e}"))?;
-    vkherd::explain::check_show(&model, &show).map_err(|e| format!("{name}: {e}"))?;
+    let in_test = |e| DrawError::InTest {
+        test: name.to_string(),
+        error: e,
+    };
+    let model = vkherd::explain::model_for(program, opts).map_err(|e| in_test(Why::Model(e)))?;
+    vkherd::explain::check_show(&model, &show).map_err(|e| in_test(Why::Show(e)))?;
     let opts = opts.with_progress(None);
     let witnesses = vkherd::explain::witness_executions(program, Some(source), &opts, &show)
-        .map_err(|e| format!("{name}: cannot draw the witnesses: {e}"))?;
+        .map_err(|e| in_test(Why::Witnesses(e)))?;
     let svg = *drawn.svg_note.get_or_insert_with(|| {
         let present = graphs.graph.is_some() && vkherd::graphs::dot_available();
         if graphs.graph.is_some() && !present {
@@ -379,5 +385,44 @@ mod tests {
             summary_line(&t, 2, 0.5),
             "Summary: 1 test in 2 files: 1 Ok, 0 No, 0 open, 0 racy, 0 partial, 0 bounded-empty, 1 error, 0.50 s"
         );
+    }
+}
+
+/// Why the witnesses of a test could not be drawn.
+#[derive(Debug)]
+enum DrawError {
+    /// Something about the test `test`.
+    InTest { test: String, error: Why },
+    /// The graph could not be written to `--graph DIR`.
+    Write(GraphWriteError),
+}
+
+/// What went wrong with a test's witnesses.
+#[derive(Debug)]
+enum Why {
+    /// No cat model to draw the test's relations with.
+    Model(ExplainError),
+    /// `--show` names a relation the model does not have.
+    Show(UnknownRelation),
+    /// The witnesses could not be found.
+    Witnesses(ExplainError),
+}
+
+impl From<GraphWriteError> for DrawError {
+    fn from(e: GraphWriteError) -> DrawError {
+        DrawError::Write(e)
+    }
+}
+
+impl std::fmt::Display for DrawError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DrawError::InTest { test, error } => match error {
+                Why::Model(e) => write!(f, "{test}: {e}"),
+                Why::Show(e) => write!(f, "{test}: {e}"),
+                Why::Witnesses(e) => write!(f, "{test}: cannot draw the witnesses: {e}"),
+            },
+            DrawError::Write(e) => write!(f, "{e}"),
+        }
     }
 }

@@ -33,10 +33,7 @@ pub fn run(args: &ObserveArgs) -> ExitStatus {
     }
     let files = match files_to_run(&args.paths, TestKind::Litmus) {
         Ok(f) => f,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitStatus::BadInput;
-        }
+        Err(e) => return ExitStatus::bad_input(&e),
     };
     let device = match vulkan.open(args.device) {
         Ok(d) => d,
@@ -45,10 +42,7 @@ pub fn run(args: &ObserveArgs) -> ExitStatus {
     let no_chains_forced = !device.info.features.chains;
     let model = match args.model.model_forcing_no_chains(no_chains_forced) {
         Ok(m) => m,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitStatus::BadInput;
-        }
+        Err(e) => return ExitStatus::bad_input(&e),
     };
     let opts = Options {
         // (the variants asked for are not passed: no note says one was left out)

@@ -25,10 +25,7 @@ pub fn run(args: &TableArgs) -> ExitStatus {
     };
     let model = match args.model.model() {
         Ok(m) => m,
-        Err(e) => {
-            eprintln!("{}", e.trim_end());
-            return ExitStatus::BadInput;
-        }
+        Err(e) => return ExitStatus::bad_input(&e),
     };
     let sources: Vec<Result<String, String>> = index
         .tests
