@@ -10,20 +10,12 @@ macro_rules! outln {
 }
 
 mod args;
+mod cli;
 mod cmd;
-mod dir_walk;
-mod exit;
-mod family_tables;
-mod for_each_test;
-mod isolate;
-mod progress;
-mod report_extras;
-mod test_error;
-mod test_files;
 
 use args::{Cli, Command, ParseError};
 use clap::CommandFactory;
-use exit::ExitStatus;
+use cli::exit::ExitStatus;
 use std::io::Write;
 
 /// mimalloc: the enumeration allocates many small bit matrices from several rayon

@@ -1,10 +1,10 @@
 //! `vkherd bench PATH...`: per test, the median time over repeated runs, candidates
 //! explored, consistent executions and candidates per second; a table or JSON lines.
 
-use crate::exit::ExitStatus;
-use crate::for_each_test::{for_each_test, ErrorOutput, TestFile};
-use crate::test_error::TestError;
-use crate::test_files::{files_to_run, TestKind};
+use crate::cli::exit::ExitStatus;
+use crate::cli::for_each_test::{for_each_test, ErrorOutput, TestFile};
+use crate::cli::test_error::TestError;
+use crate::cli::test_files::{files_to_run, TestKind};
 use std::path::PathBuf;
 use vkherd::json::{BenchLine, Pruned};
 use vkherd::Options;

@@ -2,7 +2,7 @@
 //! mcompare7: verdict changes, states gained and lost, time ratio. Exit code 0 when no
 //! verdict or state differs, 1 when something does, 2 when a log cannot be read.
 
-use crate::exit::ExitStatus;
+use crate::cli::exit::ExitStatus;
 use serde::Serialize;
 use std::path::Path;
 use vkherd::logs::{compare, parse_log, Comparison, Log};

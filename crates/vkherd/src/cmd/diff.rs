@@ -10,10 +10,10 @@
 //! reported as a difference (docs/cli.md "vkherd diff").
 
 use crate::args::RunArgs;
-use crate::exit::ExitStatus;
-use crate::for_each_test::{for_each_test, ErrorOutput, TestFile};
-use crate::test_error::TestError;
-use crate::test_files::{files_to_run, TestKind};
+use crate::cli::exit::ExitStatus;
+use crate::cli::for_each_test::{for_each_test, ErrorOutput, TestFile};
+use crate::cli::test_error::TestError;
+use crate::cli::test_files::{files_to_run, TestKind};
 use serde::Serialize;
 use std::path::PathBuf;
 use vkherd::models::{resolve, ModelChoice};

@@ -3,7 +3,7 @@
 //! it (docs/generate.md "distinguish").
 
 use crate::args::DistinguishArgs;
-use crate::exit::ExitStatus;
+use crate::cli::exit::ExitStatus;
 use std::time::Duration;
 use vkherd::explain::{explain, explanation_text, Target};
 use vkherd::generate::alphabet::Alphabet;

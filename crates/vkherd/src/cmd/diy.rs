@@ -2,8 +2,8 @@
 //! family of its annotated variants (docs/generate.md).
 
 use crate::args::DiyArgs;
-use crate::exit::ExitStatus;
-use crate::family_tables::print_table;
+use crate::cli::exit::ExitStatus;
+use crate::cli::family_tables::print_table;
 use std::path::Path;
 use vkherd::generate::alphabet::Alphabet;
 use vkherd::generate::family::{self, Axis, Family};

@@ -2,9 +2,9 @@
 //! execution that allows them (docs/explain.md); `--dot` / `--graph DIR` draw the
 //! executions shown.
 
-use crate::exit::ExitStatus;
-use crate::for_each_test::{for_each_test, ErrorOutput, TestFile};
-use crate::test_error::TestError;
+use crate::cli::exit::ExitStatus;
+use crate::cli::for_each_test::{for_each_test, ErrorOutput, TestFile};
+use crate::cli::test_error::TestError;
 use std::io::Write;
 use std::path::Path;
 use vkherd::dot::Figure;

@@ -1,10 +1,10 @@
 //! `vkherd khronos PATH...`: a line per check, a summary, non-zero exit on any FAIL.
 
 use crate::args::{CommonArgs, LimitArgs};
-use crate::exit::ExitStatus;
-use crate::for_each_test::{for_each_test, ErrorOutput, TestFile};
-use crate::test_error::TestError;
-use crate::test_files::{files_to_run, TestKind};
+use crate::cli::exit::ExitStatus;
+use crate::cli::for_each_test::{for_each_test, ErrorOutput, TestFile};
+use crate::cli::test_error::TestError;
+use crate::cli::test_files::{files_to_run, TestKind};
 use std::path::PathBuf;
 use std::time::Instant;
 use vkherd::json::{KhronosCheck, KhronosSummary, KhronosSummaryLine};

@@ -2,10 +2,10 @@
 //! on stderr, and for a run of several files a summary line at the end.
 
 use crate::args::GraphArgs;
-use crate::exit::ExitStatus;
-use crate::for_each_test::{for_each_test, ErrorOutput, TestFile};
-use crate::test_error::TestError;
-use crate::test_files::{files_to_run, TestKind};
+use crate::cli::exit::ExitStatus;
+use crate::cli::for_each_test::{for_each_test, ErrorOutput, TestFile};
+use crate::cli::test_error::TestError;
+use crate::cli::test_files::{files_to_run, TestKind};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -126,12 +126,12 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> ExitStatus {
                 .and_then(|e| vkherd::far_past_limits(&e, &opts))
                 .map(|w| DeferredNote::after(WARNING_DELAY, format!("{name}: {w}")));
             let label = progress_label(k, files.len(), name);
-            let budget = crate::progress::Budget {
+            let budget = crate::cli::progress::Budget {
                 estimate,
                 estimate_is_bound: bound,
                 timeout: opts.run.timeout,
             };
-            let progress = crate::progress::Progress::start(&label, budget);
+            let progress = crate::cli::progress::Progress::start(&label, budget);
             opts.run.progress = progress.as_ref().map(|p| p.counter());
             vkherd::run_with_source(&program, Some(source), &opts)?
         };

@@ -1,7 +1,7 @@
 //! `vkherd merge`: puts the `--json` output of the shards of a run (`--shard K/N`) back
 //! together and prints the whole run's reports, as the run would have.
 
-use crate::exit::ExitStatus;
+use crate::cli::exit::ExitStatus;
 use std::io::Write;
 use std::path::PathBuf;
 use vkherd::json::Line;

@@ -3,8 +3,8 @@
 //! (docs/observe.md).
 
 use crate::args::ObserveArgs;
-use crate::exit::ExitStatus;
-use crate::test_files::{files_to_run, TestKind};
+use crate::cli::exit::ExitStatus;
+use crate::cli::test_files::{files_to_run, TestKind};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
 use vkherd::html::{Entry, EntryResult, Extras, FileError, Page};

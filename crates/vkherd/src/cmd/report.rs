@@ -2,10 +2,10 @@
 //! the paths and writes one self-contained HTML page (docs/report.md). A file that fails
 //! is an entry of the page with its error; the exit code is the main command's.
 
-use crate::dir_walk::Found;
-use crate::exit::ExitStatus;
-use crate::for_each_test::{for_each_test, EachTest, ErrorOutput, TestFile};
-use crate::test_error::TestError;
+use crate::cli::dir_walk::Found;
+use crate::cli::exit::ExitStatus;
+use crate::cli::for_each_test::{for_each_test, EachTest, ErrorOutput, TestFile};
+use crate::cli::test_error::TestError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -59,11 +59,11 @@ pub fn run(paths: &[PathBuf], output: &Path, opts: &Options, show: Show) -> Exit
     let status = for_each_test(paths_of, ErrorOutput::Text, &mut pages).status;
     let mut entries = pages.entries;
     let extras_note = if show.graphs {
-        crate::report_extras::draw(&mut entries)
+        crate::cli::report_extras::draw(&mut entries)
     } else {
         Some("Witness graphs and explanations were turned off (--no-graphs).".to_string())
     };
-    let families = crate::family_tables::families(paths, &entries);
+    let families = crate::cli::family_tables::families(paths, &entries);
     let page = Page {
         families,
         inputs: paths.iter().map(|p| p.display().to_string()).collect(),
@@ -137,7 +137,7 @@ fn file_item(path: PathBuf) -> Item {
 }
 
 fn walk(dir: &Path, out: &mut Vec<Item>) {
-    crate::dir_walk::walk(dir, &["litmus", "test"], true, &mut |f| {
+    crate::cli::dir_walk::walk(dir, &["litmus", "test"], true, &mut |f| {
         out.push(match f {
             Found::File(path) => file_item(path),
             Found::Unreadable(dir, e) => Item::UnreadableDir(dir, e.to_string()),
@@ -160,7 +160,7 @@ impl EachTest for Entries<'_> {
                 "cannot read directory {}: {e}",
                 path.display()
             ))),
-            _ => crate::for_each_test::read_source(path),
+            _ => crate::cli::for_each_test::read_source(path),
         }
     }
 
@@ -232,8 +232,8 @@ fn run_litmus(
 ) -> Result<Ran, vkherd::Diagnostic> {
     let program = vkherd::load_litmus(source)?;
     let estimate = vkherd::estimate(&program, opts).ok();
-    let budget = crate::progress::Budget::bound(estimate, opts.run.timeout);
-    let progress = crate::progress::Progress::start(label, budget);
+    let budget = crate::cli::progress::Budget::bound(estimate, opts.run.timeout);
+    let progress = crate::cli::progress::Progress::start(label, budget);
     let opts = opts.with_progress(progress.as_ref().map(|p| p.counter()));
     let rep = vkherd::run_with_source(&program, Some(source), &opts)?;
     let mut code = ExitStatus::of_report(&rep);
@@ -245,7 +245,7 @@ fn run_litmus(
                 vkherd::explain::check_show(&model, &relations).map_err(|e| e.to_string())
             });
         match checked {
-            Ok(()) => crate::report_extras::extras(
+            Ok(()) => crate::cli::report_extras::extras(
                 &program,
                 source,
                 &opts,
@@ -278,8 +278,8 @@ fn run_khronos(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let budget = crate::progress::Budget::bound(None, opts.run.timeout);
-    let progress = crate::progress::Progress::start(label, budget);
+    let budget = crate::cli::progress::Budget::bound(None, opts.run.timeout);
+    let progress = crate::cli::progress::Progress::start(label, budget);
     let opts = opts.with_progress(progress.as_ref().map(|p| p.counter()));
     let start = Instant::now();
     let checks = vkherd::khronos::run_khronos_with(source, &name, &opts)?;

@@ -2,7 +2,7 @@
 //! and prints the table of verdicts (docs/generate.md "Families").
 
 use crate::args::TableArgs;
-use crate::exit::ExitStatus;
+use crate::cli::exit::ExitStatus;
 use vkherd::generate::index::{Index, INDEX_FILE};
 use vkherd::generate::matrix;
 
@@ -48,6 +48,6 @@ pub fn run(args: &TableArgs) -> ExitStatus {
         index.vary.join(", "),
         model.name
     );
-    crate::family_tables::print_table(&index.dimensions, &index.variants, &verdicts);
+    crate::cli::family_tables::print_table(&index.dimensions, &index.variants, &verdicts);
     status
 }

@@ -21,12 +21,12 @@ pub fn print_table(
 }
 
 /// The directories with a family index below `paths`, sorted (a directory before the
-/// ones below it). The walk is crate::dir_walk's, so a link loop is walked once.
+/// ones below it). The walk is crate::cli::dir_walk's, so a link loop is walked once.
 fn family_dirs(paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for p in paths.iter().filter(|p| p.is_dir()) {
-        crate::dir_walk::walk(p, &["json"], false, &mut |found| {
-            if let crate::dir_walk::Found::File(f) = found {
+        crate::cli::dir_walk::walk(p, &["json"], false, &mut |found| {
+            if let crate::cli::dir_walk::Found::File(f) = found {
                 if f.file_name().is_some_and(|n| n == INDEX_FILE) {
                     out.extend(f.parent().map(Path::to_path_buf));
                 }

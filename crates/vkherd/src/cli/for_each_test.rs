@@ -3,8 +3,8 @@
 //! prints a failed test's error (stderr, and the `{"error": …}` object of `--json`), and
 //! combines the tests' exit statuses. The command says what to do with a test read.
 
-use crate::exit::ExitStatus;
-use crate::test_error::TestError;
+use crate::cli::exit::ExitStatus;
+use crate::cli::test_error::TestError;
 use std::path::Path;
 use vkherd::json::RunInfo;
 
@@ -91,7 +91,7 @@ pub fn for_each_test<'a>(
             source,
         };
         // A panic (a bug) fails this test alone (isolate.rs).
-        let ran = crate::isolate::catch(|| each.run(&test))
+        let ran = crate::cli::isolate::catch(|| each.run(&test))
             .unwrap_or_else(|panic| Err(TestError::Panicked(panic)));
         match ran {
             Ok(status) => walked.status = walked.status.combine(status),

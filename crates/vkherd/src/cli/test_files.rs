@@ -1,7 +1,7 @@
 //! Which files a run tests: the files given, and the test files below the directories
 //! given; or why there is nothing to test.
 
-use crate::dir_walk::Found;
+use crate::cli::dir_walk::Found;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -94,7 +94,7 @@ fn collect(paths: &[PathBuf], ext: &str, warn: bool) -> Result<Vec<PathBuf>, Fil
         if p.is_dir() {
             let mut found = Vec::new();
             let mut unreadable = None;
-            crate::dir_walk::walk(p, &[ext], warn, &mut |f| match f {
+            crate::cli::dir_walk::walk(p, &[ext], warn, &mut |f| match f {
                 Found::File(path) => found.push(path),
                 Found::Unreadable(dir, e) => {
                     unreadable.get_or_insert((dir, e));

@@ -1,8 +1,8 @@
 //! Why one test of a batch failed, rendered on stderr and as the `{"error": …}` object of
-//! `--json` ([`crate::for_each_test`]).
+//! `--json` ([`crate::cli::for_each_test`]).
 
-use crate::exit::ExitStatus;
-use crate::isolate::Panicked;
+use crate::cli::exit::ExitStatus;
+use crate::cli::isolate::Panicked;
 use vkherd::report::JsonError;
 use vkherd::Diagnostic;
 
