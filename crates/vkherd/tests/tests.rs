@@ -45,4 +45,5 @@ mod partial_runs;
 mod report;
 mod shards;
 mod symlink_dirs;
+mod test_layout;
 mod unroll_limits;
