@@ -344,3 +344,32 @@ fn a_stopped_explanation_says_how_far_it_got() {
     );
     assert!(!err.contains(" --> "), "{err}");
 }
+
+/// The explanation names the model with the variants it ran with, as the run's JSON does
+/// (`"model"` and `"variants"`): under rc11-sc the answer is opencl.cat's with RC11's SC
+/// order, not plain opencl's (docs/opencl.md "the SC order S").
+#[test]
+fn the_explanation_names_the_variants_the_model_ran_with() {
+    let f = corpus("opencl/sc/IRIW-sc-fences-relaxed.litmus");
+    let header = |args: &[&str]| {
+        let out = vkherd(args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        text(&out.stdout).lines().next().unwrap_or("").to_string()
+    };
+    assert!(
+        header(&["explain", &f]).starts_with("Test IRIW-sc-fences-relaxed, model opencl: "),
+        "{}",
+        header(&["explain", &f])
+    );
+    let rc11 = header(&["explain", "--variant", "rc11-sc", &f]);
+    assert!(
+        rc11.starts_with("Test IRIW-sc-fences-relaxed, model opencl with rc11-sc: "),
+        "{rc11}"
+    );
+    let mp = corpus("mp/MP-relacq-wg.litmus");
+    let nochains = header(&["explain", "--no-chains", &mp]);
+    assert!(
+        nochains.starts_with("Test MP-relacq-wg, model vulkan with no-chains: "),
+        "{nochains}"
+    );
+}

@@ -142,6 +142,8 @@ pub struct StateExplanation {
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Explanation {
     pub test: String,
+    /// The model that judged the test, with the variants it ran with (`opencl with
+    /// rc11-sc`): the same name and variants as the run's JSON.
     pub model: String,
     /// The states asked about, as given (`--state`) or the condition.
     pub asked: String,
@@ -390,7 +392,7 @@ pub fn explain(
     }
     Ok(Explanation {
         test: program.name.clone(),
-        model: judge.opts.model.spec.cat_name(),
+        model: model_label(&judge.opts),
         asked: match target {
             Target::State(v) => v
                 .iter()
@@ -558,5 +560,16 @@ fn check_text(model: &Model, c: usize) -> String {
             t.split_whitespace().collect::<Vec<_>>().join(" ")
         }
         _ => ch.name.clone(),
+    }
+}
+
+/// `vulkan`, or `opencl with rc11-sc`: the model of `opts` and the variants it runs with.
+fn model_label(opts: &crate::Options) -> String {
+    let name = opts.model.spec.cat_name();
+    let variants = crate::judge::variants_on(opts);
+    if variants.is_empty() {
+        name
+    } else {
+        format!("{name} with {}", variants.join(", "))
     }
 }
