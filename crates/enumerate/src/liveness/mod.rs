@@ -102,17 +102,9 @@ pub fn check(
     opts: &EnumOptions,
     progress: &Progress,
 ) -> Result<Liveness, EnumError> {
-    let budget = Budget::new(opts.run.max_candidates, opts.run.timeout);
+    let run = Runner::new(program, opts);
     let per_thread = all_endings(program, opts)?;
     let tree = Tree::of(program);
-    let combos = AtomicU64::new(0);
-    let run = Runner {
-        program,
-        opts,
-        budget: &budget,
-        tally: witness::WitnessTally::default(),
-        combinations: &combos,
-    };
     // Witnesses.
     let options = stuck_options(&per_thread);
     let accept = |paths: &[&LPath]| {
@@ -140,7 +132,7 @@ pub fn check(
     };
     if let Some(w) = witness {
         result.witness = Some(w);
-    } else if budget.alive() {
+    } else if run.budget.alive() {
         // Cuts: some invocation at a cut, the others at any prefix.
         let options: Vec<Vec<&LPath>> = per_thread
             .iter()
@@ -170,12 +162,12 @@ pub fn check(
             result.witness = Some(w);
         }
     }
-    result.stopped = budget.stop_reason();
+    result.stopped = run.budget.stop_reason();
     if result.stopped.is_some() && result.witness.is_none() {
         // Stopped before an answer: neither ok nor unknown is settled.
         result.verdict = Verdict::Unknown;
     }
-    result.combinations = combos.load(Ordering::Relaxed);
+    result.combinations = run.combinations.load(Ordering::Relaxed);
     Ok(result)
 }
 
@@ -187,16 +179,8 @@ pub fn stuck_states(
     program: &Program,
     opts: &EnumOptions,
 ) -> Result<std::collections::BTreeSet<Vec<InvState>>, EnumError> {
-    let budget = Budget::new(opts.run.max_candidates, opts.run.timeout);
+    let run = Runner::new(program, opts);
     let per_thread = all_endings(program, opts)?;
-    let combos = AtomicU64::new(0);
-    let run = Runner {
-        program,
-        opts,
-        budget: &budget,
-        tally: witness::WitnessTally::default(),
-        combinations: &combos,
-    };
     let options = stuck_options(&per_thread);
     let mut out = std::collections::BTreeSet::new();
     for combo in odometer(&options) {
@@ -255,12 +239,24 @@ const LIVENESS_COMBINATIONS: u64 = 16;
 struct Runner<'a> {
     program: &'a Program,
     opts: &'a EnumOptions,
-    budget: &'a Budget,
+    /// The run's limits, shared by every combination searched.
+    budget: Budget,
     tally: witness::WitnessTally,
-    combinations: &'a AtomicU64,
+    /// Path combinations searched.
+    combinations: AtomicU64,
 }
 
-impl Runner<'_> {
+impl<'a> Runner<'a> {
+    fn new(program: &'a Program, opts: &'a EnumOptions) -> Runner<'a> {
+        Runner {
+            program,
+            opts,
+            budget: Budget::new(opts.run.max_candidates, opts.run.timeout),
+            tally: witness::WitnessTally::default(),
+            combinations: AtomicU64::new(0),
+        }
+    }
+
     /// The least-numbered combination of `options` (one per thread, odometer order, the
     /// last thread fastest) that `wanted` accepts and whose search finds a candidate, and
     /// that candidate.
@@ -354,7 +350,7 @@ impl Runner<'_> {
             program,
             &opts,
             &visitor,
-            (self.budget, &self.tally),
+            (&self.budget, &self.tally),
             (0, false),
             &paths,
             (&lay, scbarinsts),
