@@ -3,13 +3,13 @@
 //! blanked text is the same offset in the original. The OpenCL dialect also has C's
 //! `// ...` and `/* ... */` ([`strip_c`]).
 
-pub(super) struct Stripped {
+pub(crate) struct Stripped {
     pub text: String,
     /// Byte offset of the `(*` of a comment that is never closed.
     pub unterminated: Option<usize>,
 }
 
-pub(super) fn strip(source: &str) -> Stripped {
+pub(crate) fn strip(source: &str) -> Stripped {
     strip_with(source, false)
 }
 

@@ -61,7 +61,7 @@ pub(super) fn tail<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Tail> {
 }
 
 /// `exists`, `forall`, `~exists` (also `~ exists`) or `not exists`.
-fn quantifier(i: &str) -> PResult<'_, Option<(Quantifier, &'static str)>> {
+pub(crate) fn quantifier(i: &str) -> PResult<'_, Option<(Quantifier, &'static str)>> {
     if let Some(j) = keyword(i, "exists") {
         return Ok((j, Some((Quantifier::Exists, "exists"))));
     }
@@ -86,7 +86,7 @@ fn quantifier(i: &str) -> PResult<'_, Option<(Quantifier, &'static str)>> {
 }
 
 /// `[x; P1:r1; 1:r0;]`: `;`-separated, last `;` optional.
-fn locations<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Vec<Spanned<StateItem>>> {
+pub(crate) fn locations<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Vec<Spanned<StateItem>>> {
     let ctx = " in `locations`";
     let (mut i, _) = sym(i, '[', " after `locations`", "`[`")?;
     let mut items = Vec::new();
@@ -192,7 +192,7 @@ struct Budget {
     connectives: usize,
 }
 
-fn condition<'a>(src: &Src<'a>, i: &'a str, kw: &str) -> PResult<'a, Cond> {
+pub(crate) fn condition<'a>(src: &Src<'a>, i: &'a str, kw: &str) -> PResult<'a, Cond> {
     let (j, _) = ws(i)?;
     if j.is_empty() {
         return Err(unexpected_in(j, &format!(" after `{kw}`"), CONDITION));

@@ -15,7 +15,7 @@ const IN_INIT: &str = " in the init block";
 
 /// A `;`-separated list between `{` and `}`; empty declarations (`;;`) are skipped and
 /// the last `;` is optional. `decl` parses one declaration.
-fn block<'a, T>(
+pub(crate) fn block<'a, T>(
     i: &'a str,
     ctx: &str,
     mut decl: impl FnMut(&'a str) -> PResult<'a, T>,

@@ -19,7 +19,7 @@ use nom::{IResult, Parser};
 /// nom's own errors have an empty `msg`; they are backtracked over or turned into a
 /// message by [`expect`] before they reach the user.
 #[derive(Debug)]
-pub(super) struct PErr<'a> {
+pub(crate) struct PErr<'a> {
     pub at: &'a str,
     pub msg: String,
 }
@@ -37,11 +37,11 @@ impl<'a> ParseError<&'a str> for PErr<'a> {
     }
 }
 
-pub(super) type PResult<'a, T> = IResult<&'a str, T, PErr<'a>>;
+pub(crate) type PResult<'a, T> = IResult<&'a str, T, PErr<'a>>;
 
 /// The text being parsed: `text` is the source with comments blanked out, byte for byte
 /// the same length as `orig`, which is used for line/column numbers.
-pub(super) struct Src<'a> {
+pub(crate) struct Src<'a> {
     orig: &'a str,
     pub text: &'a str,
     /// Byte offset of the start of each line, so that a span costs a binary search and
@@ -125,14 +125,14 @@ impl<'a> Src<'a> {
 }
 
 /// A committed error at `at` (no alternative is tried after it).
-pub(super) fn err<'a>(at: &'a str, msg: impl Into<String>) -> nom::Err<PErr<'a>> {
+pub(crate) fn err<'a>(at: &'a str, msg: impl Into<String>) -> nom::Err<PErr<'a>> {
     nom::Err::Failure(PErr {
         at,
         msg: msg.into(),
     })
 }
 
-pub(super) fn fail<'a, T>(at: &'a str, msg: impl Into<String>) -> PResult<'a, T> {
+pub(crate) fn fail<'a, T>(at: &'a str, msg: impl Into<String>) -> PResult<'a, T> {
     Err(err(at, msg))
 }
 
@@ -145,17 +145,17 @@ fn unexpected_msg(tok: &str, ctx: &str, expected: &str) -> String {
 }
 
 /// "unexpected `tok`{ctx}: expected {expected}", quoting the token at `i`.
-pub(super) fn unexpected_in<'a>(i: &'a str, ctx: &str, expected: &str) -> nom::Err<PErr<'a>> {
+pub(crate) fn unexpected_in<'a>(i: &'a str, ctx: &str, expected: &str) -> nom::Err<PErr<'a>> {
     let tok = token_at(i);
     err(tok, unexpected_msg(tok, ctx, expected))
 }
 
-pub(super) fn unexpected<'a>(i: &'a str, expected: &str) -> nom::Err<PErr<'a>> {
+pub(crate) fn unexpected<'a>(i: &'a str, expected: &str) -> nom::Err<PErr<'a>> {
     unexpected_in(i, "", expected)
 }
 
 /// Runs `p` at `i`; if it does not match, the token at `i` is reported as unexpected.
-pub(super) fn expect<'a, O>(
+pub(crate) fn expect<'a, O>(
     i: &'a str,
     mut p: impl Parser<&'a str, Output = O, Error = PErr<'a>>,
     ctx: &str,
@@ -168,7 +168,7 @@ pub(super) fn expect<'a, O>(
 }
 
 /// The text a message should quote at `i`: the word or number there, else one character.
-pub(super) fn token_at(i: &str) -> &str {
+pub(crate) fn token_at(i: &str) -> &str {
     let i = i.trim_start();
     let word_len = |s: &str| s.find(|c: char| !is_word(c)).unwrap_or(s.len());
     let n = match i.chars().next() {
@@ -181,29 +181,29 @@ pub(super) fn token_at(i: &str) -> &str {
 }
 
 /// The part of `start` that was consumed to reach `rest` (a suffix of it).
-pub(super) fn consumed<'a>(start: &'a str, rest: &str) -> &'a str {
+pub(crate) fn consumed<'a>(start: &'a str, rest: &str) -> &'a str {
     start
         .get(..start.len().saturating_sub(rest.len()))
         .unwrap_or(start)
 }
 
-pub(super) fn is_word(c: char) -> bool {
+pub(crate) fn is_word(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 
 /// Whitespace, `\r` and blank lines included (comments are already blanked).
-pub(super) fn ws(i: &str) -> PResult<'_, &str> {
+pub(crate) fn ws(i: &str) -> PResult<'_, &str> {
     take_while(|c: char| c.is_whitespace()).parse(i)
 }
 
 /// A run of word characters `[A-Za-z0-9_]`.
-pub(super) fn word(i: &str) -> PResult<'_, &str> {
+pub(crate) fn word(i: &str) -> PResult<'_, &str> {
     let (i, _) = ws(i)?;
     take_while1(is_word).parse(i)
 }
 
 /// An identifier: a word that does not start with a digit.
-pub(super) fn ident(i: &str) -> PResult<'_, &str> {
+pub(crate) fn ident(i: &str) -> PResult<'_, &str> {
     let (j, w) = word(i)?;
     if w.starts_with(|c: char| c.is_ascii_digit()) {
         return Err(nom::Err::Error(PErr::from_error_kind(i, ErrorKind::Alpha)));
@@ -212,7 +212,7 @@ pub(super) fn ident(i: &str) -> PResult<'_, &str> {
 }
 
 /// If the next word is `kw`, the input after it.
-pub(super) fn keyword<'a>(i: &'a str, kw: &str) -> Option<&'a str> {
+pub(crate) fn keyword<'a>(i: &'a str, kw: &str) -> Option<&'a str> {
     match word(i) {
         Ok((rest, w)) if w == kw => Some(rest),
         _ => None,
@@ -220,19 +220,19 @@ pub(super) fn keyword<'a>(i: &'a str, kw: &str) -> Option<&'a str> {
 }
 
 /// Skips whitespace, then the character `c`.
-pub(super) fn sym<'a>(i: &'a str, c: char, ctx: &str, expected: &str) -> PResult<'a, char> {
+pub(crate) fn sym<'a>(i: &'a str, c: char, ctx: &str, expected: &str) -> PResult<'a, char> {
     let (i, _) = ws(i)?;
     expect(i, char(c), ctx, expected)
 }
 
 /// `r` followed by digits.
-pub(super) fn is_register(w: &str) -> bool {
+pub(crate) fn is_register(w: &str) -> bool {
     w.strip_prefix('r')
         .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// A register `rN`; any other word does not match.
-pub(super) fn register(i: &str) -> PResult<'_, u32> {
+pub(crate) fn register(i: &str) -> PResult<'_, u32> {
     let (j, w) = word(i)?;
     if !is_register(w) {
         return Err(nom::Err::Error(PErr::from_error_kind(i, ErrorKind::Tag)));
@@ -247,7 +247,7 @@ pub(super) fn register(i: &str) -> PResult<'_, u32> {
 }
 
 /// An integer: decimal or `0x` hex, optionally negative, fitting in an i64.
-pub(super) fn integer(i: &str) -> PResult<'_, i64> {
+pub(crate) fn integer(i: &str) -> PResult<'_, i64> {
     let (i, _) = ws(i)?;
     let hex = recognize(pair(tag_no_case("0x"), hex_digit1));
     let (rest, text) = recognize(pair(opt(char('-')), alt((hex, digit1)))).parse(i)?;
@@ -282,7 +282,7 @@ pub(super) fn integer(i: &str) -> PResult<'_, i64> {
 }
 
 /// A non-negative integer (ids, counts).
-pub(super) fn natural(i: &str) -> PResult<'_, u64> {
+pub(crate) fn natural(i: &str) -> PResult<'_, u64> {
     let (i, _) = ws(i)?;
     let (rest, v) = integer(i)?;
     match u64::try_from(v) {
@@ -295,7 +295,7 @@ pub(super) fn natural(i: &str) -> PResult<'_, u64> {
 }
 
 /// A thread number in decimal (`1` of `1:r0`, the numbers of `ssw`).
-pub(super) fn thread_number(digits: &str) -> Result<usize, nom::Err<PErr<'_>>> {
+pub(crate) fn thread_number(digits: &str) -> Result<usize, nom::Err<PErr<'_>>> {
     digits
         .parse::<usize>()
         .map_err(|_| err(digits, format!("thread number `{digits}` out of range")))
@@ -303,7 +303,7 @@ pub(super) fn thread_number(digits: &str) -> Result<usize, nom::Err<PErr<'_>>> {
 
 /// `Pn` opening the header of thread `expected_id` (threads come in order P0, P1, ...):
 /// the rest of the input and the word `Pn`. `what` names the header for errors.
-pub(super) fn thread_word<'a>(i: &'a str, expected_id: usize, what: &str) -> PResult<'a, &'a str> {
+pub(crate) fn thread_word<'a>(i: &'a str, expected_id: usize, what: &str) -> PResult<'a, &'a str> {
     let (j, p) = expect(i, word, "", what)?;
     let Some(digits) = p
         .strip_prefix('P')
@@ -325,7 +325,7 @@ pub(super) fn thread_word<'a>(i: &'a str, expected_id: usize, what: &str) -> PRe
 
 /// `Pn:rK` or `n:rK`, spaces allowed around `:`. Does not match (backtracks) unless a
 /// thread word is followed by `:`, so `P1` alone is an ordinary location.
-pub(super) fn thread_reg(i: &str) -> PResult<'_, (usize, u32)> {
+pub(crate) fn thread_reg(i: &str) -> PResult<'_, (usize, u32)> {
     let (j, w) = word(i)?;
     let num = w.strip_prefix('P').unwrap_or(w);
     let (k, _) = ws(j)?;

@@ -8,14 +8,14 @@
 //! - [`instr`] and [`attrs`]: one cell's instructions; [`cond`]: everything after the table
 
 mod attrs;
-mod comments;
-mod cond;
-mod init;
+pub(crate) mod comments;
+pub(crate) mod cond;
+pub(crate) mod init;
 mod instr;
-mod lex;
+pub(crate) mod lex;
 mod mmra;
 mod opencl;
-mod table;
+pub(crate) mod table;
 
 pub use cond::cond_to_string;
 pub use opencl::parse_opencl;

@@ -1,5 +1,8 @@
 //! The thread table: a header row `P0@sg 0, wg 0, qf 0 | P1@... ;` and rows of
 //! `|`-separated cells ending with `;`. Column k of every row is thread k.
+//!
+//! The layout (rows, cells, limits) is shared by the dialects that use it; a [`Layout`]
+//! gives what differs: the thread header, the cell and where the table ends.
 
 use super::instr::cell;
 use super::lex::{
@@ -8,29 +11,38 @@ use super::lex::{
 use crate::ast::{Instr, Spanned, ThreadHeader};
 use crate::limits::{MAX_INSTRUCTIONS, MAX_INSTRUCTIONS_PER_THREAD, MAX_THREADS};
 
-/// The instructions of each column, and how many of them are not labels (for the limits).
-struct Code {
-    cols: Vec<Vec<Spanned<Instr>>>,
-    counts: Vec<usize>,
-    total: usize,
+/// A parser of one cell: the source, the cell's text, its column; the cell's items.
+pub(crate) type CellParser<'a, I> = fn(&Src<'a>, &'a str, usize) -> PResult<'a, Vec<Spanned<I>>>;
+
+/// What a dialect's table is made of. `H` is a thread header, `I` an instruction.
+pub(crate) struct Layout<'a, H, I> {
+    /// The header of thread `id` (threads come in order), at `i` or after whitespace.
+    pub header: fn(&Src<'a>, &'a str, usize) -> PResult<'a, H>,
+    /// A cell of column `col`, `i` at its first character (not `|` nor `;`): its items.
+    pub cell: CellParser<'a, I>,
+    /// Labels do not count against the limits on instructions.
+    pub is_label: fn(&I) -> bool,
+    /// True where the rows end (the input after the last row, whitespace not skipped).
+    pub at_end: fn(&str) -> bool,
 }
 
-impl Code {
+/// The instructions of each column, and how many of them are not labels (for the limits).
+struct Code<I> {
+    cols: Vec<Vec<Spanned<I>>>,
+    counts: Vec<usize>,
+    total: usize,
+    is_label: fn(&I) -> bool,
+}
+
+impl<I> Code<I> {
     /// Appends a cell's items to column `col`; fails at `text` (the cell) if a limit on
     /// instructions is passed.
-    fn push<'a>(
-        &mut self,
-        col: usize,
-        items: Vec<Spanned<Instr>>,
-        text: &'a str,
-    ) -> PResult<'a, ()> {
+    fn push<'a>(&mut self, col: usize, items: Vec<Spanned<I>>, text: &'a str) -> PResult<'a, ()> {
         let Some(column) = self.cols.get_mut(col) else {
             return Ok((text, ()));
         };
-        let n = items
-            .iter()
-            .filter(|it| !matches!(it.value, Instr::Label(_)))
-            .count();
+        let is_label = self.is_label;
+        let n = items.iter().filter(|it| !is_label(&it.value)).count();
         column.extend(items);
         self.counts[col] += n;
         self.total += n;
@@ -52,17 +64,37 @@ impl Code {
     }
 }
 
-pub(super) type Columns = Vec<Vec<Spanned<Instr>>>;
+pub(crate) type Columns<I> = Vec<Vec<Spanned<I>>>;
 
-pub(super) fn table<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, (Vec<ThreadHeader>, Columns)> {
-    let (mut i, threads) = header_row(src, i)?;
+/// The Vulkan dialect's table.
+pub(super) fn table<'a>(
+    src: &Src<'a>,
+    i: &'a str,
+) -> PResult<'a, (Vec<ThreadHeader>, Columns<Instr>)> {
+    let layout = Layout {
+        header: thread_header,
+        cell: |src, i, col| cell(src, i, col == 0),
+        is_label: |instr| matches!(instr, Instr::Label(_)),
+        at_end: at_table_end,
+    };
+    table_of(src, i, &layout)
+}
+
+/// The header row, then rows up to where `layout.at_end` says the table ends.
+pub(crate) fn table_of<'a, H, I>(
+    src: &Src<'a>,
+    i: &'a str,
+    layout: &Layout<'a, H, I>,
+) -> PResult<'a, (Vec<H>, Columns<I>)> {
+    let (mut i, threads) = header_row(src, i, layout.header)?;
     let mut code = Code {
-        cols: vec![Vec::new(); threads.len()],
+        cols: (0..threads.len()).map(|_| Vec::new()).collect(),
         counts: vec![0; threads.len()],
         total: 0,
+        is_label: layout.is_label,
     };
-    while !at_table_end(i) {
-        i = row(src, i, &mut code)?.0;
+    while !(layout.at_end)(i) {
+        i = row(src, i, &mut code, layout.cell)?.0;
     }
     Ok((i, (threads, code.cols)))
 }
@@ -79,7 +111,11 @@ fn at_table_end(i: &str) -> bool {
         )
 }
 
-fn header_row<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Vec<ThreadHeader>> {
+fn header_row<'a, H>(
+    src: &Src<'a>,
+    i: &'a str,
+    thread_header: fn(&Src<'a>, &'a str, usize) -> PResult<'a, H>,
+) -> PResult<'a, Vec<H>> {
     let mut threads = Vec::new();
     let mut i = i;
     loop {
@@ -144,7 +180,12 @@ fn thread_header<'a>(src: &Src<'a>, i: &'a str, expected_id: usize) -> PResult<'
 }
 
 /// One row; appends the instructions of column k to `code[k]`.
-fn row<'a>(src: &Src<'a>, i: &'a str, code: &mut Code) -> PResult<'a, ()> {
+fn row<'a, I>(
+    src: &Src<'a>,
+    i: &'a str,
+    code: &mut Code<I>,
+    cell: CellParser<'a, I>,
+) -> PResult<'a, ()> {
     let threads = code.cols.len();
     let mut col = 0;
     let mut i = i;
@@ -154,7 +195,7 @@ fn row<'a>(src: &Src<'a>, i: &'a str, code: &mut Code) -> PResult<'a, ()> {
         let j = if j.is_empty() || j.starts_with(['|', ';']) {
             j
         } else {
-            let (rest, items) = cell(src, j, col == 0)?;
+            let (rest, items) = cell(src, j, col)?;
             let text = consumed(j, rest);
             last = Some(text);
             code.push(col, items, text)?;
