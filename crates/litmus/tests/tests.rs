@@ -7,3 +7,4 @@ mod khronos_robustness;
 mod litmus_parser;
 mod opencl_parser;
 mod opencl_robustness;
+mod ptx_corpus;
