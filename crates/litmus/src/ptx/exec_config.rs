@@ -44,7 +44,7 @@ mod tests {
     #[test]
     fn blanks_from_the_offset_keeping_lengths_and_newlines() {
         let (t, open) = blank("a<<b>> c <<é\n>>d", 1);
-        assert_eq!(t, "a      c    \n  d");
+        assert_eq!(t, "a      c     \n  d");
         assert_eq!(open, None);
         // Before `from`, nothing is blanked.
         assert_eq!(blank("<<x>> y", 2).0, "<<x>> y");

@@ -24,8 +24,7 @@ pub(super) fn init_start(text: &str) -> Result<usize, usize> {
 
 /// The name and the description (trimmed, quotes kept); the input is left at the `{`.
 pub(super) fn header(i: &str) -> PResult<'_, (&str, &str)> {
-    let (i, _) = ws(i)?;
-    let i = i.trim_start_matches('\u{feff}');
+    let (i, _) = ws(i.trim_start_matches('\u{feff}'))?;
     let expected = "the header `PTX NAME`";
     let lang_len = i.find(char::is_whitespace).unwrap_or(i.len());
     let lang = &i[..lang_len];

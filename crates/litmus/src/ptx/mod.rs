@@ -27,7 +27,7 @@ use ast::PtxTest;
 /// True if the header's language word is `PTX` (or `ptx`).
 pub fn is_ptx(source: &str) -> bool {
     let stripped = comments::strip(source);
-    let text = stripped.text.trim_start().trim_start_matches('\u{feff}');
+    let text = stripped.text.trim_start_matches('\u{feff}').trim_start();
     let word = text.split(char::is_whitespace).next().unwrap_or("");
     header::LANGUAGE_WORDS.contains(&word)
 }
