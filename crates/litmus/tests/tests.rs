@@ -8,3 +8,5 @@ mod litmus_parser;
 mod opencl_parser;
 mod opencl_robustness;
 mod ptx_corpus;
+mod ptx_errors;
+mod ptx_robustness;

@@ -153,6 +153,18 @@ impl<'a> Head<'a, '_> {
         format!(" in `{}`", self.text)
     }
 
+    /// The `,` before the next operand; `form` is the operands' shape, for the message.
+    fn comma(&self, i: &'a str, form: &str) -> PResult<'a, ()> {
+        let (j, _) = ws(i)?;
+        match j.strip_prefix(',') {
+            Some(rest) => Ok((rest, ())),
+            None => {
+                let expected = format!("`,` (the form is `{} {form}`)", self.text);
+                Err(unexpected_in(j, &self.ctx(), &expected))
+            }
+        }
+    }
+
     /// Fails at the suffix `n`, if there is one: nothing but `expected` may follow.
     fn no_more(&self, n: usize, expected: &str) -> Result<(), Err<'a>> {
         match self.sfx.get(n) {
@@ -251,7 +263,7 @@ fn load<'a>(src: &Src<'a>, h: &Head<'a, '_>, i: &'a str, proxy: Proxy) -> PResul
     if h.sfx.is_empty() {
         // Dat3M's `localValue`: `ld r0, V` sets a register, whatever the opcode.
         let (i, dst) = destination(i, h)?;
-        let (i, _) = comma(i, &ctx)?;
+        let (i, _) = h.comma(i, "rK, V")?;
         let (at, _) = ws(i)?;
         if let Ok((_, name)) = ident(at) {
             if register(at).is_err() {
@@ -275,7 +287,7 @@ fn load<'a>(src: &Src<'a>, h: &Head<'a, '_>, i: &'a str, proxy: Proxy) -> PResul
         Some((_, s)) => LoadSem::Relaxed(s),
     };
     let (i, dst) = destination(i, h)?;
-    let (i, _) = comma(i, &ctx)?;
+    let (i, _) = h.comma(i, "rK, x")?;
     let (i, loc) = location(src, i, &ctx)?;
     Ok((
         i,
@@ -313,20 +325,8 @@ fn store<'a>(src: &Src<'a>, h: &Head<'a, '_>, i: &'a str, proxy: Proxy) -> PResu
         Some((_, s)) => StoreSem::Relaxed(s),
     };
     let ctx = h.ctx();
-    let (at, _) = ws(i)?;
-    if let Ok((_, r)) = word(at) {
-        if register(at).is_ok() {
-            return fail(
-                r,
-                format!(
-                    "register `{r}` where the location is expected: `{}` takes the location first, `{} x, {r}`",
-                    h.text, h.text
-                ),
-            );
-        }
-    }
-    let (i, loc) = location(src, at, &ctx)?;
-    let (i, _) = comma(i, &ctx)?;
+    let (i, loc) = first_location(src, h, i, "takes the location first")?;
+    let (i, _) = h.comma(i, "x, V")?;
     let (i, value) = value(i, &ctx)?;
     Ok((
         i,
@@ -337,6 +337,27 @@ fn store<'a>(src: &Src<'a>, h: &Head<'a, '_>, i: &'a str, proxy: Proxy) -> PResu
             value,
         },
     ))
+}
+
+/// The location that is the first operand of a store or `red`; a register there gets
+/// `hint` and the right form.
+fn first_location<'a>(
+    src: &Src<'a>,
+    h: &Head<'a, '_>,
+    i: &'a str,
+    hint: &str,
+) -> PResult<'a, Spanned<String>> {
+    let (at, _) = ws(i)?;
+    if let (Ok((_, r)), Ok(_)) = (word(at), register(at)) {
+        return fail(
+            r,
+            format!(
+                "register `{r}` where the location is expected: `{}` {hint}: `{} x, V`",
+                h.text, h.text
+            ),
+        );
+    }
+    location(src, at, &h.ctx())
 }
 
 fn rmw_op(w: &str) -> Option<RmwOp> {
@@ -388,17 +409,22 @@ fn atom<'a>(src: &Src<'a>, h: &Head<'a, '_>, i: &'a str, proxy: Proxy) -> PResul
         _ => return fail(t, format!("unknown atomic operation `{t}`: expected {ops}")),
     };
     h.no_more(3, "the operands")?;
+    let form = if matches!(kind, Kind::Cas) {
+        "rK, x, E, V"
+    } else {
+        "rK, x, V"
+    };
     let ctx = h.ctx();
     let (i, dst) = destination(i, h)?;
-    let (i, _) = comma(i, &ctx)?;
+    let (i, _) = h.comma(i, form)?;
     let (i, loc) = location(src, i, &ctx)?;
-    let (i, _) = comma(i, &ctx)?;
+    let (i, _) = h.comma(i, form)?;
     let (i, first) = value(i, &ctx)?;
     let (i, op, value) = match kind {
         Kind::Op(op) => (i, AtomOp::Op(op), first),
         Kind::Exch => (i, AtomOp::Exch, first),
         Kind::Cas => {
-            let (i, _) = comma(i, &ctx)?;
+            let (i, _) = h.comma(i, "rK, x, E, V")?;
             let (i, new) = value(i, &ctx)?;
             (i, AtomOp::Cas { expected: first }, new)
         }
@@ -438,8 +464,8 @@ fn red<'a>(src: &Src<'a>, h: &Head<'a, '_>, i: &'a str, proxy: Proxy) -> PResult
     };
     h.no_more(3, "the operands")?;
     let ctx = h.ctx();
-    let (i, loc) = location(src, i, &ctx)?;
-    let (i, _) = comma(i, &ctx)?;
+    let (i, loc) = first_location(src, h, i, "has no destination register")?;
+    let (i, _) = h.comma(i, "x, V")?;
     let (i, value) = value(i, &ctx)?;
     Ok((
         i,
@@ -563,9 +589,9 @@ fn arith<'a>(h: &Head<'a, '_>, i: &'a str, op: ArithOp) -> PResult<'a, PtxInstr>
     h.no_more(0, "the operands `rK, A, B`")?;
     let ctx = h.ctx();
     let (i, dst) = destination(i, h)?;
-    let (i, _) = comma(i, &ctx)?;
+    let (i, _) = h.comma(i, "rK, A, B")?;
     let (i, a) = value(i, &ctx)?;
-    let (i, _) = comma(i, &ctx)?;
+    let (i, _) = h.comma(i, "rK, A, B")?;
     let (i, b) = value(i, &ctx)?;
     Ok((i, PtxInstr::Arith { op, dst, a, b }))
 }
@@ -574,9 +600,9 @@ fn branch<'a>(src: &Src<'a>, h: &Head<'a, '_>, i: &'a str, op: CmpOp) -> PResult
     h.no_more(0, "the operands `A, B, LCnn`")?;
     let ctx = h.ctx();
     let (i, a) = value(i, &ctx)?;
-    let (i, _) = comma(i, &ctx)?;
+    let (i, _) = h.comma(i, "A, B, LCnn")?;
     let (i, b) = value(i, &ctx)?;
-    let (i, _) = comma(i, &ctx)?;
+    let (i, _) = h.comma(i, "A, B, LCnn")?;
     let (i, target) = label(src, i, &ctx)?;
     Ok((i, PtxInstr::Branch { op, a, b, target }))
 }
