@@ -9,7 +9,7 @@ use super::ast::{
     RmwOrder, Spanned, StoreSem,
 };
 use super::words::{
-    comma, is_label, label, location, next_is, order, proxy, reg, scope, suffixes, value, Err,
+    comma, is_label, label, location, next_is, order, proxy, reg, scope, suffixes, value, Failure,
     Order, SCOPES,
 };
 use crate::litmus_parser::lex::{
@@ -166,7 +166,7 @@ impl<'a> Head<'a, '_> {
     }
 
     /// Fails at the suffix `n`, if there is one: nothing but `expected` may follow.
-    fn no_more(&self, n: usize, expected: &str) -> Result<(), Err<'a>> {
+    fn no_more(&self, n: usize, expected: &str) -> Result<(), Failure<'a>> {
         match self.sfx.get(n) {
             None => Ok(()),
             Some(&(_, t)) => Err(err(
@@ -180,7 +180,7 @@ impl<'a> Head<'a, '_> {
     }
 
     /// The order, suffix 0, which must be one of `allowed` (spelt `names` for messages).
-    fn order(&self, allowed: &[Order], names: &str) -> Result<Order, Err<'a>> {
+    fn order(&self, allowed: &[Order], names: &str) -> Result<Order, Failure<'a>> {
         let Some(&(w, t)) = self.sfx.first() else {
             return Err(err(
                 self.text,
@@ -208,7 +208,7 @@ impl<'a> Head<'a, '_> {
     }
 
     /// The scope, suffix `n`, which every order but `.weak` needs.
-    fn scope(&self, n: usize) -> Result<PtxScope, Err<'a>> {
+    fn scope(&self, n: usize) -> Result<PtxScope, Failure<'a>> {
         let Some(&(w, t)) = self.sfx.get(n) else {
             return Err(err(
                 self.text,
@@ -233,7 +233,7 @@ impl<'a> Head<'a, '_> {
         &self,
         scoped: &[Order],
         names: &str,
-    ) -> Result<Option<(Order, PtxScope)>, Err<'a>> {
+    ) -> Result<Option<(Order, PtxScope)>, Failure<'a>> {
         let mut allowed = vec![Order::Weak];
         allowed.extend_from_slice(scoped);
         let o = self.order(&allowed, names)?;
@@ -374,7 +374,7 @@ fn rmw_op(w: &str) -> Option<RmwOp> {
 }
 
 /// The order and scope of an `atom` or `red`: suffixes 0 and 1.
-fn rmw_sem<'a>(h: &Head<'a, '_>) -> Result<(RmwOrder, PtxScope), Err<'a>> {
+fn rmw_sem<'a>(h: &Head<'a, '_>) -> Result<(RmwOrder, PtxScope), Failure<'a>> {
     let allowed = [
         Order::Relaxed,
         Order::Acquire,

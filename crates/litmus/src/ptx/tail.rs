@@ -5,11 +5,11 @@
 use super::ast::{
     Cond, CondAtom, Expectation, ExpectationModel, PtxCondition, PtxQuantifier, Spanned, StateItem,
 };
-use super::words::not_a_location;
+use super::words::{not_a_location, Failure};
 use crate::ast::Quantifier;
 use crate::litmus_parser::cond::{cond_to_string, condition, locations, quantifier};
 use crate::litmus_parser::lex::{
-    consumed, err, keyword, unexpected, unexpected_in, word, ws, PErr, PResult, Src,
+    consumed, err, keyword, unexpected, unexpected_in, word, ws, PResult, Src,
 };
 
 const QUANTIFIERS: &str = "`exists`, `~exists`, `not exists`, `forall`, `final`";
@@ -89,7 +89,7 @@ fn checked_condition<'a>(src: &Src<'a>, i: &'a str, kw: &str) -> PResult<'a, Con
 }
 
 /// Dat3M cannot name a location with a keyword (`exists (cc = 1)`): blame the name.
-fn check_cond<'a>(src: &Src<'a>, c: &Cond) -> Result<(), nom::Err<PErr<'a>>> {
+fn check_cond<'a>(src: &Src<'a>, c: &Cond) -> Result<(), Failure<'a>> {
     // An explicit stack: conditions are bounded by the kit, but this costs nothing.
     let mut todo = vec![c];
     while let Some(c) = todo.pop() {
@@ -112,7 +112,7 @@ fn check_cond<'a>(src: &Src<'a>, c: &Cond) -> Result<(), nom::Err<PErr<'a>>> {
     Ok(())
 }
 
-fn check_item<'a>(src: &Src<'a>, item: &Spanned<StateItem>) -> Result<(), nom::Err<PErr<'a>>> {
+fn check_item<'a>(src: &Src<'a>, item: &Spanned<StateItem>) -> Result<(), Failure<'a>> {
     let StateItem::Loc(name) = &item.value else {
         return Ok(());
     };

@@ -233,4 +233,5 @@ pub(super) fn next_is(i: &str, c: char) -> bool {
     i.trim_start().starts_with(c)
 }
 
-pub(super) type Err<'a> = nom::Err<PErr<'a>>;
+/// A parse error as nom carries it.
+pub(super) type Failure<'a> = nom::Err<PErr<'a>>;
