@@ -2,7 +2,8 @@
 # Fills fuzz/corpus/TARGET with seeds from the repository (run from the repository root):
 # the litmus corpus (OpenCL tests for parse_opencl), the bundled and sample cat models
 # (parse_cat, run_cat), the malformed-input corpus and, if present, the Khronos reference
-# suite in ../shared/khronos-tests (copied into the git-ignored corpus dir, not committed).
+# suite in ../shared/khronos-tests and Dat3M's PTX tests in ../shared/dat3m/ptx-tests
+# (copied into the git-ignored corpus dir, not committed).
 set -eu
 target="$1"
 dir="fuzz/corpus/$target"
@@ -33,6 +34,8 @@ EOF
 parse_opencl)
     copy $(find litmus-tests/opencl litmus-tests/opencl-mmra crates/vkherd/tests/malformed \
         -name '*.litmus' -exec grep -qi '^ *opencl' {} \; -print 2>/dev/null) ;;
+parse_ptx)
+    copy $(find ../shared/dat3m/ptx-tests -name '*.litmus' 2>/dev/null) ;;
 parse_khronos)
     copy $(find ../shared/khronos-tests crates/vkherd/tests/malformed -name '*.test' 2>/dev/null) ;;
 *)

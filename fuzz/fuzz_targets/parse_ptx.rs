@@ -1,0 +1,24 @@
+//! The PTX parser never panics, its errors name a real place in the input, and the spans
+//! of a parsed test's instructions do too.
+#![no_main]
+
+mod common;
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let source = common::text(data);
+    match vkherd_litmus::parse_ptx(&source) {
+        Ok(test) => {
+            for (t, h) in test.threads.iter().enumerate() {
+                assert_eq!(h.id, t, "thread headers out of order");
+            }
+            for instr in test.code.iter().flatten() {
+                let s = instr.span;
+                assert!(s.offset + s.len <= source.len(), "span out of bounds: {s:?}");
+                assert_eq!(vkherd_litmus::span_at(&source, s.offset, s.len), s);
+            }
+        }
+        Err(d) => common::check_diagnostic(&source, &d),
+    }
+});
