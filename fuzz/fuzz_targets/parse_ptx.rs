@@ -15,7 +15,10 @@ fuzz_target!(|data: &[u8]| {
             }
             for instr in test.code.iter().flatten() {
                 let s = instr.span;
-                assert!(s.offset + s.len <= source.len(), "span out of bounds: {s:?}");
+                assert!(
+                    s.offset + s.len <= source.len(),
+                    "span out of bounds: {s:?}"
+                );
                 assert_eq!(vkherd_litmus::span_at(&source, s.offset, s.len), s);
             }
         }
