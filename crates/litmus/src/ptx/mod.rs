@@ -6,14 +6,19 @@
 //!
 //! - [`header`]: `PTX NAME` and the description; [`exec_config`]: `<< ... >>`
 //! - [`init`]: the init block; [`table`]: thread headers and rows
-//! - [`instr`]: one cell; [`words`]: orders, scopes, proxies, operands
+//! - [`instr`]: one cell; [`head`]: an opcode's suffixes and their checks;
+//!   [`memory`]: loads, stores, `atom`, `red`; [`sync`]: fences and barriers
+//! - [`words`]: orders, scopes, proxies, operands
 //! - [`tail`]: `locations`, `filter` and the final condition
 
 pub mod ast;
 mod exec_config;
+mod head;
 mod header;
 mod init;
 mod instr;
+mod memory;
+mod sync;
 mod table;
 mod tail;
 mod words;

@@ -1,7 +1,7 @@
 //! The dialect's words (orders, scopes, proxies), the words that cannot name a location,
 //! and the operands: values, locations, registers and labels.
 
-use super::ast::{Proxy, PtxScope, Spanned, Value};
+use super::ast::{Proxy, PtxScope, RmwOp, Spanned, Value};
 use crate::litmus_parser::lex::{
     consumed, fail, ident, integer, is_register, register, unexpected_in, word, ws, PErr, PResult,
     Src,
@@ -29,6 +29,20 @@ pub(super) fn order(w: &str) -> Option<Order> {
         "release" => Order::Release,
         "acq_rel" => Order::AcqRel,
         "sc" => Order::Sc,
+        _ => return None,
+    })
+}
+
+/// The operation of an `atom` or a `red`.
+pub(super) fn rmw_op(w: &str) -> Option<RmwOp> {
+    Some(match w {
+        "add" => RmwOp::Add,
+        "sub" => RmwOp::Sub,
+        "mul" => RmwOp::Mul,
+        "div" => RmwOp::Div,
+        "and" => RmwOp::And,
+        "or" => RmwOp::Or,
+        "xor" => RmwOp::Xor,
         _ => return None,
     })
 }
