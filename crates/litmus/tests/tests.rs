@@ -7,6 +7,7 @@ mod khronos_robustness;
 mod litmus_parser;
 mod opencl_parser;
 mod opencl_robustness;
+mod ptx_ast;
 mod ptx_corpus;
 mod ptx_errors;
 mod ptx_robustness;
