@@ -20,6 +20,10 @@ fn cases() -> Vec<(String, &'static str)> {
         (cell("st.relaxed x, 1"), "4:2: missing scope after `st.relaxed`: expected .cta, .gpu or .sys"),
         (cell("ld.acquire.gpu.foo r0, x"), "4:16: unexpected `.foo` after `ld.acquire.gpu`: expected the operands"),
         (cell("mov r0, 1"), "4:2: unknown instruction `mov`: expected an instruction (`ld`, `st`, `atom`, `red`, `fence`, `bar`, `tld`, `suld`, `cold`, `sust`, `suatom`, `sured`, `add`, `sub`, `mul`, `div`, `beq`, `bne`, `blt`, `bgt`, `ble`, `bge`, `goto`) or a label `LCnn:`, or after the table `locations`, `filter`, `exists`, `~exists`, `forall` or `final`"),
+        (
+            cell("ld r0, r1024"),
+            "4:9: register `r1024` out of range: expected `r0`..`r1023`",
+        ),
         (cell("ld r0, x"), "4:9: `ld r0, x` without an order sets a register to a register or an integer: to load from `x`, write `ld.weak`, `ld.relaxed.SCOPE` or `ld.acquire.SCOPE`"),
         (cell("ld.weak x, r0"), "4:10: `x` where the destination register is expected: `ld.weak` takes a register `rK` first"),
         (cell("st.weak r0, 1"), "4:10: register `r0` where the location is expected: `st.weak` takes the location first: `st.weak x, V`"),

@@ -4,7 +4,7 @@
 use super::ast::{AtomOp, LoadSem, Proxy, PtxInstr, PtxScope, RmwOp, RmwOrder, Spanned, StoreSem};
 use super::head::Head;
 use super::words::{location, reg, rmw_op, value, Failure, Order};
-use crate::litmus_parser::lex::{fail, ident, register, word, ws, PResult, Src};
+use crate::litmus_parser::lex::{fail, ident, is_register, register, word, ws, PResult, Src};
 
 const RMW_ORDERS: &str = ".relaxed, .acquire, .release or .acq_rel";
 const RMW_OPS: &str = ".add, .sub, .mul, .div, .and, .or or .xor";
@@ -22,7 +22,7 @@ pub(super) fn load<'a>(
         let (i, _) = h.comma(i, "rK, V")?;
         let (at, _) = ws(i)?;
         if let Ok((_, name)) = ident(at) {
-            if register(at).is_err() {
+            if !is_register(name) {
                 return fail(
                     name,
                     format!(
