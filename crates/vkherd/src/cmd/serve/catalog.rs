@@ -56,6 +56,8 @@ impl Corpus {
 struct Catalog<'a> {
     vkherd: &'static str,
     models: Vec<Model>,
+    /// The variants a run without `model` takes (each dialect's model takes its own).
+    default_variants: Vec<String>,
     dialects: Vec<&'a str>,
     /// `--progress` models, and the levels a per-level one names.
     progress: Vec<&'static str>,
@@ -90,16 +92,25 @@ struct LimitsObject {
 pub fn catalog(corpus: &Corpus, limits: &Limits) -> String {
     use vkherd::liveness::ProgressModel;
     use vkherd_enumerate::liveness::Level;
+    let models: Vec<Model> = vkherd::models::list()
+        .into_iter()
+        .map(|(name, doc)| Model {
+            variants: variants(&name),
+            name,
+            doc,
+        })
+        .collect();
+    let mut default_variants: Vec<String> = models
+        .iter()
+        .flat_map(|m| m.variants.iter().cloned())
+        .filter(|v| vkherd::models::by_dialect(std::slice::from_ref(v), false).is_ok())
+        .collect();
+    default_variants.sort();
+    default_variants.dedup();
     let catalog = Catalog {
         vkherd: vkherd::VERSION,
-        models: vkherd::models::list()
-            .into_iter()
-            .map(|(name, doc)| Model {
-                variants: variants(&name),
-                name,
-                doc,
-            })
-            .collect(),
+        models,
+        default_variants,
         dialects: corpus.dialects.keys().map(String::as_str).collect(),
         progress: ProgressModel::ALL.iter().map(|m| m.name()).collect(),
         levels: Level::ALL.iter().map(|l| l.name()).collect(),
