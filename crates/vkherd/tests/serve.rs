@@ -4,7 +4,7 @@
 //! crates/serve/tests tests the server alone; serve_browser.rs drives the page.
 
 use crate::files;
-use crate::util::{bin, root, vkherd};
+use crate::util::{bin, root};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -75,7 +75,9 @@ impl Reply {
 /// One request on its own connection (a guard fails a test whose server never answers).
 pub fn request(addr: SocketAddr, method: &str, path: &str, body: &[u8]) -> Reply {
     let mut stream = TcpStream::connect(addr).expect("connect");
-    stream.set_read_timeout(Some(Duration::from_secs(300))).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(300)))
+        .unwrap();
     let head = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
         body.len()
@@ -86,10 +88,16 @@ pub fn request(addr: SocketAddr, method: &str, path: &str, body: &[u8]) -> Reply
     stream.read_to_end(&mut data).expect("read the answer");
     let text = String::from_utf8(data).expect("UTF-8 answers");
     let (head, body) = text.split_once("\r\n\r\n").expect("an HTTP answer");
-    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status");
-    let retry_after = head
-        .lines()
-        .find_map(|l| l.to_ascii_lowercase().strip_prefix("retry-after:").map(|v| v.trim().to_string()));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status");
+    let retry_after = head.lines().find_map(|l| {
+        l.to_ascii_lowercase()
+            .strip_prefix("retry-after:")
+            .map(|v| v.trim().to_string())
+    });
     Reply {
         status,
         retry_after,
@@ -112,39 +120,46 @@ fn timeless(json: &str) -> String {
     format!("{}0{}", &json[..from], &json[from + len..])
 }
 
-/// The `report` member of a run's answer, as the server wrote it.
-fn report_text(body: &str) -> &str {
-    let v: Value = serde_json::from_str(body).expect("JSON");
-    assert!(v["report"].is_object(), "{body}");
-    let start = body.find("{\"file\"").expect("the report starts the answer");
-    // `report` is first, `text` follows it.
-    let end = body.find(",\"text\":").expect("text follows the report");
-    &body[start..end]
+/// The `report` member of a run's answer, as the server wrote it (its bytes).
+fn report_text(body: &str) -> String {
+    let members: std::collections::HashMap<String, Box<serde_json::value::RawValue>> =
+        serde_json::from_str(body).unwrap_or_else(|e| panic!("not an answer ({e}): {body}"));
+    members["report"].get().to_string()
 }
 
 #[test]
 fn every_corpus_test_gets_the_command_lines_json_byte_for_byte() {
     let served = Served::start(&[]);
     // The server's limits, given to the CLI: the run information says them.
-    let out = vkherd(&[
+    let (_, cli, _) = crate::util::run_in_root(&[
         "--json",
         "--max-candidates",
         "5000000",
         "--timeout",
         "10",
-        root().join("litmus-tests").to_str().unwrap(),
+        "litmus-tests",
     ]);
-    let cli = String::from_utf8(out.stdout).unwrap();
+    // The CLI's object of each file, by its file.
+    let by_file: std::collections::HashMap<String, &str> = cli
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            (v["file"].as_str().unwrap().to_string(), l)
+        })
+        .collect();
     let files = files::litmus_files(&root().join("litmus-tests"));
-    let lines: Vec<&str> = cli.lines().collect();
-    assert_eq!(lines.len(), files.len());
-    for (file, line) in files.iter().zip(lines) {
+    assert_eq!(by_file.len(), files.len());
+    for file in &files {
         let rel = file.strip_prefix(root()).unwrap().to_str().unwrap();
-        let cli_line = line.replace(&root().join("litmus-tests").display().to_string(), "litmus-tests");
+        let cli_line = by_file[rel];
         let source = std::fs::read_to_string(file).unwrap();
-        let r = post(served.addr, "/api/run", &json!({"test": source, "file": rel}));
+        let r = post(
+            served.addr,
+            "/api/run",
+            &json!({"test": source, "file": rel}),
+        );
         assert_eq!(r.status, 200, "{rel}: {}", r.body);
-        assert_eq!(timeless(report_text(&r.body)), timeless(&cli_line), "{rel}");
+        assert_eq!(timeless(&report_text(&r.body)), timeless(cli_line), "{rel}");
         // And the text report, as `vkherd FILE` prints it.
         let text = r.json()["text"].as_str().unwrap().to_string();
         assert!(text.starts_with("Test "), "{rel}");
@@ -165,7 +180,10 @@ fn extras_liveness_diff_and_diy_are_the_command_lines() {
     let v = r.json();
     // The herd text is `vkherd FILE`'s (less the blank line after it).
     let (_, text, _) = crate::util::run_in_root(&[file]);
-    assert_eq!(v["text"].as_str().unwrap(), text.trim_end_matches('\n').to_string() + "\n");
+    assert_eq!(
+        v["text"].as_str().unwrap(),
+        text.trim_end_matches('\n').to_string() + "\n"
+    );
     // The explanation is `vkherd explain --json`'s.
     let (_, explained, _) = crate::util::run_in_root(&["explain", "--json", file]);
     let expected: Value = serde_json::from_str(explained.trim()).unwrap();
@@ -177,7 +195,9 @@ fn extras_liveness_diff_and_diy_are_the_command_lines() {
     let states = v["report"]["states"].as_array().unwrap().len();
     let figures = v["graphs"]["figures"].as_array().unwrap();
     assert_eq!(figures.len(), states);
-    assert!(figures.iter().all(|f| f["dot"].as_str().unwrap().starts_with("digraph")));
+    assert!(figures
+        .iter()
+        .all(|f| f["dot"].as_str().unwrap().starts_with("digraph")));
 
     // Liveness: the report's liveness object is `--liveness --json`'s.
     let spin = "litmus-tests/liveness";
@@ -192,9 +212,17 @@ fn extras_liveness_diff_and_diy_are_the_command_lines() {
     );
     assert_eq!(r.status, 200, "{}", r.body);
     let (_, cli, _) = crate::util::run_in_root(&[
-        "--json", "--liveness", "--progress", "obe", "--max-candidates", "5000000", "--timeout", "10", rel,
+        "--json",
+        "--liveness",
+        "--progress",
+        "obe",
+        "--max-candidates",
+        "5000000",
+        "--timeout",
+        "10",
+        rel,
     ]);
-    assert_eq!(timeless(report_text(&r.body)), timeless(cli.trim()));
+    assert_eq!(timeless(&report_text(&r.body)), timeless(cli.trim()));
 
     // diff: `vkherd diff --json`'s object.
     let spec = ("vulkan", "vulkan+no-chains");
@@ -202,7 +230,11 @@ fn extras_liveness_diff_and_diy_are_the_command_lines() {
     for test in files::litmus_files(&root().join(chains)).iter().take(4) {
         let rel = test.strip_prefix(root()).unwrap().to_str().unwrap();
         let source = std::fs::read_to_string(test).unwrap();
-        let r = post(served.addr, "/api/diff", &json!({"test": source, "file": rel, "a": spec.0, "b": spec.1}));
+        let r = post(
+            served.addr,
+            "/api/diff",
+            &json!({"test": source, "file": rel, "a": spec.0, "b": spec.1}),
+        );
         assert_eq!(r.status, 200, "{}", r.body);
         let (_, cli, _) = crate::util::run_in_root(&["diff", "--json", spec.0, spec.1, rel]);
         let first: Value = serde_json::from_str(cli.lines().next().unwrap()).unwrap();
@@ -211,8 +243,14 @@ fn extras_liveness_diff_and_diy_are_the_command_lines() {
             assert_eq!(answer["diff"], first, "{rel}");
         } else {
             // The CLI prints only the tests that differ.
-            assert!(answer["diff"]["only_a"].as_array().unwrap().is_empty(), "{rel}");
-            assert!(answer["diff"]["only_b"].as_array().unwrap().is_empty(), "{rel}");
+            assert!(
+                answer["diff"]["only_a"].as_array().unwrap().is_empty(),
+                "{rel}"
+            );
+            assert!(
+                answer["diff"]["only_b"].as_array().unwrap().is_empty(),
+                "{rel}"
+            );
         }
     }
 
@@ -222,7 +260,11 @@ fn extras_liveness_diff_and_diy_are_the_command_lines() {
     assert_eq!(r.status, 200);
     let (_, cli, _) = crate::util::run_in_root(&["diy", cycle]);
     assert_eq!(r.json()["test"], cli);
-    let r = post(served.addr, "/api/diy", &json!({"cycle": "PodWW Rfx PodRR Fre"}));
+    let r = post(
+        served.addr,
+        "/api/diy",
+        &json!({"cycle": "PodWW Rfx PodRR Fre"}),
+    );
     assert_eq!(r.status, 400);
     let (_, _, err) = crate::util::run_in_root(&["diy", "PodWW Rfx PodRR Fre"]);
     assert_eq!(r.json()["text"], err);
@@ -239,10 +281,21 @@ fn a_broken_test_gets_the_command_lines_located_error() {
             continue; // not UTF-8: the CLI reads bytes, a request carries text
         };
         let rel = file.strip_prefix(root()).unwrap().to_str().unwrap();
-        let r = post(served.addr, "/api/run", &json!({"test": source, "file": rel}));
+        let r = post(
+            served.addr,
+            "/api/run",
+            &json!({"test": source, "file": rel}),
+        );
         let out = bin()
             .current_dir(root())
-            .args(["--json", "--max-candidates", "5000000", "--timeout", "10", rel])
+            .args([
+                "--json",
+                "--max-candidates",
+                "5000000",
+                "--timeout",
+                "10",
+                rel,
+            ])
             .output()
             .unwrap();
         let cli_json = String::from_utf8(out.stdout).unwrap();
@@ -268,18 +321,38 @@ fn a_broken_test_gets_the_command_lines_located_error() {
 #[test]
 fn requests_cannot_name_files_or_raise_limits() {
     let served = Served::start(&["--max-candidates", "1000", "--max-unroll", "3"]);
-    let source = std::fs::read_to_string(root().join("litmus-tests/mp/MP-relacq-wg.litmus")).unwrap();
-    for model in ["/etc/passwd", "crates/cat/models/vulkan.cat", "../vulkan.cat"] {
-        let r = post(served.addr, "/api/run", &json!({"test": source, "options": {"model": model}}));
+    let source =
+        std::fs::read_to_string(root().join("litmus-tests/mp/MP-relacq-wg.litmus")).unwrap();
+    for model in [
+        "/etc/passwd",
+        "crates/cat/models/vulkan.cat",
+        "../vulkan.cat",
+    ] {
+        let r = post(
+            served.addr,
+            "/api/run",
+            &json!({"test": source, "options": {"model": model}}),
+        );
         assert_eq!(r.status, 400);
-        assert!(r.json()["error"]["message"].as_str().unwrap().contains("not model files"));
+        assert!(r.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not model files"));
     }
-    let r = post(served.addr, "/api/diff", &json!({"test": source, "a": "vulkan", "b": "/etc/passwd+x"}));
+    let r = post(
+        served.addr,
+        "/api/diff",
+        &json!({"test": source, "a": "vulkan", "b": "/etc/passwd+x"}),
+    );
     assert_eq!(r.status, 400);
-    let r = post(served.addr, "/api/run", &json!({"test": source, "options": {"unroll": 4}}));
+    let r = post(
+        served.addr,
+        "/api/run",
+        &json!({"test": source, "options": {"unroll": 4}}),
+    );
     assert_eq!(r.status, 400);
     // A big search stops at the server's limit, whatever the request asks.
-    let big = crate::util::run_in_root(&["gen", "iriw", "4"]).1;
+    let big = crate::util::run_in_root(&["gen", "iriw", "6"]).1;
     let r = post(
         served.addr,
         "/api/run",
@@ -290,6 +363,23 @@ fn requests_cannot_name_files_or_raise_limits() {
     assert_eq!(report["partial"], true);
     assert_eq!(report["limits"]["max_candidates"], 1000);
     assert!(report["stats"]["candidates"].as_u64().unwrap() <= 1000);
+    // And in time: a request may ask for less time than the server's.
+    let served_long = Served::start(&[]);
+    let r = post(
+        served_long.addr,
+        "/api/run",
+        &json!({"test": big, "options": {"timeout": 0.2}, "graphs": true, "explain": true}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    assert_eq!(v["report"]["limits"]["timeout_seconds"], 0.2);
+    // A stopped run has no extras, and says why.
+    if v["report"]["partial"] == true {
+        assert!(v["graphs"]["error"]
+            .as_str()
+            .unwrap()
+            .contains("stopped by a limit"));
+    }
     // Every error body of the server reads as the CLI's error object.
     for r in [
         request(served.addr, "POST", "/api/run", b"{"),
@@ -307,7 +397,12 @@ fn many_clients_at_once_are_all_answered_in_bounded_memory() {
         .into_iter()
         .chain(files::litmus_files(&root().join("litmus-tests/sb")))
         .map(|f| {
-            let rel = f.strip_prefix(root()).unwrap().to_str().unwrap().to_string();
+            let rel = f
+                .strip_prefix(root())
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_string();
             (rel, std::fs::read_to_string(&f).unwrap())
         })
         .collect();
@@ -315,9 +410,13 @@ fn many_clients_at_once_are_all_answered_in_bounded_memory() {
     let expected: Vec<String> = tests
         .iter()
         .map(|(rel, source)| {
-            let r = post(served.addr, "/api/run", &json!({"test": source, "file": rel}));
+            let r = post(
+                served.addr,
+                "/api/run",
+                &json!({"test": source, "file": rel}),
+            );
             assert_eq!(r.status, 200);
-            timeless(report_text(&r.body))
+            timeless(&report_text(&r.body))
         })
         .collect();
     let (clients, each) = (12, 25);
@@ -330,10 +429,14 @@ fn many_clients_at_once_are_all_answered_in_bounded_memory() {
                 for k in 0..each {
                     let i = (c * each + k) % tests.0.len();
                     let (rel, source) = &tests.0[i];
-                    let r = post(addr, "/api/run", &json!({"test": source, "file": rel, "graphs": k % 3 == 0}));
+                    let r = post(
+                        addr,
+                        "/api/run",
+                        &json!({"test": source, "file": rel, "graphs": k % 3 == 0}),
+                    );
                     match r.status {
                         200 => {
-                            assert_eq!(timeless(report_text(&r.body)), tests.1[i], "{rel}");
+                            assert_eq!(timeless(&report_text(&r.body)), tests.1[i], "{rel}");
                             ok += 1;
                         }
                         503 => {
@@ -361,5 +464,8 @@ fn many_clients_at_once_are_all_answered_in_bounded_memory() {
         assert!(kb < 1024 * 1024, "the server's memory peaked at {kb} kB");
     }
     // Still serving.
-    assert_eq!(post(served.addr, "/api/run", &json!({"test": tests.0[0].1})).status, 200);
+    assert_eq!(
+        post(served.addr, "/api/run", &json!({"test": tests.0[0].1})).status,
+        200
+    );
 }

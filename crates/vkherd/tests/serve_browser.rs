@@ -108,7 +108,13 @@ async fn status(c: &Client, wanted: &[&str]) -> String {
 /// Waits until the run's graphs are drawn.
 async fn drawn(c: &Client) {
     for _ in 0..1200 {
-        if js(c, "return document.getElementById('result').dataset.drawn === 'true'").await == true {
+        if js(
+            c,
+            "return document.getElementById('result').dataset.drawn === 'true'",
+        )
+        .await
+            == true
+        {
             return;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -154,7 +160,12 @@ fn a_person_picks_an_example_runs_it_breaks_it_and_shares_it() {
         let example = "mp/MP-relacq-wg.litmus";
         let file = format!("litmus-tests/{example}");
         let (states, verdict) = expected_states(&file);
-        c.find(Locator::Id("example")).await.unwrap().select_by_value(example).await.unwrap();
+        c.find(Locator::Id("example"))
+            .await
+            .unwrap()
+            .select_by_value(example)
+            .await
+            .unwrap();
         for _ in 0..600 {
             if js(&c, "return document.getElementById('file').value").await == file.as_str() {
                 break;
@@ -162,26 +173,56 @@ fn a_person_picks_an_example_runs_it_breaks_it_and_shares_it() {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         let text = std::fs::read_to_string(root().join(&file)).unwrap();
-        assert_eq!(js(&c, "return document.getElementById('source').value").await, text.as_str());
+        assert_eq!(
+            js(&c, "return document.getElementById('source').value").await,
+            text.as_str()
+        );
 
         // Run it: the states table, the verdict, a graph drawn.
-        c.find(Locator::Id("run")).await.unwrap().click().await.unwrap();
+        c.find(Locator::Id("run"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
         assert_eq!(status(&c, &["done", "error", "busy"]).await, "done");
         drawn(&c).await;
         assert_eq!(count(&c, "table.states tbody tr").await, states);
-        assert_eq!(js(&c, "return document.querySelector('.verdict').dataset.verdict").await, verdict);
-        assert!(count(&c, "#graphs figure.graph svg").await >= 1, "a witness graph");
-        assert!(count(&c, "#explanation figure.graph svg").await >= 1, "a reason's graph");
+        assert_eq!(
+            js(
+                &c,
+                "return document.querySelector('.verdict').dataset.verdict"
+            )
+            .await,
+            verdict
+        );
+        assert!(
+            count(&c, "#graphs figure.graph svg").await >= 1,
+            "a witness graph"
+        );
+        assert!(
+            count(&c, "#explanation figure.graph svg").await >= 1,
+            "a reason's graph"
+        );
         if let Ok(path) = std::env::var("VKHERD_SERVE_SCREENSHOT") {
             let png = c.screenshot().await.unwrap();
             std::fs::write(path, png).unwrap();
         }
 
         // Share it: the link reproduces the run in a fresh page.
-        c.find(Locator::Id("share")).await.unwrap().click().await.unwrap();
+        c.find(Locator::Id("share"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
         let mut link = String::new();
         for _ in 0..600 {
-            link = js(&c, "return document.getElementById('link').value").await.as_str().unwrap_or("").to_string();
+            link = js(&c, "return document.getElementById('link').value")
+                .await
+                .as_str()
+                .unwrap_or("")
+                .to_string();
             if !link.is_empty() {
                 break;
             }
@@ -195,9 +236,18 @@ fn a_person_picks_an_example_runs_it_breaks_it_and_shares_it() {
         let source = c.find(Locator::Id("source")).await.unwrap();
         source.clear().await.unwrap();
         source.send_keys(&broken).await.unwrap();
-        c.find(Locator::Id("run")).await.unwrap().click().await.unwrap();
+        c.find(Locator::Id("run"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
         assert_eq!(status(&c, &["done", "error", "busy"]).await, "error");
-        let marked = js(&c, "return [...document.querySelectorAll('#gutter span.error')].map(s => s.dataset.line)").await;
+        let marked = js(
+            &c,
+            "return [...document.querySelectorAll('#gutter span.error')].map(s => s.dataset.line)",
+        )
+        .await;
         assert_eq!(marked, serde_json::json!([line.to_string()]));
         let shown = js(&c, "return document.getElementById('error').textContent").await;
         let expected = vkherd::load_litmus(&broken).unwrap_err();
@@ -209,7 +259,10 @@ fn a_person_picks_an_example_runs_it_breaks_it_and_shares_it() {
         c.goto("about:blank").await.unwrap();
         c.goto(&link).await.unwrap();
         assert_eq!(status(&c, &["done", "error", "busy"]).await, "done");
-        assert_eq!(js(&c, "return document.getElementById('source').value").await, text.as_str());
+        assert_eq!(
+            js(&c, "return document.getElementById('source').value").await,
+            text.as_str()
+        );
         assert_eq!(count(&c, "table.states tbody tr").await, states);
         c.close().await.unwrap();
     });
