@@ -316,10 +316,15 @@ async function showRun(answer) {
   if (report.liveness) showLiveness(out, report.liveness);
   const ex = answer.explanation;
   const explained = el("div", { id: "explanation" });
+  const reasons = el("div", { class: "reasons" });
   if (ex) {
     out.append(el("h2", { text: "Explanation of the states the condition asks about" }), explained);
     if (ex.error) explained.append(el("p", { text: ex.error }));
-    if (ex.text) explained.append(el("pre", { class: "text", text: ex.text }));
+    explained.append(reasons);
+    if (ex.text) {
+      explained.append(el("details", {}, el("summary", { text: "In words (vkherd explain)" }),
+        el("pre", { class: "text", text: ex.text })));
+    }
   }
   const graphs = el("div", { id: "graphs" });
   const g = answer.graphs;
@@ -333,7 +338,7 @@ async function showRun(answer) {
   out.append(el("details", {}, el("summary", { text: "JSON (vkherd --json)" }),
     el("pre", { class: "text", text: JSON.stringify(report, null, 2) })));
   setStatus("done", "Done: " + report.name + " in " + (report.stats && report.stats.seconds != null ? report.stats.seconds.toFixed(3) + " s" : "?") + ".");
-  if (ex && ex.figures.length) await drawFigures(explained, ex.figures);
+  if (ex && ex.figures.length) await drawFigures(reasons, ex.figures);
   if (g && g.figures.length) await drawFigures(graphs, g.figures);
   $("result").dataset.drawn = "true";
 }
@@ -451,6 +456,8 @@ async function readLink() {
     if (m[1] === "z") bytes = await pipe(bytes, new DecompressionStream("deflate-raw"));
     const state = JSON.parse(new TextDecoder().decode(bytes));
     setSource(String(state.test || ""), state.file || "input.litmus");
+    const path = String(state.file || "").replace(/^litmus-tests\//, "");
+    if (catalog.examples.some((e) => e.path === path)) $("example").value = path;
     applyOptions(state.options);
     return true;
   } catch (e) {
