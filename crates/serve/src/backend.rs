@@ -150,7 +150,7 @@ impl RunOptions {
         }
         let timeout = match self.timeout {
             None => limits.timeout,
-            Some(t) if t == 0.0 => limits.timeout,
+            Some(0.0) => limits.timeout,
             Some(t) if t.is_finite() && t > 0.0 => {
                 limits.timeout.min(Duration::from_secs_f64(t.min(1e9)))
             }

@@ -42,16 +42,20 @@ fn start_driver(driver: &str) -> Driver {
         .and_then(|l| l.local_addr())
         .expect("a free port")
         .port();
-    let child = Command::new(driver)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start chromedriver");
+    // Owned by a Driver at once: killed on every path, the failing ones included.
+    let started = Driver {
+        child: Command::new(driver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver"),
+        port,
+    };
     // Ready once it accepts connections (a guard, not a timing assertion).
     for _ in 0..600 {
         if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return Driver { child, port };
+            return started;
         }
         std::thread::sleep(Duration::from_millis(100));
     }
