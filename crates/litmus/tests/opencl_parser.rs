@@ -88,6 +88,18 @@ P1@wg 1, dev 0 (global int* x, global atomic_int* y) {
 exists (1:r0 = 1 /\ 1:r1 = 0)
 "#;
 
+/// A `{` inside the quoted description is prose, not the init block (issue 33).
+#[test]
+fn a_brace_in_the_quoted_description_is_not_the_init_block() {
+    let src = MP.replace(
+        "\"Message passing, release/acquire at device scope\"",
+        "\"Message passing {x, y}\"",
+    );
+    let t = parse(&src);
+    assert_eq!(t.description, "\"Message passing {x, y}\"");
+    assert_eq!(t.init.len(), parse(MP).init.len());
+}
+
 #[test]
 fn mp_parses_to_the_expected_test() {
     let t = parse(MP);

@@ -24,7 +24,7 @@ use crate::ast::{FinalCond, LitmusTest};
 use crate::error::span_at;
 use crate::Diagnostic;
 use lex::{fail, ws, PResult, Src};
-use nom::bytes::complete::{take_until, take_while, take_while1};
+use nom::bytes::complete::{take_while, take_while1};
 use nom::Parser;
 
 /// True if the header's language word is `OPENCL` (also `OpenCL`, `opencl`): the file is
@@ -112,13 +112,30 @@ fn header_of<'a>(i: &'a str, words: [&str; 3]) -> PResult<'a, (&'a str, &'a str)
             format!("missing test name: expected `{lang} NAME` on the first line"),
         );
     }
-    match take_until::<_, _, lex::PErr>("{").parse(rest) {
-        Ok((rest, description)) => Ok((rest, (name, description.trim()))),
-        Err(_) => Err(lex::unexpected_in(
+    match init_start(rest) {
+        Some(at) => Ok((&rest[at..], (name, rest[..at].trim()))),
+        None => Err(lex::unexpected_in(
             &rest[rest.len()..],
             " after the description",
             "the init block `{ ... }`",
         )),
+    }
+}
+
+/// Where the init block starts after the test name: the first `{` outside a quoted
+/// string (herd7 writes the description in double quotes, `"a { in prose"`). A quote
+/// never closed quotes nothing: its `{` counts as before.
+fn init_start(rest: &str) -> Option<usize> {
+    let mut from = 0;
+    loop {
+        let brace = from + rest[from..].find('{')?;
+        let Some(open) = rest[from..brace].find('"').map(|k| from + k) else {
+            return Some(brace);
+        };
+        match rest[open + 1..].find('"') {
+            Some(k) => from = open + 1 + k + 1,
+            None => return Some(brace),
+        }
     }
 }
 
