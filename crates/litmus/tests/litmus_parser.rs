@@ -688,6 +688,18 @@ fn ssw_block() {
     assert_eq!((t.ssw[1].span.line, t.ssw[1].span.column), (2, 12));
 }
 
+/// `0:x` for a location `x`: not a register, and the error says how a location is
+/// named (issue 33).
+#[test]
+fn a_location_named_as_a_register_is_told_what_it_is() {
+    let e =
+        parse_err("VULKAN t\n{ x = 0 }\n P0@sg 0, wg 0, qf 0 ;\n st.sc0 x, 1 ;\nexists (0:x = 1)");
+    assert_eq!(
+        e.to_string(),
+        "5:11: `x` is not a register: expected a register `rK` after `0:` (a location is named alone, `x`)"
+    );
+}
+
 /// A `{` inside the quoted description is prose, not the init block (issue 33); a quote
 /// never closed quotes nothing.
 #[test]
