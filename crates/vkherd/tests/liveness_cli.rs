@@ -81,6 +81,22 @@ fn progress_takes_per_level_models_and_refuses_unknown_names() {
     }
 }
 
+/// Dat3M's `QF=OBE` (keyed by the enclosing scope: vkherd's `wg=obe`, a violation on
+/// xf-barrier-2wg) was read as vkherd's `qf=obe` and answered `ok`: refused, with
+/// vkherd's spelling (issue 33).
+#[test]
+fn dat3m_spelling_of_progress_is_refused_with_vkherds_equivalent() {
+    let f = test("xf-barrier-2wg");
+    let (code, out, err) = run(&["--progress", "QF=OBE", &f]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("`QF=OBE` is Dat3M's spelling"), "{err}");
+    assert!(err.contains("expected `wg=obe`"), "{err}");
+    let (code, out, _) = run(&["--progress", "wg=obe", &f]);
+    assert_eq!(code, 0);
+    assert_eq!(verdict_line(&out), "Liveness: violation (progress wg=obe)");
+}
+
 /// `unknown`: a loop that changes a register every time round runs past the bound; the
 /// line names the loop and the bound, and a warning says so on stderr.
 #[test]
