@@ -690,6 +690,31 @@ fn ssw_block() {
     assert_eq!((t.ssw[1].span.line, t.ssw[1].span.column), (2, 12));
 }
 
+/// `0:x` for a location `x`: not a register, and the error says how a location is
+/// named (issue 33).
+#[test]
+fn a_location_named_as_a_register_is_told_what_it_is() {
+    let e =
+        parse_err("VULKAN t\n{ x = 0 }\n P0@sg 0, wg 0, qf 0 ;\n st.sc0 x, 1 ;\nexists (0:x = 1)");
+    assert_eq!(
+        e.to_string(),
+        "5:11: `x` is not a register: expected a register `rK` after `0:` (a location is named alone, `x`)"
+    );
+}
+
+/// A `{` inside the quoted description is prose, not the init block (issue 33); a quote
+/// never closed quotes nothing.
+#[test]
+fn a_brace_in_the_quoted_description_is_not_the_init_block() {
+    let t = parse("VULKAN t \"uses {x, y} and }\"\n{ x = 1 }\n P0@sg 0, wg 0, qf 0 ;");
+    assert_eq!(t.description, "\"uses {x, y} and }\"");
+    assert_eq!(t.init.len(), 1);
+    let t = parse("VULKAN t \"a\" \"{\" \n{}\n P0@sg 0, wg 0, qf 0 ;");
+    assert_eq!(t.description, "\"a\" \"{\"");
+    let t = parse("VULKAN t 5\" wide {}\n P0@sg 0, wg 0, qf 0 ;");
+    assert_eq!(t.description, "5\" wide");
+}
+
 #[test]
 fn description_spans_lines_and_keeps_quotes() {
     let t =

@@ -89,6 +89,18 @@ P1@wg 1, dev 0 (global int* x, global atomic_int* y) {
 exists (1:r0 = 1 /\ 1:r1 = 0)
 "#;
 
+/// A `{` inside the quoted description is prose, not the init block (issue 33).
+#[test]
+fn a_brace_in_the_quoted_description_is_not_the_init_block() {
+    let src = MP.replace(
+        "\"Message passing, release/acquire at device scope\"",
+        "\"Message passing {x, y}\"",
+    );
+    let t = parse(&src);
+    assert_eq!(t.description, "\"Message passing {x, y}\"");
+    assert_eq!(t.init.len(), parse(MP).init.len());
+}
+
 #[test]
 fn mp_parses_to_the_expected_test() {
     let t = parse(MP);
@@ -674,8 +686,32 @@ fn named_local_variables() {
             "{}exists (0:nope = 1)",
             one_thread("int flag = 1;")
         )),
-        "6:11: unexpected `nope`: expected a register `rK` after `0:`"
+        "6:11: thread 0 has no variable `nope`: expected a register `rK` or one of its variables (flag)"
     );
+}
+
+/// `0:x` for a kernel parameter `x` (Dat3M's barrier_example writes it) names a
+/// location, not a register: the error says so rather than asking for `rK` (issue 33);
+/// another thread's variable is named with its thread.
+#[test]
+fn a_condition_naming_a_location_or_another_threads_variable_as_a_register_is_told_what_it_is() {
+    assert_eq!(
+        err(&format!("{}exists (0:x = 1)", one_thread("int flag = 1;"))),
+        "6:11: `x` is a location (a kernel parameter of P0), not a register of thread 0: a condition names a location alone, `x`"
+    );
+    let two = "OPENCL t\n{ }\nP0@wg 0, dev 0 (global atomic_int* x) {\nint a = 1;\n}\nP1@wg 0, dev 0 (global atomic_int* y) {\nint b = 2;\n}\n";
+    assert_eq!(
+        err(&format!("{two}exists (0:b = 2)")),
+        "9:11: `b` is a variable of thread 1, not of thread 0: expected `1:b`, a register `rK` or a variable thread 0 declares"
+    );
+    assert_eq!(
+        err(&format!("{two}exists (0:y = 2)")),
+        "9:11: `y` is a location, not a register of thread 0: a condition names a location alone, `y`"
+    );
+    // Registers and the thread's own variables are still read.
+    parse(&format!(
+        "{two}exists (0:a = 1 /\\ 1:b = 2 /\\ 0:r0 = 0 /\\ x = 0)"
+    ));
 }
 
 #[test]

@@ -316,6 +316,14 @@ impl Report {
                 report::plural(stats.dropped_paths, "path"),
                 raised_unroll(opts.run.unroll)
             ));
+        } else if stats.dropped_paths > 0 && opts.liveness.is_some() {
+            // What the bound bounds is the safety part: the liveness verdict accounts for
+            // the bound itself (docs/liveness.md, "What is exact, and what is bounded").
+            notes.push(format!(
+                "Warning: {} dropped by the unroll bound (--unroll {}): the states and counts are bounded, not complete; the liveness verdict is not (ok and violation are exact at any bound, unknown names the loop the bound cuts)",
+                report::plural(stats.dropped_paths, "path"),
+                opts.run.unroll
+            ));
         } else if stats.dropped_paths > 0 {
             notes.push(format!(
                 "Warning: {} dropped by the unroll bound (--unroll {}): the result is bounded, not complete",

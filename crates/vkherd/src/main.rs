@@ -26,8 +26,8 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     let status = match args::parse() {
         Ok(cli) => dispatch(cli),
-        Err(ParseError::Unsupported(unsupported)) => {
-            eprintln!("{unsupported}");
+        Err(ParseError::Argv(e)) => {
+            eprintln!("{e}");
             ExitStatus::BadInput
         }
         Err(ParseError::Clap(e)) => {

@@ -121,6 +121,9 @@ fn state_item<'a>(src: &Src<'a>, i: &'a str) -> PResult<'a, Option<Spanned<State
         let item = StateItem::Reg { thread, reg };
         return Ok((j, Some(src.spanned(item, consumed(i, j)))));
     }
+    if let Some(e) = not_a_register(src, i) {
+        return Err(e);
+    }
     if let (j, Some((thread, reg))) = opt(thread_reg).parse(i)? {
         let item = StateItem::Reg { thread, reg };
         return Ok((j, Some(src.spanned(item, consumed(i, j)))));
@@ -185,6 +188,59 @@ fn named_thread_reg<'a>(src: &Src<'a>, i: &'a str) -> Option<(&'a str, usize, u3
     let (j, _) = ws(j).ok()?;
     let (j, name) = ident(j).ok()?;
     Some((j, thread, src.named_reg(thread, name)?))
+}
+
+/// `n:x` where `x` is a word but neither a register `rK` nor a variable of thread n: the
+/// error says what `x` is instead (a location, another thread's variable, or nothing
+/// thread n declares). `None` when `i` is not such an item.
+fn not_a_register<'a>(src: &Src<'a>, i: &'a str) -> Option<nom::Err<super::lex::PErr<'a>>> {
+    let (j, w) = super::lex::word(i).ok()?;
+    let digits = w.strip_prefix('P').unwrap_or(w);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let thread = digits.parse::<usize>().ok()?;
+    let (j, _) = ws(j).ok()?;
+    let j = j.strip_prefix(':')?;
+    let (_, name) = ident(j).ok()?;
+    if is_register(name) || src.named_reg(thread, name).is_some() {
+        return None;
+    }
+    let declares = |t: usize| src.reg_names.get(t).is_some_and(|v| !v.is_empty());
+    let of_thread = |names: &[String]| names.iter().any(|n| n == name);
+    let msg = if src.params.get(thread).is_some_and(|p| of_thread(p)) {
+        format!(
+            "`{name}` is a location (a kernel parameter of P{thread}), not a register of thread {thread}: a condition names a location alone, `{name}`"
+        )
+    } else if src.params.iter().any(|p| of_thread(p)) || src.arrays.iter().any(|(a, _)| a == name) {
+        format!(
+            "`{name}` is a location, not a register of thread {thread}: a condition names a location alone, `{name}`"
+        )
+    } else if let Some(other) = (0..src.reg_names.len()).find(|&t| src.named_reg(t, name).is_some())
+    {
+        format!(
+            "`{name}` is a variable of thread {other}, not of thread {thread}: expected `{other}:{name}`, a register `rK` or a variable thread {thread} declares"
+        )
+    } else if src.reg_names.is_empty() && src.params.is_empty() {
+        // The Vulkan dialect: registers are `rK`, locations are named alone.
+        format!(
+            "`{name}` is not a register: expected a register `rK` after `{w}:` (a location is named alone, `{name}`)"
+        )
+    } else if declares(thread) {
+        let names: Vec<&str> = src.reg_names[thread]
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect();
+        format!(
+            "thread {thread} has no variable `{name}`: expected a register `rK` or one of its variables ({})",
+            names.join(", ")
+        )
+    } else {
+        format!(
+            "thread {thread} has no variable `{name}`: expected a register `rK` (it declares no named variable)"
+        )
+    };
+    Some(super::lex::err(name, msg))
 }
 
 /// Limits on the size of one condition.

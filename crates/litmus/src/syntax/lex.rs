@@ -53,6 +53,9 @@ pub struct Src<'a> {
     /// OpenCL arrays of the init block (name, length): a condition names their cells
     /// `y[1]`. Empty for the Vulkan dialect.
     pub arrays: Vec<(String, u64)>,
+    /// OpenCL kernel parameters, per thread (locations, not registers: a condition that
+    /// writes `0:x` for one is told so). Empty for the Vulkan dialect.
+    pub params: Vec<Vec<String>>,
 }
 
 impl<'a> Src<'a> {
@@ -64,6 +67,7 @@ impl<'a> Src<'a> {
             line_starts: std::iter::once(0).chain(breaks).collect(),
             reg_names: Vec::new(),
             arrays: Vec::new(),
+            params: Vec::new(),
         }
     }
 

@@ -11,7 +11,7 @@ pub mod lex;
 pub mod mmra;
 
 use lex::{fail, ws, PResult};
-use nom::bytes::complete::{take_until, take_while, take_while1};
+use nom::bytes::complete::{take_while, take_while1};
 use nom::Parser;
 
 /// `LANG NAME` on the first line (LANG one of `words`, the dialect's spellings), then the
@@ -43,12 +43,29 @@ pub fn header_of<'a>(i: &'a str, words: [&str; 3]) -> PResult<'a, (&'a str, &'a 
             format!("missing test name: expected `{lang} NAME` on the first line"),
         );
     }
-    match take_until::<_, _, lex::PErr>("{").parse(rest) {
-        Ok((rest, description)) => Ok((rest, (name, description.trim()))),
-        Err(_) => Err(lex::unexpected_in(
+    match init_start(rest) {
+        Some(at) => Ok((&rest[at..], (name, rest[..at].trim()))),
+        None => Err(lex::unexpected_in(
             &rest[rest.len()..],
             " after the description",
             "the init block `{ ... }`",
         )),
+    }
+}
+
+/// Where the init block starts after the test name: the first `{` outside a quoted
+/// string (herd7 writes the description in double quotes, `"a { in prose"`). A quote
+/// never closed quotes nothing: its `{` counts as before.
+fn init_start(rest: &str) -> Option<usize> {
+    let mut from = 0;
+    loop {
+        let brace = from + rest[from..].find('{')?;
+        let Some(open) = rest[from..brace].find('"').map(|k| from + k) else {
+            return Some(brace);
+        };
+        match rest[open + 1..].find('"') {
+            Some(k) => from = open + 1 + k + 1,
+            None => return Some(brace),
+        }
     }
 }

@@ -25,15 +25,17 @@ use std::path::PathBuf;
 /// `Err` holds clap's error (help and version are errors to clap) or a herd7 option
 /// vkherd lacks.
 pub fn parse() -> Result<Cli, ParseError> {
-    let args = argv::normalize(&Cli::command(), std::env::args_os().collect())
-        .map_err(ParseError::Unsupported)?;
+    let is_path = |w: &std::ffi::OsString| std::path::Path::new(w).exists();
+    let args = argv::normalize(&Cli::command(), std::env::args_os().collect(), &is_path)
+        .map_err(ParseError::Argv)?;
     Cli::try_parse_from(args).map_err(ParseError::Clap)
 }
 
 /// Why the command line was not parsed.
 pub enum ParseError {
-    /// A herd7 option vkherd lacks, with what to use instead.
-    Unsupported(herd7_options::Unsupported),
+    /// A herd7 option vkherd lacks, with what to use instead, or a subcommand's name
+    /// after options that is also a path.
+    Argv(argv::ArgvError),
     /// clap's error, or the help or version asked for.
     Clap(clap::Error),
 }

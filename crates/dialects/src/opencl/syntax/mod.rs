@@ -83,6 +83,10 @@ fn file<'a>(src: &Src<'a>) -> PResult<'a, OpenClTest> {
     let mut src_named = Src::new(src.orig(), src.text);
     src_named.reg_names = threads.iter().map(|t| t.var_names.clone()).collect();
     src_named.arrays = arrays;
+    src_named.params = threads
+        .iter()
+        .map(|t| t.params.iter().map(|p| p.name.clone()).collect())
+        .collect();
     let (i, tail) = cond::tail(&src_named, i)?;
     let var_name = |t: usize, reg: u32| {
         let names: &Vec<(String, u32)> = src_named.reg_names.get(t)?;
