@@ -8,7 +8,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let source = common::text(data);
-    match vkherd_litmus::parse_ptx(&source) {
+    match vkherd_dialects::ptx::parse_ptx(&source) {
         Ok(test) => {
             for (t, h) in test.threads.iter().enumerate() {
                 assert_eq!(h.id, t, "thread headers out of order");

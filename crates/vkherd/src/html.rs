@@ -164,6 +164,14 @@ pub fn anchors(entries: &[Entry]) -> Vec<String> {
 /// The status of an entry in one word, also its CSS class and filter value: `Ok`, `No`,
 /// `PASS`, `FAIL`, `partial`, `error`.
 fn status_word(e: &Entry) -> &'static str {
+    if let (EntryResult::Litmus(_), Some(t)) = (&e.result, &e.observed) {
+        // An observe page: what the device did, not the model's verdict.
+        return match crate::observed::ending(&t.rows, &t.observation) {
+            crate::observed::Ending::Forbidden => "FORBIDDEN",
+            crate::observed::Ending::Hung => "hung",
+            crate::observed::Ending::Allowed => "allowed",
+        };
+    }
     match &e.result {
         EntryResult::Litmus(r) if r.stats.stopped.is_some() && !r.verdict_final() => "partial",
         EntryResult::Litmus(r) => match r.verdict {
@@ -185,10 +193,18 @@ fn status_word(e: &Entry) -> &'static str {
 
 fn css_class(word: &str) -> &'static str {
     match word {
-        "Ok" | "PASS" => "v-ok",
+        "Ok" | "PASS" | "allowed" => "v-ok",
         "No" => "v-no",
-        "FAIL" | "error" => "v-bad",
+        "FAIL" | "error" | "FORBIDDEN" | "hung" => "v-bad",
         _ => "v-partial",
+    }
+}
+
+/// The liveness verdict of an entry (`violation`, `ok`, `unknown`), if it was checked.
+fn liveness_word(e: &Entry) -> Option<&'static str> {
+    match &e.result {
+        EntryResult::Litmus(r) => r.liveness.as_ref().map(|l| l.result.verdict.name()),
+        _ => None,
     }
 }
 
@@ -233,6 +249,15 @@ struct Tally {
     checks_failed: u64,
     checks_partial: u64,
     errors: u64,
+    /// Liveness verdicts, when the run checked liveness.
+    violations: u64,
+    live_unknown: u64,
+    live_ok: u64,
+    liveness: bool,
+    /// `observe`: tests with a forbidden state observed, and tests that hung.
+    observed: u64,
+    forbidden_observed: u64,
+    hung: u64,
 }
 
 fn tally(entries: &[Entry]) -> Tally {
@@ -249,6 +274,21 @@ fn tally(entries: &[Entry]) -> Tally {
                 t.racy += u64::from(r.outcomes.flag_data_race && !r.counts_absent);
                 t.partial += u64::from(r.stats.stopped.is_some());
                 t.bounded_empty += u64::from(r.bounded_empty);
+                match liveness_word(e) {
+                    Some("violation") => t.violations += 1,
+                    Some("unknown") => t.live_unknown += 1,
+                    Some(_) => t.live_ok += 1,
+                    None => {}
+                }
+                t.liveness |= r.liveness.is_some();
+                if e.observed.is_some() {
+                    t.observed += 1;
+                    match status_word(e) {
+                        "FORBIDDEN" => t.forbidden_observed += 1,
+                        "hung" => t.hung += 1,
+                        _ => {}
+                    }
+                }
             }
             EntryResult::Khronos { checks, .. } => {
                 t.khronos += 1;
@@ -328,16 +368,28 @@ fn push_run_info(out: &mut String, page: &Page) {
         info.variants.join(", ")
     };
     // Numbers as the JSON writes them (`3600.0`).
-    let limit = |n: Option<String>| n.unwrap_or_else(|| "none".to_string());
+    let candidates = info
+        .limits
+        .max_candidates
+        .map(|n| format!("{n} candidates"));
+    let seconds = info
+        .limits
+        .timeout_seconds
+        .map(|t| format!("{} s per test", Value::from(t)));
+    let limits = match (candidates, seconds) {
+        (None, None) => "none".to_string(),
+        (Some(c), None) => format!("{c}, no time limit"),
+        (None, Some(t)) => format!("no candidate limit, {t}"),
+        (Some(c), Some(t)) => format!("{c}, {t}"),
+    };
     let _ = writeln!(
         out,
-        "<p class=\"run-info\">vkherd {} · model <code>{}</code> (OpenCL tests: <code>opencl</code> unless a model was given) · variants: {} · unroll {} · limits: {} candidates, {} s per test{}</p>",
+        "<p class=\"run-info\">vkherd {} · model <code>{}</code> (OpenCL tests: <code>opencl</code> unless a model was given) · variants: {} · unroll {} · limits: {}{}</p>",
         escape(&info.vkherd),
         escape(&info.model),
         escape(&variants),
         info.unroll,
-        escape(&limit(info.limits.max_candidates.map(|n| n.to_string()))),
-        escape(&limit(info.limits.timeout_seconds.map(|t| Value::from(t).to_string()))),
+        escape(&limits),
         match (info.no_thin_air, info.naive) {
             (true, _) => " · thin-air executions left out",
             (_, true) => " · naive enumeration",
@@ -354,11 +406,27 @@ fn push_summary(out: &mut String, page: &Page, ids: &[String]) {
         plural(t.litmus + t.khronos, "test"),
         plural(files, "file")
     );
-    if t.litmus > 0 {
+    let observe_page = t.observed > 0;
+    if observe_page {
+        let _ = write!(
+            line,
+            ": {} observed, {} with a forbidden state observed, {} hung (no instance finished)",
+            t.observed, t.forbidden_observed, t.hung
+        );
+    } else if t.litmus > 0 {
         let _ = write!(
             line,
             ": {} Ok, {} No, {} open, {} racy, {} partial, {} bounded-empty",
             t.ok, t.no, t.open, t.racy, t.partial, t.bounded_empty
+        );
+    }
+    if t.liveness {
+        let _ = write!(
+            line,
+            "; liveness: {}, {} unknown, {} ok",
+            plural(t.violations, "violation"),
+            t.live_unknown,
+            t.live_ok
         );
     }
     if t.khronos > 0 {
@@ -377,20 +445,43 @@ fn push_summary(out: &mut String, page: &Page, ids: &[String]) {
         "<section id=\"summary\">\n<h2>Summary</h2>\n<p id=\"summary-line\">{}</p>",
         escape(&line)
     );
-    out.push_str(
-        "<p class=\"controls\"><label>Filter <input id=\"filter\" type=\"search\" placeholder=\"name, file, condition...\"></label> <label>Status <select id=\"status-filter\"><option value=\"\">all</option><option>Ok</option><option>No</option><option>PASS</option><option>FAIL</option><option>partial</option><option>error</option><option value=\"racy\">racy</option></select></label> <span id=\"shown\"></span> <span class=\"hint\">(click a column to sort)</span></p>\n",
+    let options = if observe_page {
+        "<option>allowed</option><option>FORBIDDEN</option><option>hung</option><option>error</option>"
+    } else {
+        "<option>Ok</option><option>No</option><option>PASS</option><option>FAIL</option><option>partial</option><option>error</option><option value=\"racy\">racy</option>"
+    };
+    let live_options = if t.liveness {
+        "<option value=\"violation\">liveness violation</option><option value=\"liveness-unknown\">liveness unknown</option><option value=\"liveness-ok\">liveness ok</option>"
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        out,
+        "<p class=\"controls\"><label>Filter <input id=\"filter\" type=\"search\" placeholder=\"name, file, condition...\"></label> <label>Status <select id=\"status-filter\"><option value=\"\">all</option>{options}{live_options}</select></label> <span id=\"shown\"></span> <span class=\"hint\">(click a column to sort)</span></p>",
     );
     let time_head = if page.seconds.is_some() {
         "<th data-type=\"num\">time (s)</th>"
     } else {
         ""
     };
+    // An observe page's model runs list states only (no race flag): its columns say
+    // what the device did instead.
+    let (status_head, last_heads) = if observe_page {
+        (
+            "observed",
+            "<th data-type=\"num\">states observed</th><th data-type=\"num\">never finished</th>",
+        )
+    } else {
+        ("status", "<th>race</th>")
+    };
+    let live_head = if t.liveness { "<th>liveness</th>" } else { "" };
     let _ = writeln!(
         out,
-        "<table id=\"tests\" class=\"sortable\">\n<thead><tr><th data-type=\"num\">#</th><th>test</th><th>file</th><th>dialect</th><th>condition</th><th>status</th><th data-type=\"num\">states</th><th>race</th>{time_head}</tr></thead>\n<tbody>"
+        "<table id=\"tests\" class=\"sortable\">\n<thead><tr><th data-type=\"num\">#</th><th>test</th><th>file</th><th>dialect</th><th>condition</th><th>{status_head}</th><th data-type=\"num\">states</th>{last_heads}{live_head}{time_head}</tr></thead>\n<tbody>"
     );
     for (k, (e, id)) in page.entries.iter().zip(ids).enumerate() {
         let word = status_word(e);
+        let live = liveness_word(e);
         let (condition, states, race) = match &e.result {
             EntryResult::Litmus(r) => {
                 let (_, quant) = quantifier_words(r);
@@ -422,9 +513,30 @@ fn push_summary(out: &mut String, page: &Page, ids: &[String]) {
             (Some(_), Some(s)) => format!("<td class=\"num\">{s:.3}</td>"),
             (Some(_), None) => "<td></td>".to_string(),
         };
+        let last = match (&e.observed, observe_page) {
+            (Some(t), _) => format!(
+                "<td class=\"num\">{}</td><td class=\"num\">{}</td>",
+                t.rows.iter().filter(|r| r.observed > 0).count(),
+                t.observation.unfinished
+            ),
+            (None, true) => "<td></td><td></td>".to_string(),
+            (None, false) => format!("<td>{race}</td>"),
+        };
+        let (live_cell, live_status) = match (t.liveness, live) {
+            (false, _) => (String::new(), String::new()),
+            (true, None) => ("<td></td>".to_string(), String::new()),
+            (true, Some(v)) => (
+                format!("<td class=\"liveness-{v}\">{v}</td>"),
+                if v == "violation" {
+                    " violation".to_string()
+                } else {
+                    format!(" liveness-{v}")
+                },
+            ),
+        };
         let _ = writeln!(
             out,
-            "<tr class=\"{cls}\" data-target=\"{id}\" data-status=\"{word}{racy}\"><td class=\"num\">{n}</td><td><a href=\"#{id}\">{name}</a></td><td class=\"file\">{file}</td><td>{dialect}</td><td class=\"cond\">{cond}</td><td class=\"status\">{word}</td><td class=\"num\">{states}</td><td>{race}</td>{time}</tr>",
+            "<tr class=\"{cls}\" data-target=\"{id}\" data-status=\"{word}{racy}{live_status}\"><td class=\"num\">{n}</td><td><a href=\"#{id}\">{name}</a></td><td class=\"file\">{file}</td><td>{dialect}</td><td class=\"cond\">{cond}</td><td class=\"status\">{word}</td><td class=\"num\">{states}</td>{last}{live_cell}{time}</tr>",
             cls = css_class(word),
             racy = if race == "racy" { " racy" } else { "" },
             n = k + 1,
@@ -650,7 +762,8 @@ fn push_observed(out: &mut String, r: &Report, t: &crate::observed::ObservedTest
         );
     }
     out.push_str("</tbody>\n</table>\n");
-    let dropped = observed::dropped_text(o);
+    let mut dropped = observed::dropped_text(o);
+    dropped.extend(observed::hang_text(r, o, t.params.max_steps));
     if !dropped.is_empty() {
         out.push_str("<ul class=\"notes\">\n");
         for d in dropped {
@@ -811,6 +924,168 @@ mod tests {
             extras: Extras::none(""),
             observed: None,
         }
+    }
+
+    /// A page of the liveness corpus run with `--progress obe`: its entries.
+    fn corpus_entries(dir: &str, opts: &crate::Options) -> Vec<Entry> {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../litmus-tests/");
+        let mut files: Vec<_> = std::fs::read_dir(format!("{root}{dir}"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "litmus"))
+            .collect();
+        files.sort();
+        files
+            .iter()
+            .map(|f| {
+                let source = std::fs::read_to_string(f).unwrap();
+                let program = crate::load_litmus(&source).unwrap();
+                let report = crate::run_with_source(&program, Some(&source), opts).unwrap();
+                Entry {
+                    file: f.display().to_string(),
+                    source: None,
+                    result: EntryResult::Litmus(Box::new(report)),
+                    seconds: None,
+                    extras: Extras::none(""),
+                    observed: None,
+                }
+            })
+            .collect()
+    }
+
+    fn page(entries: Vec<Entry>, info: RunInfo) -> Page {
+        Page {
+            inputs: vec!["in".into()],
+            info,
+            entries,
+            seconds: None,
+            extras_note: None,
+            families: Vec::new(),
+        }
+    }
+
+    /// `report --liveness`: the liveness verdict of each test is a column of the summary
+    /// table (sortable: every column is), a filter value, and counted in the summary line
+    /// (issue 33: the page showed "Ok" everywhere and no count of violations).
+    #[test]
+    fn a_liveness_run_shows_the_verdicts_in_the_table_the_filter_and_the_counts() {
+        let opts = crate::Options {
+            liveness: Some(crate::liveness::Progress::parse("obe").unwrap()),
+            ..crate::Options::default()
+        };
+        let entries = corpus_entries("liveness", &opts);
+        let count = |v: &str| {
+            entries
+                .iter()
+                .filter(|e| liveness_word(e) == Some(v))
+                .count()
+        };
+        let (violations, unknown, ok) = (count("violation"), count("unknown"), count("ok"));
+        assert!(violations > 0 && unknown > 0 && ok > 0);
+        let text = html(&page(entries, crate::report::run_info(&opts)));
+        assert!(
+            text.contains(&format!(
+                "; liveness: {violations} violations, {unknown} unknown, {ok} ok"
+            )),
+            "{text}"
+        );
+        assert!(
+            text.contains("<th>race</th><th>liveness</th></tr>"),
+            "{text}"
+        );
+        assert_eq!(
+            text.matches("<td class=\"liveness-violation\">violation</td>")
+                .count(),
+            violations
+        );
+        assert_eq!(
+            text.matches(" violation\"><td class=\"num\">").count(),
+            violations
+        );
+        assert!(text.contains("<option value=\"violation\">liveness violation</option>"));
+        // Without --liveness, none of it.
+        let plain = corpus_entries("liveness", &crate::Options::default());
+        let text = html(&page(
+            plain,
+            crate::report::run_info(&crate::Options::default()),
+        ));
+        assert!(!text.contains("<th>liveness</th>"), "{text}");
+        assert!(!text.contains("; liveness:"), "{text}");
+        assert!(!text.contains("liveness violation"), "{text}");
+    }
+
+    /// `observe --html`: the status column says what the device did (issue 33: it showed
+    /// the model's verdict), no race column of `?`, and limits read as words ("limits:
+    /// none candidates, none s" before).
+    #[test]
+    fn an_observe_page_says_what_was_observed() {
+        use crate::observed::{rows, ObservedTest};
+        use vkherd_observe::{DeviceInfo, Observation, Params};
+        let opts = crate::Options {
+            run: crate::RunConfig {
+                states_only: true,
+                ..crate::RunConfig::default()
+            },
+            liveness: Some(crate::liveness::Progress::parse("obe").unwrap()),
+            ..crate::Options::default()
+        };
+        let mut entries = corpus_entries("liveness", &opts);
+        entries.truncate(2);
+        let device = DeviceInfo {
+            index: 0,
+            name: "dev".into(),
+            api_version: "1.3".into(),
+            kind: "CPU",
+            driver: "d".into(),
+            subgroup_size: 8,
+            max_workgroup_size: 256,
+            features: Default::default(),
+            unfit: None,
+        };
+        for (k, e) in entries.iter_mut().enumerate() {
+            let EntryResult::Litmus(r) = &e.result else {
+                unreachable!()
+            };
+            let source = std::fs::read_to_string(&e.file).unwrap();
+            let program = crate::load_litmus(&source).unwrap();
+            // The first test hung everywhere; the second ended in its allowed states.
+            let mut observation = Observation {
+                instances: 64,
+                iterations: 1,
+                ..Observation::default()
+            };
+            if k == 0 {
+                observation.unfinished = 64;
+            } else {
+                for s in r.outcomes.states.keys() {
+                    observation.within.insert(s.clone(), 1);
+                }
+            }
+            e.observed = Some(ObservedTest {
+                rows: rows(&program, r, &observation),
+                device: device.clone(),
+                params: Params::default(),
+                observation,
+                no_chains_forced: false,
+            });
+        }
+        let text = html(&page(entries, crate::report::run_info(&opts)));
+        assert!(text.contains("<th>observed</th><th data-type=\"num\">states</th><th data-type=\"num\">states observed</th><th data-type=\"num\">never finished</th>"), "{text}");
+        assert!(!text.contains("<th>race</th>"), "{text}");
+        assert!(text.contains("<td class=\"status\">hung</td>"), "{text}");
+        assert!(text.contains("<td class=\"status\">allowed</td>"), "{text}");
+        assert!(!text.contains("<td class=\"status\">Ok</td>"), "{text}");
+        assert!(text.contains("<td class=\"num\">64</td>"), "{text}");
+        assert!(
+            text.contains("2 observed, 0 with a forbidden state observed, 1 hung"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Hang: 64 of 64 instances never finished"),
+            "{text}"
+        );
+        assert!(text.contains(" · limits: none</p>"), "{text}");
+        assert!(!text.contains("none candidates"), "{text}");
     }
 
     #[test]

@@ -42,11 +42,12 @@ pub const VERSION: &str = concat!(
 );
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
+use vkherd_dialects::vulkan::lower_litmus;
 pub use vkherd_enumerate::estimate::Estimate;
 use vkherd_enumerate::{collect_outcomes, EnumOptions, EnumStats, Outcomes};
 pub use vkherd_enumerate::{RunConfig, Shard, Speedcheck, StopReason};
 pub use vkherd_litmus::Diagnostic;
-use vkherd_model::{lower_litmus, Program, Quantifier};
+use vkherd_model::{Program, Quantifier};
 pub use vkherd_model::{Program as LoweredProgram, Variant};
 
 /// Options of a run: the model, the run's configuration (the enumerator's own type,
@@ -86,11 +87,11 @@ impl Options {
 /// Parses and lowers a `.litmus` source, in the dialect its header names: `VULKAN`
 /// (docs/litmus-format.md) or `OPENCL` (docs/opencl.md).
 pub fn load_litmus(source: &str) -> Result<Program, Diagnostic> {
-    if vkherd_litmus::is_opencl(source) {
-        let test = vkherd_litmus::parse_opencl(source)?;
-        return vkherd_model::lower_opencl(&test);
+    if vkherd_dialects::opencl::is_opencl(source) {
+        let test = vkherd_dialects::opencl::parse_opencl(source)?;
+        return vkherd_dialects::opencl::lower_opencl(&test);
     }
-    let test = vkherd_litmus::parse_litmus(source)?;
+    let test = vkherd_dialects::vulkan::parse_litmus(source)?;
     lower_litmus(&test)
 }
 
@@ -314,6 +315,14 @@ impl Report {
                 opts.run.unroll,
                 report::plural(stats.dropped_paths, "path"),
                 raised_unroll(opts.run.unroll)
+            ));
+        } else if stats.dropped_paths > 0 && opts.liveness.is_some() {
+            // What the bound bounds is the safety part: the liveness verdict accounts for
+            // the bound itself (docs/liveness.md, "What is exact, and what is bounded").
+            notes.push(format!(
+                "Warning: {} dropped by the unroll bound (--unroll {}): the states and counts are bounded, not complete; the liveness verdict is not (ok and violation are exact at any bound, unknown names the loop the bound cuts)",
+                report::plural(stats.dropped_paths, "path"),
+                opts.run.unroll
             ));
         } else if stats.dropped_paths > 0 {
             notes.push(format!(

@@ -295,12 +295,20 @@ pub struct TestDiff {
     pub seconds: (Option<f64>, Option<f64>),
     /// Either run was partial (a difference may be only the limit's doing).
     pub partial: bool,
+    /// (old, new): the log leaves the verdict open (`??`: a limit stopped the run before
+    /// it was settled), so the same verdict in both logs is no agreement.
+    pub open: (bool, bool),
 }
 
 impl TestDiff {
     /// Verdict or states differ.
     pub fn differs(&self) -> bool {
         self.verdict.is_some() || !self.gained.is_empty() || !self.lost.is_empty()
+    }
+
+    /// Either log leaves the verdict open.
+    pub fn is_open(&self) -> bool {
+        self.open.0 || self.open.1
     }
 }
 
@@ -431,6 +439,10 @@ pub fn compare(old: &Log, new: &Log) -> Comparison {
             },
             seconds: (a.seconds, b.seconds),
             partial: a.partial || b.partial,
+            open: (
+                a.verdict == LoggedVerdict::Open,
+                b.verdict == LoggedVerdict::Open,
+            ),
         });
     }
     c.only_old = (0..old.tests.len())

@@ -77,6 +77,64 @@ pub fn forbidden(rows: &[Row]) -> (usize, u64) {
     (f.len(), f.iter().map(|r| r.observed).sum())
 }
 
+/// How an observed test ends: its last line and its exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The device produced a state the model forbids.
+    Forbidden,
+    /// No instance finished: some were stopped by `--max-steps` and none ended in a
+    /// state, so nothing was observed. On the device, a hang.
+    Hung,
+    /// Every observed state is allowed (some instances may have hung all the same: see
+    /// [`hang_text`]).
+    Allowed,
+}
+
+/// How a test with these rows and this observation ends.
+pub fn ending(rows: &[Row], o: &Observation) -> Ending {
+    let ended_in_a_state = o.judged() + o.beyond.values().sum::<u64>();
+    if forbidden(rows).0 > 0 {
+        Ending::Forbidden
+    } else if o.unfinished > 0 && ended_in_a_state == 0 {
+        Ending::Hung
+    } else {
+        Ending::Allowed
+    }
+}
+
+/// What the instances stopped by `--max-steps` mean, in words, and what the liveness
+/// check predicts for the test under the device's progress model (`report.liveness`):
+/// empty when every instance finished.
+pub fn hang_text(report: &Report, o: &Observation, max_steps: u32) -> Vec<String> {
+    use vkherd_enumerate::liveness::Verdict;
+    if o.unfinished == 0 {
+        return Vec::new();
+    }
+    let mut out = vec![format!(
+        "Hang: {} of {} never finished: a thread was still running after --max-steps {max_steps} (a hang on the device, unless the test needs more steps)",
+        o.unfinished,
+        plural(o.instances, "instance"),
+    )];
+    if let Some(l) = &report.liveness {
+        let p = l.result.progress;
+        let head = format!("Liveness check (progress {p})");
+        out.push(match l.result.verdict {
+            Verdict::Violation => format!(
+                "{head}: violation: the model lets an invocation wait forever, as on the device (`vkherd --progress {p} FILE` shows how)"
+            ),
+            Verdict::Ok => format!(
+                "{head}: ok: every run terminates under {p}, so the device gives less progress than {p} (or the test needs more than --max-steps)"
+            ),
+            Verdict::Unknown => {
+                let first = l.text.lines().next().unwrap_or_default();
+                let reason = first.split_once("): ").map_or(first, |(_, r)| r);
+                format!("{head}: unknown: {reason}")
+            }
+        });
+    }
+    out
+}
+
 /// `llvmpipe (LLVM 15.0.6, 256 bits), CPU, Vulkan 1.3.230, driver llvmpipe`.
 pub fn device_text(d: &DeviceInfo) -> String {
     format!(
@@ -167,19 +225,26 @@ pub fn text(report: &Report, t: &ObservedTest) -> String {
     for d in dropped_text(o) {
         out.push_str(&format!("Dropped: {d}\n"));
     }
+    for line in hang_text(report, o, t.params.max_steps) {
+        out.push_str(&line);
+        out.push('\n');
+    }
     let (states, count) = forbidden(rows);
-    if states == 0 {
-        out.push_str(&format!(
+    match ending(rows, o) {
+        Ending::Allowed => out.push_str(&format!(
             "Ok: every observed state is allowed ({} of {} allowed states observed)\n",
             rows.iter().filter(|r| r.allowed && r.observed > 0).count(),
             report.outcomes.states.len()
-        ));
-    } else {
-        out.push_str(&format!(
+        )),
+        Ending::Hung => out.push_str(&format!(
+            "Hung: no instance finished: nothing was observed ({} stopped by --max-steps)\n",
+            plural(o.unfinished, "instance")
+        )),
+        Ending::Forbidden => out.push_str(&format!(
             "FORBIDDEN: {} the model forbids observed {} (a driver or compiler bug, or a model too strong)\n",
             plural(states as u64, "state"),
             plural(count, "time")
-        ));
+        )),
     }
     out
 }
@@ -259,7 +324,72 @@ pub fn json(report: &Report, t: &ObservedTest, file: &str, info: &RunInfo) -> Ob
             cas_gave_up: o.cas_gave_up,
             filtered: o.filtered,
         },
+        hung: ending(rows, o) == Ending::Hung,
+        liveness: report.liveness.as_ref().map(|l| l.json.clone()),
         iterations: o.iterations,
         seconds: o.seconds,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::liveness::Progress;
+
+    /// flag-handoff-sg and the model's report of it with the liveness check under `p`.
+    fn handoff(p: &str) -> (Program, Report) {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../litmus-tests/liveness/flag-handoff-sg.litmus"
+        );
+        let program = crate::load_litmus(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let opts = crate::Options {
+            liveness: Some(Progress::parse(p).unwrap()),
+            ..crate::Options::default()
+        };
+        let report = crate::run(&program, &opts).unwrap();
+        (program, report)
+    }
+
+    /// What `observe` says when every instance was stopped by `--max-steps` (issue 33:
+    /// it said "Ok: every observed state is allowed" and exited 0): a hang, how many,
+    /// and what the liveness check predicts; when some finished, the states decide.
+    #[test]
+    fn instances_that_never_finished_are_a_hang_with_the_liveness_prediction() {
+        let (program, report) = handoff("obe");
+        let all_hung = Observation {
+            unfinished: 640,
+            instances: 640,
+            iterations: 5,
+            ..Observation::default()
+        };
+        let r = rows(&program, &report, &all_hung);
+        assert_eq!(ending(&r, &all_hung), Ending::Hung);
+        let text = hang_text(&report, &all_hung, 10000);
+        assert_eq!(
+            text[0],
+            "Hang: 640 of 640 instances never finished: a thread was still running after --max-steps 10000 (a hang on the device, unless the test needs more steps)"
+        );
+        assert!(
+            text[1].starts_with("Liveness check (progress obe): violation: "),
+            "{text:?}"
+        );
+        // Under fair the model says every run terminates: the device gave less.
+        let (_, fair) = handoff("fair");
+        assert!(hang_text(&fair, &all_hung, 10000)[1]
+            .starts_with("Liveness check (progress fair): ok: every run terminates under fair"),);
+        // Some instances finished in an allowed state: allowed, the hang still said.
+        let mut some = all_hung.clone();
+        some.unfinished = 600;
+        some.within.insert(Vec::new(), 40);
+        let r = rows(&program, &report, &some);
+        assert_eq!(ending(&r, &some), Ending::Allowed);
+        assert!(hang_text(&report, &some, 10000)[0].starts_with("Hang: 600 of 640 instances"));
+        // Every instance finished: nothing about hangs.
+        let done = Observation {
+            unfinished: 0,
+            ..some
+        };
+        assert!(hang_text(&report, &done, 10000).is_empty());
     }
 }

@@ -429,3 +429,36 @@ fn gen_refuses_members_the_parser_would_reject() {
     let out = vkherd(&["gen", "sb-ring", "0"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `vkherd --timeout 1 gen` where `gen` is a directory of tests: the herd7 habit of
+/// options before a subcommand made it the `gen` subcommand silently (issue 33). It is
+/// refused, saying `./gen`; `./gen` runs the tests, and `gen` first is the subcommand.
+#[test]
+fn a_subcommand_name_after_options_that_is_a_directory_is_refused_with_dot_slash() {
+    let d = dir("path-or-subcommand");
+    std::fs::create_dir_all(d.join("gen")).unwrap();
+    std::fs::copy(
+        corpus("mp/MP-relacq-wg.litmus"),
+        d.join("gen").join("MP.litmus"),
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        crate::util::bin()
+            .args(args)
+            .current_dir(&d)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--timeout", "1", "gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("`gen` is both a subcommand and a path here: write `./gen`"),
+        "{err}"
+    );
+    let out = run(&["--timeout", "1", "./gen"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Test MP-relacq-wg"));
+    let out = run(&["gen", "iriw", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

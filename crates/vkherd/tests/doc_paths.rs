@@ -84,3 +84,33 @@ fn every_test_and_file_the_docs_name_exists() {
         missing.join("\n")
     );
 }
+
+/// The docs stand on their own (issue 33): none points into `../shared`, the project's
+/// workspace beside the repository, which a clone does not have. A doc may name an
+/// outside source (the Khronos suite, the project's design notes) as long as it does not
+/// depend on it for its facts.
+#[test]
+fn no_doc_points_into_the_workspace_outside_the_repository() {
+    let mut found = Vec::new();
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if [
+                "../shared",
+                "shared/docs/",
+                "shared/tools/",
+                "shared/khronos-tests",
+            ]
+            .iter()
+            .any(|p| line.contains(p))
+            {
+                found.push(format!("{}:{}: {line}", page.display(), n + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "docs pointing outside the repository:\n{}",
+        found.join("\n")
+    );
+}

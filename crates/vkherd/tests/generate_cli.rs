@@ -155,6 +155,74 @@ fn a_family_is_written_with_its_index_and_tabled() {
     assert!(stderr(&o).contains("index.json"));
 }
 
+/// A family run stopped by a limit is partial: the cells it left open are `?`, said, and
+/// exit 3 as for the tests run one by one (issue 33: `table` and `diy --all --run`
+/// exited 0); a test that cannot be read is an error, exit 2.
+#[test]
+fn family_runs_stopped_by_a_limit_exit_3_and_unreadable_tests_2() {
+    // Release/acquire MP: forbidden wherever the scopes reach, which only a complete
+    // run can say, so one candidate leaves those verdicts open.
+    let dir = tmp("diy-family-limit");
+    let d = dir.to_str().unwrap();
+    let cycle = "[rel] PodWW Rfe PodRR [acq] Fre";
+    let args = ["--vary", "scope", "--scopes", "wg,dv"];
+    let mut write = vec!["diy", "--all", cycle, "-o", d];
+    write.extend(args);
+    let o = vkherd(&write);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = vkherd(&["table", d, "-j", "1", "--max-candidates", "1"]);
+    let table = stdout(&o);
+    assert_eq!(o.status.code(), Some(3), "{table}{}", stderr(&o));
+    assert!(
+        table.contains(" unknown") && table.contains(" ?"),
+        "{table}"
+    );
+    assert!(
+        table.contains(
+            "tests stopped by --max-candidates or --timeout before the verdict was settled (`?`)"
+        ),
+        "{table}"
+    );
+    let mut run = vec![
+        "diy",
+        "--all",
+        cycle,
+        "--run",
+        "-j",
+        "1",
+        "--max-candidates",
+        "1",
+    ];
+    run.extend(args);
+    let o = vkherd(&run);
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    assert!(stdout(&o).contains("Partial: "), "{}", stdout(&o));
+    // Without a limit: complete, exit 0.
+    let o = vkherd(&["table", d, "-j", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let table = stdout(&o);
+    assert!(
+        !table.contains("Partial:") && table.contains(" 0 unknown"),
+        "{table}"
+    );
+    // A test file gone: its cell is `?`, and the run says why and exits 2.
+    let gone = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "litmus"))
+        .unwrap();
+    std::fs::remove_file(&gone).unwrap();
+    let o = vkherd(&["table", d, "-j", "1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let name = gone.file_name().unwrap().to_str().unwrap();
+    assert!(
+        stderr(&o).contains(&format!("{name}: cannot read it")),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[test]
 fn run_prints_which_scopes_make_mp_forbidden() {
     let o = vkherd(&[

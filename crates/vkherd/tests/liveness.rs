@@ -335,13 +335,18 @@ fn the_safety_report_is_unchanged_by_liveness_on_the_whole_corpus() {
         let at = live_text.find("Liveness: ").expect("a liveness line");
         assert_eq!(&live_text[..at], plain_text, "{}", file.display());
         assert!(live_text[at..].starts_with("Liveness: "));
-        // The safety notes come first, unchanged.
-        assert_eq!(
-            &live.notes[..plain.notes.len()],
-            &plain.notes[..],
-            "{}",
-            file.display()
-        );
+        // The safety notes come first, unchanged but for the unroll bound's warning,
+        // which in a liveness run says that it bounds the states, not the verdict.
+        let reworded: Vec<String> = live.notes[..plain.notes.len()]
+            .iter()
+            .map(|n| {
+                n.replace(
+                    "the states and counts are bounded, not complete; the liveness verdict is not (ok and violation are exact at any bound, unknown names the loop the bound cuts)",
+                    "the result is bounded, not complete",
+                )
+            })
+            .collect();
+        assert_eq!(reworded, plain.notes, "{}", file.display());
     }
 }
 

@@ -81,6 +81,39 @@ fn progress_takes_per_level_models_and_refuses_unknown_names() {
     }
 }
 
+/// The unroll bound's warning in a liveness run says what it bounds, the states, and
+/// not that "the result" is bounded beside a `Liveness: ok` that is exact (issue 33).
+#[test]
+fn the_unroll_warning_of_a_liveness_run_bounds_the_states_not_the_verdict() {
+    let (code, out, err) = run(&["--liveness", &test("flag-handoff-sg")]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(verdict_line(&out), "Liveness: ok (progress fair)");
+    assert!(!err.contains("the result is bounded"), "{err}");
+    assert!(
+        err.contains("dropped by the unroll bound (--unroll 2): the states and counts are bounded, not complete; the liveness verdict is not (ok and violation are exact at any bound"),
+        "{err}"
+    );
+    // Without --liveness, the warning is the safety report's as before.
+    let (_, _, err) = run(&[&test("flag-handoff-sg")]);
+    assert!(err.contains("the result is bounded, not complete"), "{err}");
+}
+
+/// Dat3M's `QF=OBE` (keyed by the enclosing scope: vkherd's `wg=obe`, a violation on
+/// xf-barrier-2wg) was read as vkherd's `qf=obe` and answered `ok`: refused, with
+/// vkherd's spelling (issue 33).
+#[test]
+fn dat3m_spelling_of_progress_is_refused_with_vkherds_equivalent() {
+    let f = test("xf-barrier-2wg");
+    let (code, out, err) = run(&["--progress", "QF=OBE", &f]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("`QF=OBE` is Dat3M's spelling"), "{err}");
+    assert!(err.contains("expected `wg=obe`"), "{err}");
+    let (code, out, _) = run(&["--progress", "wg=obe", &f]);
+    assert_eq!(code, 0);
+    assert_eq!(verdict_line(&out), "Liveness: violation (progress wg=obe)");
+}
+
 /// `unknown`: a loop that changes a register every time round runs past the bound; the
 /// line names the loop and the bound, and a warning says so on stderr.
 #[test]

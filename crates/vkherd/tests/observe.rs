@@ -252,3 +252,43 @@ fn refused_tests_name_the_instruction_and_exit_8() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot run on a Vulkan device"), "{err}");
 }
+
+/// A test on which no instance finished is a hang, said as one, with the liveness
+/// check's prediction under the device's progress model, and exit 5 (issue 33: it read
+/// "Ok: every observed state is allowed (0 of 1 ...)" and exited 0). lavapipe runs a
+/// workgroup's subgroups one after the other, so flag-handoff-sg's two subgroups, each
+/// waiting for the other, never finish there.
+#[test]
+fn a_test_on_which_no_instance_finished_is_a_hang_and_exits_5() {
+    if !device() {
+        return;
+    }
+    let file = "litmus-tests/liveness/flag-handoff-sg.litmus";
+    let out = observe(&[file, "--iterations", "2"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !text.contains("llvmpipe") {
+        eprintln!("SKIPPED: the hang is lavapipe's; this device: {text}");
+        return;
+    }
+    assert_eq!(out.status.code(), Some(5), "{text}");
+    assert!(!text.contains("Ok: every observed state"), "{text}");
+    assert!(
+        text.contains("Hang: 256 of 256 instances never finished: a thread was still running after --max-steps 10000"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "Liveness check (progress obe): violation: the model lets an invocation wait forever"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("Hung: no instance finished"), "{text}");
+    // Under a fair scheduler the model says it terminates: the device gives less.
+    let out = observe(&[file, "--iterations", "2", "--progress", "fair", "--json"]);
+    assert_eq!(out.status.code(), Some(5));
+    let v = json_lines(&out).remove(0);
+    assert_eq!(v["hung"], true);
+    assert_eq!(v["instances"]["unfinished"], 256);
+    assert_eq!(v["liveness"]["verdict"], "ok");
+    assert_eq!(v["liveness"]["progress_text"], "fair");
+}

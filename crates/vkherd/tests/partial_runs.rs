@@ -214,7 +214,32 @@ fn an_open_verdict_of_a_partial_run_is_printed_as_a_question_not_as_ok() {
         stdout.contains("XF-barrier-4: verdict ?? -> Ok (a partial run)"),
         "{stdout}"
     );
-    assert_eq!(out.status.code(), Some(1));
+    // The logs differ (1), and a verdict is open (3): the open verdict wins, as for runs.
+    assert_eq!(out.status.code(), Some(3));
+    // Open in both logs: no change of verdict, but nothing settled either (issue 33: it
+    // said "0 changed verdict" and exited 0, nothing marking the test).
+    let out = vkherd(&["compare", &partial_log, &partial_log]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("XF-barrier-4: verdict open (??) in both logs: a limit stopped the run before it was settled"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("0 changed verdict, 0 changed states, 1 with an open verdict (??)"),
+        "{stdout}"
+    );
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    let out = vkherd(&["compare", "--json", &partial_log, &partial_log]);
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines[0]["open"],
+        serde_json::json!({"old": true, "new": true})
+    );
+    assert_eq!(lines[1]["summary"]["open"], 1);
+    assert_eq!(out.status.code(), Some(3));
 }
 
 #[test]

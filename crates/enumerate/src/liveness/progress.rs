@@ -151,6 +151,13 @@ pub enum ProgressError {
     Repeated(String),
     /// An item that is neither `MODEL` nor `LEVEL=MODEL`, or an empty value.
     Malformed(String),
+    /// A level written in upper case (`QF=OBE`): Dat3M's spelling, which keys a model by
+    /// the *enclosing* scope, so that Dat3M's `QF=OBE` is vkherd's `wg=obe`. Refused,
+    /// with vkherd's spelling of the whole value when every level has one.
+    Dat3m {
+        given: String,
+        equivalent: Option<String>,
+    },
 }
 
 impl fmt::Display for ProgressError {
@@ -169,6 +176,19 @@ impl fmt::Display for ProgressError {
                 f,
                 "`{t}` is not a progress model: expected MODEL or LEVEL=MODEL,... (models: {models})"
             ),
+            ProgressError::Dat3m { given, equivalent } => {
+                write!(
+                    f,
+                    "`{given}` is Dat3M's spelling, which keys a model by the enclosing scope (Dat3M's QF=OBE is the workgroups' model); vkherd names the level of the members scheduled, in lower case"
+                )?;
+                match equivalent {
+                    Some(e) => write!(f, ": expected `{e}` for Dat3M's meaning (docs/liveness.md)"),
+                    None => write!(
+                        f,
+                        ": expected qf, wg, sg, inv (Dat3M's DV, QF, WG, SG) (docs/liveness.md)"
+                    ),
+                }
+            }
         }
     }
 }
@@ -193,6 +213,7 @@ impl Progress {
                 .map(Progress::uniform)
                 .ok_or_else(|| ProgressError::UnknownModel(text.to_string()));
         }
+        dat3m_levels(text)?;
         let mut set: [Option<ProgressModel>; 4] = [None; 4];
         let mut default = None;
         for item in text.split(',') {
@@ -225,6 +246,47 @@ impl Progress {
         let first = self.levels[0];
         self.levels.iter().all(|&m| m == first).then_some(first)
     }
+}
+
+/// Dat3M's level of a model: the enclosing scope of the members it schedules, so Dat3M's
+/// `QF` is vkherd's `wg` (the workgroups of a queue family).
+const DAT3M_LEVELS: [(&str, Level); 4] = [
+    ("DV", Level::Qf),
+    ("QF", Level::Wg),
+    ("WG", Level::Sg),
+    ("SG", Level::Inv),
+];
+
+/// Refuses a `LEVEL=MODEL` list whose levels are written with an upper-case letter: Dat3M
+/// writes `QF=OBE` for what vkherd calls `wg=obe`, so a silent reading would take the
+/// other meaning (docs/liveness.md, "Differences from Dat3M"). `default` and the models
+/// are read in any case (they mean the same in both).
+fn dat3m_levels(text: &str) -> Result<(), ProgressError> {
+    let items: Vec<(&str, &str)> = text
+        .split(',')
+        .filter_map(|item| item.split_once('='))
+        .map(|(l, m)| (l.trim(), m.trim()))
+        .collect();
+    let upper = |l: &str| l.chars().any(|c| c.is_ascii_uppercase());
+    let is_default = |l: &str| l.eq_ignore_ascii_case("default");
+    if !items.iter().any(|(l, _)| upper(l) && !is_default(l)) {
+        return Ok(());
+    }
+    let translated: Option<Vec<String>> = items
+        .iter()
+        .map(|&(l, m)| {
+            let model = ProgressModel::parse(m)?;
+            if is_default(l) {
+                return Some(format!("default={model}"));
+            }
+            let (_, level) = DAT3M_LEVELS.iter().find(|(d, _)| *d == l)?;
+            Some(format!("{}={model}", level.name()))
+        })
+        .collect();
+    Err(ProgressError::Dat3m {
+        given: text.to_string(),
+        equivalent: translated.map(|t| t.join(",")),
+    })
 }
 
 /// `obe` for a uniform model; else the levels that differ from the most common model
@@ -767,7 +829,7 @@ mod tests {
             ]
         );
         assert_eq!(p.to_string(), "wg=obe,inv=hsa");
-        let q = Progress::parse("WG=OBE, default=hsa-obe").unwrap();
+        let q = Progress::parse("wg=OBE, Default=hsa-obe").unwrap();
         assert_eq!(q.to_string(), "wg=obe,default=hsa_obe");
         assert_eq!(Progress::parse(&q.to_string()).unwrap(), q);
         assert_eq!(Progress::parse("Unfair").unwrap().to_string(), "unfair");
@@ -791,5 +853,34 @@ mod tests {
             Progress::parse("obe,hsa"),
             Err(ProgressError::Malformed(_))
         ));
+    }
+
+    /// Dat3M's `QF=OBE` means vkherd's `wg=obe`: an upper-case level is refused with
+    /// vkherd's spelling of the whole value, never read as vkherd's `qf` (issue 33).
+    #[test]
+    fn dat3m_levels_are_refused_with_their_vkherd_spelling() {
+        let equivalent = |text: &str| match Progress::parse(text) {
+            Err(ProgressError::Dat3m { equivalent, .. }) => equivalent,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert_eq!(equivalent("QF=OBE").as_deref(), Some("wg=obe"));
+        assert_eq!(
+            equivalent("DV=hsa, WG=OBE, SG=unfair").as_deref(),
+            Some("qf=hsa,sg=obe,inv=unfair")
+        );
+        assert_eq!(
+            equivalent("QF=OBE,default=fair").as_deref(),
+            Some("wg=obe,default=fair")
+        );
+        assert_eq!(equivalent("INV=obe"), None);
+        assert_eq!(equivalent("Wg=obe"), None);
+        let e = Progress::parse("QF=OBE").unwrap_err().to_string();
+        assert!(e.contains("`QF=OBE` is Dat3M's spelling"), "{e}");
+        assert!(e.contains("expected `wg=obe`"), "{e}");
+        // Models are read in any case: a uniform `OBE` means the same in both.
+        assert_eq!(
+            Progress::parse("OBE"),
+            Ok(Progress::uniform(ProgressModel::Obe))
+        );
     }
 }

@@ -15,9 +15,37 @@ use super::herd7_options::{self, Unsupported};
 use clap::{Arg, Command};
 use std::ffi::OsString;
 
+/// Why the arguments were not rewritten.
+#[derive(Debug)]
+pub enum ArgvError {
+    /// A herd7 option vkherd does not have.
+    Unsupported(Unsupported),
+    /// A subcommand's name after options (`vkherd --timeout 1 gen`) that is also an
+    /// existing path: it is not moved to the front, to become a subcommand silently.
+    PathOrSubcommand(String),
+}
+
+impl std::fmt::Display for ArgvError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArgvError::Unsupported(u) => u.fmt(f),
+            ArgvError::PathOrSubcommand(word) => write!(
+                f,
+                "error: `{word}` is both a subcommand and a path here: write `./{word}` to run the tests in the path, or put the subcommand first (`vkherd {word} ...`) to run the subcommand"
+            ),
+        }
+    }
+}
+
 /// The arguments (program name first) rewritten as clap expects them, or the first
-/// herd7 option among them that vkherd does not have.
-pub fn normalize(cmd: &Command, args: Vec<OsString>) -> Result<Vec<OsString>, Unsupported> {
+/// herd7 option among them that vkherd does not have. `is_path` says whether a word
+/// names an existing file or directory: a subcommand's name after options that is
+/// also one is ambiguous, and refused.
+pub fn normalize(
+    cmd: &Command,
+    args: Vec<OsString>,
+    is_path: &dyn Fn(&OsString) -> bool,
+) -> Result<Vec<OsString>, ArgvError> {
     let mut cmd = cmd.clone();
     cmd.build();
     let mut args = args;
@@ -40,7 +68,7 @@ pub fn normalize(cmd: &Command, args: Vec<OsString>) -> Result<Vec<OsString>, Un
             if find_long(context, name, subcommand_at.is_none()).is_some() {
                 args[i] = format!("-{arg}").into();
             } else if let Some(u) = herd7_options::unsupported(&arg) {
-                return Err(u);
+                return Err(ArgvError::Unsupported(u));
             }
         }
         let arg = args[i].to_string_lossy().into_owned();
@@ -51,7 +79,7 @@ pub fn normalize(cmd: &Command, args: Vec<OsString>) -> Result<Vec<OsString>, Un
             };
             let found = find_long(context, name, subcommand_at.is_none());
             if let (None, Some(u)) = (found, herd7_options::unsupported(&arg)) {
-                return Err(u);
+                return Err(ArgvError::Unsupported(u));
             }
             let takes_value = found.is_some_and(|a| a.get_action().takes_values());
             i += if takes_value && !attached { 2 } else { 1 };
@@ -62,7 +90,7 @@ pub fn normalize(cmd: &Command, args: Vec<OsString>) -> Result<Vec<OsString>, Un
             let first = shorts.chars().next().unwrap_or('-');
             let found = find_short(context, first, subcommand_at.is_none());
             if let (None, Some(u)) = (found, herd7_options::unsupported(&arg)) {
-                return Err(u);
+                return Err(ArgvError::Unsupported(u));
             }
             let takes_value = found.is_some_and(|a| a.get_action().takes_values());
             i += if takes_value && shorts.chars().count() == 1 {
@@ -90,6 +118,9 @@ pub fn normalize(cmd: &Command, args: Vec<OsString>) -> Result<Vec<OsString>, Un
             args.drain(1..k);
             Ok(args)
         }
+        Some(k) if k > 1 && is_path(&args[k]) => Err(ArgvError::PathOrSubcommand(
+            args[k].to_string_lossy().into_owned(),
+        )),
         Some(k) if k > 1 => {
             let sub = args.remove(k);
             args.insert(1, sub);
@@ -167,7 +198,7 @@ mod tests {
             .chain(args.iter().copied())
             .map(OsString::from)
             .collect();
-        normalize(&cmd(), args)
+        normalize(&cmd(), args, &|_| false)
             .expect("no herd7-only option")
             .into_iter()
             .skip(1)
@@ -205,6 +236,37 @@ mod tests {
         );
     }
 
+    /// `vkherd --timeout 1 gen` where `gen` is a directory: not silently the subcommand
+    /// (issue 33); first, the subcommand is what it always was.
+    #[test]
+    fn a_subcommand_name_after_options_that_is_also_a_path_is_refused() {
+        let args = |a: &[&str]| -> Vec<OsString> {
+            std::iter::once("t")
+                .chain(a.iter().copied())
+                .map(OsString::from)
+                .collect()
+        };
+        let khronos_is_a_dir = |w: &OsString| w == "khronos";
+        match normalize(&cmd(), args(&["-j", "2", "khronos"]), &khronos_is_a_dir) {
+            Err(ArgvError::PathOrSubcommand(w)) => assert_eq!(w, "khronos"),
+            other => panic!("{other:?}"),
+        }
+        let e = normalize(&cmd(), args(&["-j", "2", "khronos"]), &khronos_is_a_dir)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("write `./khronos`"), "{e}");
+        // Subcommand first: the subcommand, path or not.
+        assert_eq!(
+            normalize(&cmd(), args(&["khronos", "-j", "2"]), &khronos_is_a_dir).unwrap(),
+            args(&["khronos", "-j", "2"])
+        );
+        // `./khronos` is a path, not a subcommand name.
+        assert_eq!(
+            normalize(&cmd(), args(&["-j", "2", "./khronos"]), &khronos_is_a_dir).unwrap(),
+            args(&["-j", "2", "./khronos"])
+        );
+    }
+
     #[test]
     fn herd7_options_vkherd_lacks_are_refused_in_any_spelling_and_place() {
         let refused = |args: &[&str]| {
@@ -212,7 +274,10 @@ mod tests {
                 .chain(args.iter().copied())
                 .map(OsString::from)
                 .collect();
-            normalize(&cmd(), args).err().map(|u| u.option.name)
+            match normalize(&cmd(), args, &|_| false) {
+                Err(ArgvError::Unsupported(u)) => Some(u.option.name),
+                _ => None,
+            }
         };
         assert_eq!(refused(&["-nshow", "1", "a"]), Some("nshow"));
         assert_eq!(refused(&["a", "--through=all"]), Some("through"));

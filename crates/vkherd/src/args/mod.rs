@@ -8,6 +8,7 @@ mod herd7_options;
 mod model;
 mod observe;
 mod run;
+mod serve;
 pub mod show;
 
 pub use generate::{DistinguishArgs, DiyArgs, TableArgs};
@@ -15,6 +16,7 @@ pub use graph::GraphArgs;
 pub use model::{CommonArgs, ModelArgs, ThreadArgs};
 pub use observe::ObserveArgs;
 pub use run::{ExplainRunArgs, LimitArgs, RunArgs};
+pub use serve::ServeArgs;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::path::PathBuf;
@@ -23,15 +25,17 @@ use std::path::PathBuf;
 /// `Err` holds clap's error (help and version are errors to clap) or a herd7 option
 /// vkherd lacks.
 pub fn parse() -> Result<Cli, ParseError> {
-    let args = argv::normalize(&Cli::command(), std::env::args_os().collect())
-        .map_err(ParseError::Unsupported)?;
+    let is_path = |w: &std::ffi::OsString| std::path::Path::new(w).exists();
+    let args = argv::normalize(&Cli::command(), std::env::args_os().collect(), &is_path)
+        .map_err(ParseError::Argv)?;
     Cli::try_parse_from(args).map_err(ParseError::Clap)
 }
 
 /// Why the command line was not parsed.
 pub enum ParseError {
-    /// A herd7 option vkherd lacks, with what to use instead.
-    Unsupported(herd7_options::Unsupported),
+    /// A herd7 option vkherd lacks, with what to use instead, or a subcommand's name
+    /// after options that is also a path.
+    Argv(argv::ArgvError),
     /// clap's error, or the help or version asked for.
     Clap(clap::Error),
 }
@@ -223,6 +227,9 @@ pub enum Command {
     /// Run tests on a Vulkan device: per final state, how often it was observed and
     /// whether the model allows it; a forbidden state observed exits with 6 (docs/observe.md).
     Observe(ObserveArgs),
+    /// Serve a playground page and a JSON API on HTTP: edit or pick a test, run it, see
+    /// its states, graphs and explanations, share a link (docs/serve.md).
+    Serve(ServeArgs),
     /// Print a shell completion script (e.g. `vkherd completions bash > /etc/bash_completion.d/vkherd`).
     Completions {
         /// The shell.

@@ -62,6 +62,11 @@ pub struct ObserveArgs {
     /// Write each test's SPIR-V module into DIR (NAME.spv).
     #[arg(long, value_name = "DIR")]
     pub spirv: Option<PathBuf>,
+    /// The device's progress model, for the liveness check run beside a test whose
+    /// instances did not all finish: MODEL or LEVEL=MODEL,... as for `vkherd --progress`
+    /// (docs/observe.md, "Hangs").
+    #[arg(long, value_name = "MODEL", default_value = "obe", value_parser = super::run::parse_progress)]
+    pub progress: vkherd::liveness::Progress,
     #[command(flatten)]
     pub model: ModelArgs,
 }

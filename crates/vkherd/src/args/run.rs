@@ -54,7 +54,9 @@ impl LivenessArgs {
     }
 }
 
-fn parse_progress(s: &str) -> Result<vkherd::liveness::Progress, vkherd::liveness::ProgressError> {
+pub(super) fn parse_progress(
+    s: &str,
+) -> Result<vkherd::liveness::Progress, vkherd::liveness::ProgressError> {
     vkherd::liveness::Progress::parse(s)
 }
 

@@ -62,6 +62,19 @@ impl ExitStatus {
         ExitStatus::BadInput
     }
 
+    /// `observe`: the status of one test run on the device. A test on which no instance
+    /// finished is [`ExitStatus::BoundedEmpty`], as a run of the model with no execution
+    /// within `--unroll`: nothing ended within the bound (`--max-steps`), so there is no
+    /// state to judge (docs/observe.md, "Hangs").
+    pub fn of_observed(ending: vkherd::observed::Ending) -> ExitStatus {
+        use vkherd::observed::Ending;
+        match ending {
+            Ending::Forbidden => ExitStatus::ForbiddenObserved,
+            Ending::Hung => ExitStatus::BoundedEmpty,
+            Ending::Allowed => ExitStatus::Ok,
+        }
+    }
+
     /// The status of one test's report.
     pub fn of_report(rep: &vkherd::Report) -> ExitStatus {
         // A liveness search stopped by a limit leaves its answer open: the run is partial
@@ -113,6 +126,19 @@ mod tests {
         for w in observe_order.windows(2) {
             assert_eq!(w[0].combine(w[1]), w[1]);
             assert_eq!(w[1].combine(w[0]), w[1]);
+        }
+    }
+
+    /// A test on which no instance finished is not a success (issue 33): exit 5, below
+    /// a forbidden state, no Vulkan, bad input and a refused test.
+    #[test]
+    fn a_test_on_which_no_instance_finished_is_not_a_success() {
+        use vkherd::observed::Ending;
+        assert_eq!(ExitStatus::of_observed(Ending::Hung).code(), 5);
+        assert_eq!(ExitStatus::of_observed(Ending::Allowed).code(), 0);
+        assert_eq!(ExitStatus::of_observed(Ending::Forbidden).code(), 6);
+        for worse in [Refused, BadInput, NoVulkan, ForbiddenObserved] {
+            assert_eq!(BoundedEmpty.combine(worse), worse);
         }
     }
 

@@ -1,6 +1,7 @@
 //! The tables of verdicts of generated families (docs/generate.md "Families"): printed
 //! by `diy --all --run` and `table`, and on the page of `report`.
 
+use crate::cli::exit::ExitStatus;
 use std::path::{Path, PathBuf};
 use vkherd::generate::family;
 use vkherd::generate::index::{Index, INDEX_FILE};
@@ -18,6 +19,44 @@ pub fn print_table(
     print!("{}", matrix::text(dims, variants, verdicts));
     outln!();
     outln!("{}", matrix::summary(variants, verdicts));
+}
+
+/// Runs a family's tests, prints its table and says why cells are `?`: the status of the
+/// run as for the tests run one by one (a limit that left a verdict open exits 3, an
+/// error 2; docs/generate.md "Families"). `names` name the tests in messages.
+pub fn run_and_print(
+    dims: &[family::Dimension],
+    variants: &[family::Variant],
+    names: &[String],
+    sources: &[Result<String, String>],
+    opts: &vkherd::Options,
+) -> ExitStatus {
+    let runs = matrix::runs(sources, opts);
+    let verdicts: Vec<Cell> = runs
+        .iter()
+        .map(|r| r.as_ref().map_or(Cell::Unknown, Cell::of))
+        .collect();
+    print_table(dims, variants, &verdicts);
+    let mut status = ExitStatus::Ok;
+    let mut open = 0u64;
+    for (run, name) in runs.iter().zip(names) {
+        let s = match run {
+            Ok(report) => ExitStatus::of_report(report),
+            Err(e) => {
+                eprintln!("error: {name}: {}", e.trim_end());
+                ExitStatus::BadInput
+            }
+        };
+        open += u64::from(s == ExitStatus::Partial);
+        status = status.combine(s);
+    }
+    if open > 0 {
+        outln!(
+            "Partial: {} stopped by --max-candidates or --timeout before the verdict was settled (`?`)",
+            vkherd::report::plural(open, "test")
+        );
+    }
+    status
 }
 
 /// The directories with a family index below `paths`, sorted (a directory before the

@@ -1,6 +1,7 @@
 //! `vkherd compare OLD NEW`: two logs (text or JSON) test by test, like herd7's
-//! mcompare7: verdict changes, states gained and lost, time ratio. Exit code 0 when no
-//! verdict or state differs, 1 when something does, 2 when a log cannot be read.
+//! mcompare7: verdict changes, states gained and lost, verdicts left open, time ratio.
+//! Exit code 0 when no verdict or state differs, 1 when something does, 3 when a
+//! verdict is open (`??`) in either log, 2 when a log cannot be read.
 
 use crate::cli::exit::ExitStatus;
 use serde::Serialize;
@@ -38,10 +39,30 @@ pub fn run(old: &Path, new: &Path, as_json: bool) -> ExitStatus {
     }
     let differs =
         c.common.iter().any(|d| d.differs()) || !c.only_old.is_empty() || !c.only_new.is_empty();
-    if differs {
+    let differs = if differs {
         ExitStatus::Fail
     } else {
         ExitStatus::Ok
+    };
+    // A verdict open in either log settles nothing: partial, as the run that wrote it.
+    let open = if c.common.iter().any(|d| d.is_open()) {
+        ExitStatus::Partial
+    } else {
+        ExitStatus::Ok
+    };
+    differs.combine(open)
+}
+
+/// Where a test's verdict is open (`??`), in words, for the line that marks it.
+fn open_where(
+    d: &vkherd::logs::TestDiff,
+    old: &dyn std::fmt::Display,
+    new: &dyn std::fmt::Display,
+) -> String {
+    match d.open {
+        (true, true) => "both logs".to_string(),
+        (true, false) => old.to_string(),
+        _ => new.to_string(),
     }
 }
 
@@ -89,6 +110,13 @@ fn print_text(c: &Comparison, old: &Path, new: &Path) {
         for s in &d.gained {
             outln!("{label}: state gained: {s}{partial}");
         }
+        if d.is_open() && d.verdict.is_none() {
+            outln!(
+                "{label}: verdict open ({}) in {}: a limit stopped the run before it was settled",
+                vkherd::report::OPEN_VERDICT,
+                open_where(d, &old, &new)
+            );
+        }
         if let (Some(r), (Some(x), Some(y))) = (d.time_ratio, d.seconds) {
             if x.max(y) >= MEANINGFUL_SECONDS && !(1.0 / SLOWER..=SLOWER).contains(&r) {
                 outln!("{label}: time {x:.2} s -> {y:.2} s (x{r:.2})");
@@ -111,11 +139,13 @@ fn print_text(c: &Comparison, old: &Path, new: &Path) {
         Some((x, y)) if x > 0.0 => format!(", time {x:.2} s -> {y:.2} s (x{:.2})", y / x),
         _ => String::new(),
     };
+    let open = c.common.iter().filter(|d| d.is_open()).count();
     outln!(
-        "Compare: {} in both, {} changed verdict, {} changed states, {} only in {old}, {} only in {new}{time}",
+        "Compare: {} in both, {} changed verdict, {} changed states, {open} with an open verdict ({}), {} only in {old}, {} only in {new}{time}",
         plural(c.common.len() as u64, "test"),
         verdicts,
         states,
+        vkherd::report::OPEN_VERDICT,
         c.only_old.len(),
         c.only_new.len(),
     );
@@ -150,6 +180,8 @@ struct JsonDiff<'a> {
     seconds: OldNew<Option<f64>>,
     time_ratio: Option<f64>,
     partial: bool,
+    /// The verdict is open (`??`) in the old log, the new one.
+    open: OldNew<bool>,
 }
 
 #[derive(Serialize)]
@@ -157,6 +189,8 @@ struct JsonSummary<'a> {
     common: usize,
     verdict_changes: usize,
     state_changes: usize,
+    /// Tests whose verdict is open (`??`) in either log.
+    open: usize,
     only_old: &'a [String],
     only_new: &'a [String],
     /// How many names more than one test carries, in each log.
@@ -171,7 +205,7 @@ struct JsonSummaryLine<'a> {
 }
 
 fn print_json(c: &Comparison) {
-    for d in c.common.iter().filter(|d| d.differs()) {
+    for d in c.common.iter().filter(|d| d.differs() || d.is_open()) {
         let line = JsonDiff {
             name: &d.name,
             label: &d.label,
@@ -185,6 +219,7 @@ fn print_json(c: &Comparison) {
             seconds: (&d.seconds).into(),
             time_ratio: d.time_ratio,
             partial: d.partial,
+            open: (&d.open).into(),
         };
         outln!(
             "{}",
@@ -201,6 +236,7 @@ fn print_json(c: &Comparison) {
                 .iter()
                 .filter(|d| !d.gained.is_empty() || !d.lost.is_empty())
                 .count(),
+            open: c.common.iter().filter(|d| d.is_open()).count(),
             only_old: &c.only_old,
             only_new: &c.only_new,
             duplicate_names: OldNew {

@@ -3,12 +3,12 @@
 
 use crate::args::DiyArgs;
 use crate::cli::exit::ExitStatus;
-use crate::cli::family_tables::print_table;
+use crate::cli::family_tables::run_and_print;
 use std::path::Path;
 use vkherd::generate::alphabet::Alphabet;
 use vkherd::generate::family::{self, Axis, Family};
 use vkherd::generate::index::{file_stem, INDEX_FILE};
-use vkherd::generate::{emit, matrix, GenError};
+use vkherd::generate::{emit, GenError};
 
 pub fn run(args: &DiyArgs) -> ExitStatus {
     let text = args.cycle.join(" ");
@@ -74,8 +74,14 @@ pub fn run(args: &DiyArgs) -> ExitStatus {
         };
         let sources: Vec<Result<String, String>> =
             fam.tests.iter().map(|t| Ok(emit::text(t))).collect();
-        let verdicts = matrix::verdicts(&sources, &args.limits.options(&model));
-        print_table(&fam.dimensions, &fam.variants, &verdicts);
+        let names: Vec<String> = fam.tests.iter().map(|t| t.name.clone()).collect();
+        return run_and_print(
+            &fam.dimensions,
+            &fam.variants,
+            &names,
+            &sources,
+            &args.limits.options(&model),
+        );
     } else if args.output.is_none() {
         for t in &fam.tests {
             outln!("{}", t.name);

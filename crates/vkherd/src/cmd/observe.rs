@@ -55,13 +55,14 @@ pub fn run(args: &ObserveArgs) -> ExitStatus {
             states_only: true,
             ..RunConfig::default()
         },
-        ..Options::default()
+        // What the model predicts for a test whose instances hang (docs/observe.md).
+        liveness: Some(args.progress),
     };
     let info = vkherd::report::run_info(&opts);
     let params = args.params();
     let mut status = ExitStatus::Ok;
     let mut entries = Vec::new();
-    let (mut observed, mut forbidden, mut refused) = (0u64, 0u64, 0u64);
+    let (mut observed, mut forbidden, mut refused, mut hung) = (0u64, 0u64, 0u64, 0u64);
     for file in &files {
         let shown = file.display().to_string();
         let source = match std::fs::read(file) {
@@ -75,7 +76,8 @@ pub fn run(args: &ObserveArgs) -> ExitStatus {
         let result = observe_file(&device, &source, &opts, &params, args, no_chains_forced);
         let (code, entry) = match result {
             Ok((report, t)) => {
-                let bad = observed::forbidden(&t.rows).0 > 0;
+                let ending = observed::ending(&t.rows, &t.observation);
+                let bad = ending == observed::Ending::Forbidden;
                 if args.json {
                     let line = observed::json(&report, &t, &shown, &info);
                     outln!(
@@ -87,11 +89,8 @@ pub fn run(args: &ObserveArgs) -> ExitStatus {
                 }
                 observed += 1;
                 forbidden += u64::from(bad);
-                let code = if bad {
-                    ExitStatus::ForbiddenObserved
-                } else {
-                    ExitStatus::Ok
-                };
+                hung += u64::from(ending == observed::Ending::Hung);
+                let code = ExitStatus::of_observed(ending);
                 let entry = Entry {
                     file: shown.clone(),
                     source: Some(source.clone()),
@@ -157,10 +156,11 @@ pub fn run(args: &ObserveArgs) -> ExitStatus {
     }
     if files.len() > 1 && !args.json {
         outln!(
-            "Summary: {} observed on {}, {} with a forbidden state observed, {} refused (not expressible on the device)",
+            "Summary: {} observed on {}, {} with a forbidden state observed, {} hung (no instance finished), {} refused (not expressible on the device)",
             vkherd::report::plural(observed, "test"),
             device.info.name,
             forbidden,
+            hung,
             refused
         );
     }
@@ -221,7 +221,8 @@ fn observe_file(
 ) -> Result<(Report, ObservedTest), Failure> {
     let program = vkherd::load_litmus(source).map_err(Failure::Diagnostic)?;
     let plan = Plan::new(&program).map_err(Failure::Observe)?;
-    let report = vkherd::run(&program, opts).map_err(Failure::Diagnostic)?;
+    let report =
+        vkherd::run_with_source(&program, Some(source), opts).map_err(Failure::Diagnostic)?;
     if let Some(dir) = &args.spirv {
         write_spirv(device, dir, &program, &plan, params).map_err(Failure::Observe)?;
     }

@@ -4,7 +4,6 @@
 use crate::args::TableArgs;
 use crate::cli::exit::ExitStatus;
 use vkherd::generate::index::{Index, INDEX_FILE};
-use vkherd::generate::matrix;
 
 pub fn run(args: &TableArgs) -> ExitStatus {
     args.threads.init_threads();
@@ -32,22 +31,26 @@ pub fn run(args: &TableArgs) -> ExitStatus {
         .iter()
         .map(|t| {
             let path = args.dir.join(&t.file);
-            std::fs::read_to_string(&path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))
+            std::fs::read_to_string(&path).map_err(|e| format!("cannot read it: {e}"))
         })
         .collect();
-    let mut status = ExitStatus::Ok;
-    for e in sources.iter().filter_map(|s| s.as_ref().err()) {
-        eprintln!("error: {e}");
-        status = ExitStatus::BadInput;
-    }
-    let verdicts = matrix::verdicts(&sources, &args.run.options(&model));
     outln!(
         "{} (vary {}; model {})",
         index.cycle,
         index.vary.join(", "),
         model.name
     );
-    crate::cli::family_tables::print_table(&index.dimensions, &index.variants, &verdicts);
-    status
+    let names: Vec<String> = index
+        .tests
+        .iter()
+        .map(|t| args.dir.join(&t.file).display().to_string())
+        .collect();
+    // An unreadable file, a test that does not load or run: an error (exit 2), and `?`.
+    crate::cli::family_tables::run_and_print(
+        &index.dimensions,
+        &index.variants,
+        &names,
+        &sources,
+        &args.run.options(&model),
+    )
 }

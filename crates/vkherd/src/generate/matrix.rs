@@ -288,14 +288,27 @@ pub fn html(dims: &[Dimension], variants: &[Variant], verdicts: &[Cell]) -> Stri
 /// Runs tests (their `.litmus` text, or why it could not be read) and gives each one's
 /// verdict, in order; the tests run in parallel.
 pub fn verdicts(sources: &[Result<String, String>], opts: &crate::Options) -> Vec<Cell> {
+    runs(sources, opts)
+        .iter()
+        .map(|r| r.as_ref().map_or(Cell::Unknown, Cell::of))
+        .collect()
+}
+
+/// Runs tests as [`verdicts`] does and gives each one's report, or why it has none (the
+/// text could not be read, loaded or run), so that a caller can tell a limit's `?` from
+/// an error's and exit accordingly.
+pub fn runs(
+    sources: &[Result<String, String>],
+    opts: &crate::Options,
+) -> Vec<Result<Report, String>> {
     use rayon::prelude::*;
     sources
         .par_iter()
         .map(|s| match s {
             Ok(text) => crate::load_litmus(text)
                 .and_then(|p| crate::run(&p, opts))
-                .map_or(Cell::Unknown, |r| Cell::of(&r)),
-            Err(_) => Cell::Unknown,
+                .map_err(|d| d.to_string()),
+            Err(e) => Err(e.clone()),
         })
         .collect()
 }

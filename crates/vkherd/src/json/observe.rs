@@ -21,6 +21,12 @@ pub struct ObservedLine {
     pub forbidden_states_observed: usize,
     pub forbidden_observations: u64,
     pub instances: ObservedInstances,
+    /// No instance finished: some were stopped by `--max-steps` and none ended in a
+    /// state (a hang on the device; exit code 5).
+    pub hung: bool,
+    /// The liveness check under the device's progress model (`--progress`, default
+    /// obe), as `vkherd --liveness --json` writes it.
+    pub liveness: Option<super::LivenessObject>,
     pub iterations: u64,
     pub seconds: f64,
 }
