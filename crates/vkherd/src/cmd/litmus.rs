@@ -13,7 +13,7 @@ use vkherd::explain::{ExplainError, UnknownRelation};
 use vkherd::graphs::GraphWriteError;
 use vkherd::merge::{ShardBy, ShardIdentity, ShardPlace};
 use vkherd::report::{self, plural};
-use vkherd::{Options, Verdict};
+use vkherd::{Options, RunConfig, Verdict};
 
 /// What to print besides the reports.
 pub struct Output {
@@ -146,19 +146,19 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> ExitStatus {
             draw_witnesses(drawn, (&program, &rep), name, source, &opts, graphs)
                 .map_err(|e| TestError::Message(e.to_string()))?;
         }
-        // Each test's JSON names the model that judged it: without --model, OPENCL
-        // tests run opencl.cat with the variants it has.
+        // Each test's JSON names the model that judged it, as its report carries it:
+        // without --model, OPENCL tests run opencl.cat with the variants it has.
         if graphs.dot {
             // DOT only on stdout, once at the end.
         } else if let (true, Some(place)) = (output.json, &place) {
-            let info = report::run_info_for(program.dialect, &opts);
+            let info = report::run_info_of(&rep, &opts);
             let _ = writeln!(
                 out,
                 "{}",
                 vkherd::merge::shard_report_json(&program, &rep, name, &opts, place, Some(&info))
             );
         } else if output.json {
-            let info = report::run_info_for(program.dialect, &opts);
+            let info = report::run_info_of(&rep, &opts);
             let _ = report::write_json(&mut out, &rep, name, Some(&info));
             let _ = writeln!(out);
         } else {
@@ -232,10 +232,15 @@ fn draw_witnesses(
         test: name.to_string(),
         error: e,
     };
-    let model = vkherd::explain::model_for(program, opts).map_err(|e| in_test(Why::Model(e)))?;
-    vkherd::explain::check_show(&model, &show).map_err(|e| in_test(Why::Show(e)))?;
-    let opts = opts.with_progress(None);
-    let witnesses = vkherd::explain::witness_executions(program, Some(source), &opts, &show)
+    // The model that judged the test, as its report carries it.
+    let resolved = rep.model.as_ref().expect("a run's report carries its model");
+    let model = resolved.cat_model();
+    vkherd::explain::check_show(model, &show).map_err(|e| in_test(Why::Show(e)))?;
+    let run = RunConfig {
+        progress: None,
+        ..opts.run.clone()
+    };
+    let witnesses = vkherd::explain::witnesses_of(program, Some(source), resolved, &run, &show)
         .map_err(|e| in_test(Why::Witnesses(e)))?;
     let svg = *drawn.svg_note.get_or_insert_with(|| {
         let present = graphs.graph.is_some() && vkherd::graphs::dot_available();
@@ -260,7 +265,7 @@ fn draw_witnesses(
     }
     // The liveness witness (or the execution reaching the cut), after the states'.
     let live = rep.liveness.as_ref().and_then(|l| {
-        vkherd::liveness::witness_execution(&l.result, program, Some(source), &model)
+        vkherd::liveness::witness_execution(&l.result, program, Some(source), model)
     });
     if let Some(ex) = live {
         if let Some(dir) = &graphs.graph {
@@ -400,8 +405,6 @@ enum DrawError {
 /// What went wrong with a test's witnesses.
 #[derive(Debug)]
 enum Why {
-    /// No cat model to draw the test's relations with.
-    Model(ExplainError),
     /// `--show` names a relation the model does not have.
     Show(UnknownRelation),
     /// The witnesses could not be found.
@@ -418,7 +421,6 @@ impl std::fmt::Display for DrawError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             DrawError::InTest { test, error } => match error {
-                Why::Model(e) => write!(f, "{test}: {e}"),
                 Why::Show(e) => write!(f, "{test}: {e}"),
                 Why::Witnesses(e) => write!(f, "{test}: cannot draw the witnesses: {e}"),
             },
