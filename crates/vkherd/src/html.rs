@@ -217,17 +217,11 @@ fn dialect_word(e: &Entry) -> &'static str {
     }
 }
 
-/// Counts for the summary at the top.
+/// Counts for the summary at the top: the reports' (the one [`crate::tally::Tally`]
+/// every summary uses), the Khronos checks' and the errors.
 #[derive(Default)]
-struct Tally {
-    litmus: u64,
-    ok: u64,
-    no: u64,
-    /// Verdicts a stopped run left open (`??`): neither Ok nor No yet.
-    open: u64,
-    racy: u64,
-    partial: u64,
-    bounded_empty: u64,
+struct Counts {
+    reports: crate::tally::Tally,
     khronos: u64,
     checks_passed: u64,
     checks_failed: u64,
@@ -235,21 +229,11 @@ struct Tally {
     errors: u64,
 }
 
-fn tally(entries: &[Entry]) -> Tally {
-    let mut t = Tally::default();
+fn tally(entries: &[Entry]) -> Counts {
+    let mut t = Counts::default();
     for e in entries {
         match &e.result {
-            EntryResult::Litmus(r) => {
-                t.litmus += 1;
-                match r.verdict {
-                    _ if !r.verdict_final() => t.open += 1,
-                    Verdict::Ok => t.ok += 1,
-                    Verdict::No => t.no += 1,
-                }
-                t.racy += u64::from(r.outcomes.flag_data_race && !r.counts_absent);
-                t.partial += u64::from(r.stats.stopped.is_some());
-                t.bounded_empty += u64::from(r.bounded_empty);
-            }
+            EntryResult::Litmus(r) => t.reports.count(r),
             EntryResult::Khronos { checks, .. } => {
                 t.khronos += 1;
                 for c in checks {
@@ -351,15 +335,11 @@ fn push_summary(out: &mut String, page: &Page, ids: &[String]) {
     let files = page.entries.len() as u64;
     let mut line = format!(
         "{} in {}",
-        plural(t.litmus + t.khronos, "test"),
+        plural(t.reports.tests + t.khronos, "test"),
         plural(files, "file")
     );
-    if t.litmus > 0 {
-        let _ = write!(
-            line,
-            ": {} Ok, {} No, {} open, {} racy, {} partial, {} bounded-empty",
-            t.ok, t.no, t.open, t.racy, t.partial, t.bounded_empty
-        );
+    if t.reports.tests > 0 {
+        let _ = write!(line, ": {}", t.reports.verdicts());
     }
     if t.khronos > 0 {
         let _ = write!(

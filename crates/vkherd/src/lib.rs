@@ -29,6 +29,7 @@ pub mod merge;
 pub mod models;
 pub mod observed;
 pub mod report;
+pub mod tally;
 
 use std::time::Instant;
 

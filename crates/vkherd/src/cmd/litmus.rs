@@ -13,7 +13,8 @@ use vkherd::explain::{ExplainError, UnknownRelation};
 use vkherd::graphs::GraphWriteError;
 use vkherd::merge::{ShardBy, ShardIdentity, ShardPlace};
 use vkherd::report::{self, plural};
-use vkherd::{Options, RunConfig, Verdict};
+use vkherd::tally::Tally;
+use vkherd::{Options, RunConfig};
 
 /// What to print besides the reports.
 pub struct Output {
@@ -28,22 +29,6 @@ pub struct Output {
     pub shard: Option<(u64, u64)>,
     /// `--dot`, `--graph DIR`, `--show`: a witness execution per state.
     pub graphs: GraphArgs,
-}
-
-/// Counts for the summary line.
-#[derive(Default)]
-struct Tally {
-    tests: u64,
-    ok: u64,
-    no: u64,
-    /// Verdicts a stopped run left open (`??`): neither Ok nor No yet.
-    open: u64,
-    racy: u64,
-    partial: u64,
-    bounded_empty: u64,
-    /// With `--liveness`: tests with a liveness violation, and with an unknown answer.
-    liveness: Option<(u64, u64)>,
-    errors: u64,
 }
 
 pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> ExitStatus {
@@ -192,14 +177,13 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> ExitStatus {
         });
     let errors = ErrorOutput::json_if(output.json, Some(&info));
     let walked = for_each_test(tests, errors, &mut run_test);
-    tally.errors = walked.errors;
     if output.graphs.dot {
         let show: Vec<&str> = output.graphs.show.iter().map(|s| s.as_str()).collect();
         let _ = write!(stdout.lock(), "{}", vkherd::dot::document(&figures, &show));
     }
     let directory_run = files.len() > 1 || paths.iter().any(|p| p.is_dir());
     if directory_run && !output.json {
-        let line = summary_line(&tally, files.len(), start.elapsed().as_secs_f64());
+        let line = summary_line(&tally, walked.errors, files.len(), start.elapsed().as_secs_f64());
         // A herd7 log holds reports only, and --dot one graph: there the summary goes to
         // stderr.
         if output.herd7_log || output.graphs.dot {
@@ -327,49 +311,17 @@ fn progress_label(k: usize, n: usize, name: &str) -> String {
 }
 
 /// `Summary: 12 tests in 13 files: 8 Ok, 3 No, 1 open, 4 racy, 1 partial, 0 bounded-empty,
-/// 1 error, 0.53 s`. Ok and No count settled verdicts only; `open` counts the `??` ones.
-fn summary_line(t: &Tally, files: usize, seconds: f64) -> String {
+/// 1 error, 0.53 s`: the counts as every summary words them ([`Tally::verdicts`]).
+fn summary_line(t: &Tally, errors: u64, files: usize, seconds: f64) -> String {
     // With --liveness: `2 violations, 1 unknown` before the time.
-    let liveness = match t.liveness {
-        Some((v, u)) => format!("{}, {u} unknown, ", plural(v, "violation")),
-        None => String::new(),
-    };
+    let liveness = t.liveness().map(|l| l + ", ").unwrap_or_default();
     format!(
-        "Summary: {} in {}: {} Ok, {} No, {} open, {} racy, {} partial, {} bounded-empty, {}, {liveness}{seconds:.2} s",
+        "Summary: {} in {}: {}, {}, {liveness}{seconds:.2} s",
         plural(t.tests, "test"),
         plural(files as u64, "file"),
-        t.ok,
-        t.no,
-        t.open,
-        t.racy,
-        t.partial,
-        t.bounded_empty,
-        plural(t.errors, "error"),
+        t.verdicts(),
+        plural(errors, "error"),
     )
-}
-
-impl Tally {
-    /// Counts a test's report.
-    fn count(&mut self, rep: &vkherd::Report) {
-        self.tests += 1;
-        match rep.verdict {
-            _ if !rep.verdict_final() => self.open += 1,
-            Verdict::Ok => self.ok += 1,
-            Verdict::No => self.no += 1,
-        }
-        self.racy += u64::from(rep.outcomes.flag_data_race);
-        self.partial += u64::from(rep.stats.stopped.is_some());
-        self.bounded_empty += u64::from(rep.bounded_empty);
-        if let Some(l) = &rep.liveness {
-            use vkherd_enumerate::liveness::Verdict as L;
-            let (v, u) = self.liveness.get_or_insert((0, 0));
-            match l.result.verdict {
-                L::Violation => *v += 1,
-                L::Unknown => *u += 1,
-                L::Ok => {}
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -383,11 +335,10 @@ mod tests {
         let t = Tally {
             tests: 1,
             ok: 1,
-            errors: 1,
             ..Tally::default()
         };
         assert_eq!(
-            summary_line(&t, 2, 0.5),
+            summary_line(&t, 1, 2, 0.5),
             "Summary: 1 test in 2 files: 1 Ok, 0 No, 0 open, 0 racy, 0 partial, 0 bounded-empty, 1 error, 0.50 s"
         );
     }
