@@ -33,7 +33,9 @@ impl Model {
     /// and `co` read, directly or through definitions, in the order of [`BASES`].
     /// Definitions nothing reads do not count.
     pub fn bases_read(&self) -> Vec<BaseName> {
-        self.bases_read.get_or_init(|| self.find_bases_read()).clone()
+        self.bases_read
+            .get_or_init(|| self.find_bases_read())
+            .clone()
     }
 
     fn find_bases_read(&self) -> Vec<BaseName> {

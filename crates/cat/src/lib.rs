@@ -236,8 +236,7 @@ impl Model {
         type Entry = (String, BTreeSet<String>, Arc<Model>);
         static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
         let same = |set: &BTreeSet<String>| {
-            extra.iter().all(|v| set.contains(v))
-                && set.iter().all(|v| extra.contains(v))
+            extra.iter().all(|v| set.contains(v)) && set.iter().all(|v| extra.contains(v))
         };
         // Held while compiling: two threads asking for one model compile it once.
         let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());

@@ -54,7 +54,11 @@ pub fn run_khronos(
 ) -> Result<Vec<CheckResult>, Diagnostic> {
     let test = vkherd_litmus::parse_khronos(source)?;
     let program = lower_khronos(&test, name)?;
-    debug_assert_eq!(program.dialect, model.dialect(), "Khronos tests are Vulkan tests");
+    debug_assert_eq!(
+        program.dialect,
+        model.dialect(),
+        "Khronos tests are Vulkan tests"
+    );
     run_checks(&test.checks, &program, model, run)
 }
 

@@ -41,11 +41,11 @@ pub const VERSION: &str = concat!(
     env!("VKHERD_GIT_COMMIT"),
     ")"
 );
+pub use judge::{ModelMismatch, ResolvedModel};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 pub use vkherd_enumerate::estimate::Estimate;
 use vkherd_enumerate::{collect_outcomes, EnumOptions, EnumStats, Outcomes};
-pub use judge::{ModelMismatch, ResolvedModel};
 pub use vkherd_enumerate::{RunConfig, Shard, Speedcheck, StopReason};
 pub use vkherd_litmus::Diagnostic;
 use vkherd_model::{lower_litmus, Program, Quantifier};
@@ -74,7 +74,6 @@ impl Options {
         opts.run.progress = progress;
         opts
     }
-
 }
 
 /// Parses and lowers a `.litmus` source, in the dialect its header names: `VULKAN`
@@ -172,7 +171,8 @@ pub fn estimate(program: &Program, opts: &Options) -> Result<Estimate, Diagnosti
         run: opts.run.clone(),
         ..EnumOptions::default()
     };
-    vkherd_enumerate::estimate::estimate(program, &eo).map_err(|e| locate::enum_diagnostic(program, e))
+    vkherd_enumerate::estimate::estimate(program, &eo)
+        .map_err(|e| locate::enum_diagnostic(program, e))
 }
 
 /// How much bigger than the limits an estimate must be to warn before the run: the
@@ -406,11 +406,7 @@ pub fn bounded_empty(outcomes: &Outcomes, stats: &EnumStats, run: &RunConfig) ->
     if stats.thread_without_paths.is_some() {
         return true;
     }
-    let hidden_thin_air = if run.no_thin_air {
-        stats.thin_air
-    } else {
-        0
-    };
+    let hidden_thin_air = if run.no_thin_air { stats.thin_air } else { 0 };
     let completed = outcomes.consistent + hidden_thin_air;
     stats.stopped.is_none() && stats.dropped_paths > 0 && !stats.cut_by_state && completed == 0
 }

@@ -620,6 +620,63 @@ mod tests {
         path
     }
 
+    /// `NAME[+VARIANT...]` is read by one parser for `--model`, `diff` and
+    /// `distinguish`: the same spec gives the same choice whichever way its variants come.
+    #[test]
+    fn model_names_parse_in_one_place() {
+        let parsed = |s: &str| ModelName::parse(s);
+        assert_eq!(
+            parsed("vulkan+mmra+no-chains"),
+            ModelName {
+                base: Base::Bundled("vulkan".into()),
+                variants: strings(&["mmra", "no-chains"]),
+            }
+        );
+        assert_eq!(
+            parsed("hand:vulkan-2024").base,
+            Base::Hand("vulkan-2024".into())
+        );
+        assert_eq!(parsed("cat:opencl+rc11-sc").bundled(), Some("opencl"));
+        assert_eq!(parsed("my.cat+x").base, Base::File("my.cat".into()));
+        // An existing file is taken whole, `+` and all.
+        let plus = model_file("a+b.cat", "let co = po\nacyclic po | rf\n");
+        let whole = plus.to_str().unwrap();
+        assert_eq!(parsed(whole).base, Base::File(whole.into()));
+        assert!(parsed(whole).variants.is_empty());
+        assert!(resolve(whole, &[], false).is_ok());
+        // Only `vulkan` and `vulkan-2024` with the engine's switches run on it by hand.
+        assert_eq!(
+            parsed("vulkan+mmra").on_hand_engine().map(|n| n.base),
+            Some(Base::Hand("vulkan".into()))
+        );
+        assert_eq!(parsed("vulkan+rc11-sc").on_hand_engine(), None);
+        assert_eq!(parsed("cat:vulkan").on_hand_engine(), None);
+        // A spec's variants and `--variant`'s give the same model and name.
+        let a = resolve("opencl+rc11-sc", &[], false).unwrap();
+        let b = resolve("opencl", &strings(&["rc11-sc"]), false).unwrap();
+        assert_eq!((&a.name, &a.variants), (&b.name, &b.variants));
+        assert_eq!(a.name, "opencl+rc11-sc");
+        assert_eq!(a.spec.variants_on(), b.spec.variants_on());
+    }
+
+    /// The engine crate and the library share one cache of bundled models: each is
+    /// compiled once, whoever asks and in whatever order the variants come.
+    #[test]
+    fn bundled_models_are_compiled_once_for_the_engine_and_the_library() {
+        let engine = vkherd_enumerate::bundled_model(&ModelOptions {
+            mmra: true,
+            chains: false,
+            ..ModelOptions::default()
+        });
+        let library = bundled("vulkan", &strings(&["no-chains", "mmra"]));
+        assert!(Arc::ptr_eq(&engine, &library));
+        assert!(Arc::ptr_eq(&opencl(&[]), &bundled("opencl", &[])));
+        let ModelSpec::Cat { model, .. } = resolve("cat:vulkan", &[], false).unwrap().spec else {
+            panic!("cat:vulkan is a cat model");
+        };
+        assert!(Arc::ptr_eq(&model, &bundled("vulkan", &[])));
+    }
+
     /// Each way a model is refused is its kind; the CLI prints it as it is worded here
     /// (tests/models_cli.rs checks the same texts on the command line).
     #[test]

@@ -216,7 +216,11 @@ pub fn run_info_of(report: &Report, opts: &Options) -> RunInfo {
 /// the run as a whole (error objects, summaries, the HTML page's header): the model the
 /// command line chose, whose name and variants are also those of its Vulkan tests.
 pub fn run_info(opts: &Options) -> RunInfo {
-    info(opts.model.spec.name(), opts.model.spec.variants_on(), &opts.run)
+    info(
+        opts.model.spec.name(),
+        opts.model.spec.variants_on(),
+        &opts.run,
+    )
 }
 
 fn info(model: String, variants: Vec<String>, run: &crate::RunConfig) -> RunInfo {

@@ -99,10 +99,7 @@ mod tests {
             unknown.verdicts(),
             "2 Ok, 0 No, 0 open, 1 racy (2 not known), 0 partial, 0 bounded-empty"
         );
-        let none_known = Tally {
-            racy: 0,
-            ..unknown
-        };
+        let none_known = Tally { racy: 0, ..unknown };
         assert!(none_known.verdicts().contains(" ? racy,"));
     }
 }

@@ -541,7 +541,12 @@ fn the_text_summary_and_the_page_count_alike_also_under_states_only() {
         let mut args = vec!["-j", "1", dir];
         args.extend(mode);
         let out = vkherd(&args);
-        assert_eq!(out.status.code(), Some(0), "{}", crate::util::text(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            crate::util::text(&out.stderr)
+        );
         let stdout = crate::util::text(&out.stdout);
         let line = stdout.lines().last().expect("a summary line");
         let mut report_args = vec!["--no-graphs", "--no-times"];

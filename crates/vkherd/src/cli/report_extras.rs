@@ -29,7 +29,10 @@ pub fn extras(
     }
     let mut figures_left_out = 0;
     // The model that judged the test, as its report carries it.
-    let model = report.model.as_ref().expect("a run's report carries its model");
+    let model = report
+        .model
+        .as_ref()
+        .expect("a run's report carries its model");
     let figures = match witnesses_of(program, Some(source), model, &opts.run, show) {
         Ok(list) => Ok({
             figures_left_out = list.len().saturating_sub(MAX_FIGURES);
@@ -40,7 +43,12 @@ pub fn extras(
                 .collect();
             // The liveness witness, with --liveness.
             let live = report.liveness.as_ref().and_then(|l| {
-                vkherd::liveness::witness_execution(&l.result, program, Some(source), model.cat_model())
+                vkherd::liveness::witness_execution(
+                    &l.result,
+                    program,
+                    Some(source),
+                    model.cat_model(),
+                )
             });
             if let Some(ex) = live {
                 figs.push(figure(ex.state.clone(), &ex, show));

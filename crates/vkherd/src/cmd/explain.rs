@@ -8,7 +8,9 @@ use crate::cli::test_error::TestError;
 use std::io::Write;
 use std::path::Path;
 use vkherd::dot::Figure;
-use vkherd::explain::{explain_with, explanation_text, parse_state, ExplainError, Explanation, Target};
+use vkherd::explain::{
+    explain_with, explanation_text, parse_state, ExplainError, Explanation, Target,
+};
 
 /// What to print.
 pub struct Output<'a> {

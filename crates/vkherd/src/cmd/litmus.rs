@@ -183,7 +183,12 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> ExitStatus {
     }
     let directory_run = files.len() > 1 || paths.iter().any(|p| p.is_dir());
     if directory_run && !output.json {
-        let line = summary_line(&tally, walked.errors, files.len(), start.elapsed().as_secs_f64());
+        let line = summary_line(
+            &tally,
+            walked.errors,
+            files.len(),
+            start.elapsed().as_secs_f64(),
+        );
         // A herd7 log holds reports only, and --dot one graph: there the summary goes to
         // stderr.
         if output.herd7_log || output.graphs.dot {
@@ -217,7 +222,10 @@ fn draw_witnesses(
         error: e,
     };
     // The model that judged the test, as its report carries it.
-    let resolved = rep.model.as_ref().expect("a run's report carries its model");
+    let resolved = rep
+        .model
+        .as_ref()
+        .expect("a run's report carries its model");
     let model = resolved.cat_model();
     vkherd::explain::check_show(model, &show).map_err(|e| in_test(Why::Show(e)))?;
     let run = RunConfig {
@@ -248,9 +256,10 @@ fn draw_witnesses(
         }
     }
     // The liveness witness (or the execution reaching the cut), after the states'.
-    let live = rep.liveness.as_ref().and_then(|l| {
-        vkherd::liveness::witness_execution(&l.result, program, Some(source), model)
-    });
+    let live = rep
+        .liveness
+        .as_ref()
+        .and_then(|l| vkherd::liveness::witness_execution(&l.result, program, Some(source), model));
     if let Some(ex) = live {
         if let Some(dir) = &graphs.graph {
             let dot = vkherd::dot::to_dot(&ex, &show);

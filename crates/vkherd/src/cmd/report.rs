@@ -240,7 +240,10 @@ fn run_litmus(
     let extras = if show.graphs {
         let relations: Vec<&str> = show.relations.iter().map(|s| s.as_str()).collect();
         // The model that judged the test knows the relations `--show` may name.
-        let model = rep.model.as_ref().expect("a run's report carries its model");
+        let model = rep
+            .model
+            .as_ref()
+            .expect("a run's report carries its model");
         let checked =
             vkherd::explain::check_show(model.cat_model(), &relations).map_err(|e| e.to_string());
         match checked {

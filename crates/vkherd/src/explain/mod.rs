@@ -208,7 +208,10 @@ impl std::fmt::Display for ExplainError {
 /// The model that judges `program` under `opts` ([`crate::models::ModelChoice::resolve`]),
 /// for an explanation made without a run: the one `crate::run` judges it by, whose cat
 /// model names every definition. After a run, use the report's (`Report::model`).
-pub fn resolve(program: &Program, opts: &crate::Options) -> Result<Arc<ResolvedModel>, ExplainError> {
+pub fn resolve(
+    program: &Program,
+    opts: &crate::Options,
+) -> Result<Arc<ResolvedModel>, ExplainError> {
     (opts.model.resolve(program.dialect)).map_err(ExplainError::Model)
 }
 
