@@ -94,7 +94,7 @@ fn check_edge(model: &Model, c: &Captured, e: &Edge, what: &str) {
 /// explanation against the staged evaluator. Returns the number of failing candidates.
 fn check_every_candidate(program: &Program, opts: &vkherd::Options, what: &str) -> u64 {
     let resolved = vkherd::explain::resolve(program, opts).unwrap();
-    let model = resolved.cat_model();
+    let model = resolved.cat_model().clone();
     let eo = EnumOptions {
         engine: AnyEngine::Cat(CatEngine::new(model.clone())),
         ..EnumOptions::default()
