@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let source = common::text(data);
-    if let Err(d) = vkherd_litmus::parse_khronos(&source) {
+    if let Err(d) = vkherd_dialects::vulkan::khronos::parse_khronos(&source) {
         common::check_diagnostic(&source, &d);
     }
 });

@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let source = common::text(data);
-    match vkherd_litmus::parse_litmus(&source) {
+    match vkherd_dialects::vulkan::parse_litmus(&source) {
         Ok(test) => {
             if let Some(c) = &test.condition {
                 let _ = vkherd_litmus::cond_to_string(&c.cond);

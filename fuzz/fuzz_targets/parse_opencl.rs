@@ -8,9 +8,9 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let source = common::text(data);
-    match vkherd_litmus::parse_opencl(&source) {
+    match vkherd_dialects::opencl::parse_opencl(&source) {
         Ok(test) => {
-            if let Err(d) = vkherd_model::lower_opencl(&test) {
+            if let Err(d) = vkherd_dialects::opencl::lower_opencl(&test) {
                 common::check_diagnostic(&source, &d);
             }
         }

@@ -74,12 +74,12 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let source = common::text(data);
-    match vkherd_litmus::parse_litmus(&source) {
-        Ok(test) => run(&source, vkherd_model::lower_litmus(&test)),
+    match vkherd_dialects::vulkan::parse_litmus(&source) {
+        Ok(test) => run(&source, vkherd_dialects::vulkan::lower_litmus(&test)),
         Err(d) => common::check_diagnostic(&source, &d),
     }
-    match vkherd_litmus::parse_khronos(&source) {
-        Ok(test) => run(&source, vkherd_model::lower_khronos(&test, "fuzz")),
+    match vkherd_dialects::vulkan::khronos::parse_khronos(&source) {
+        Ok(test) => run(&source, vkherd_dialects::vulkan::khronos::lower::lower_khronos(&test, "fuzz")),
         Err(d) => common::check_diagnostic(&source, &d),
     }
 });

@@ -1,4 +1,4 @@
-"""A brute-force transcription of crates/cat/models/opencl.cat, to cross-check the
+"""A brute-force transcription of crates/dialects/src/opencl/models/opencl.cat, to cross-check the
 hand-derived headers of this corpus until the model engine runs the draft.
 
     VKHERD_DUMP_OPENCL=/tmp/opencl.dump cargo test -p vkherd --test opencl_corpus dump -- --ignored

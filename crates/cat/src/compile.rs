@@ -697,7 +697,7 @@ const HERD7_LIBRARY: &[(&str, &str)] = &[
 
 /// The message for an `include` that names neither a bundled file nor a readable one.
 fn missing_include(file: &str) -> String {
-    let bundled: Vec<&str> = crate::FILES.iter().map(|(n, _)| *n).collect();
+    let bundled: Vec<&str> = crate::files().map(|(n, _)| *n).collect();
     match HERD7_LIBRARY.iter().find(|(n, _)| *n == file) {
         Some((_, why)) => format!(
             "herd7's library file `{file}` is not provided by vkherd: {why} (docs/models.md)"

@@ -92,16 +92,16 @@ pub struct Bundled {
     pub doc: &'static str,
 }
 
-/// The cat files built into the binary.
-pub const FILES: &[(&str, &str)] = &[
-    ("vulkan.cat", include_str!("../models/vulkan.cat")),
-    (
-        "vulkan-asserts.cat",
-        include_str!("../models/vulkan-asserts.cat"),
-    ),
-    ("opencl.cat", include_str!("../models/opencl.cat")),
-    ("stdlib.cat", include_str!("../models/stdlib.cat")),
-];
+/// The cat files every model may include (the dialects' own are in their folders).
+const LIBRARY_FILES: &[(&str, &str)] = &[("stdlib.cat", include_str!("../models/stdlib.cat"))];
+
+/// The cat files built into the binary: the library's and every dialect's models.
+pub fn files() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
+    LIBRARY_FILES
+        .iter()
+        .chain(vkherd_dialects::vulkan::MODEL_FILES)
+        .chain(vkherd_dialects::opencl::MODEL_FILES)
+}
 
 /// The models `--model NAME` accepts.
 pub const BUNDLED: &[Bundled] = &[
@@ -133,7 +133,7 @@ pub const BUNDLED: &[Bundled] = &[
 
 /// A bundled file's text by file name.
 pub fn bundled_file(name: &str) -> Option<&'static str> {
-    FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+    files().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
 /// A compiled model.

@@ -373,7 +373,8 @@ mod tests {
     use crate::EnumErrorKind;
 
     fn program(src: &str) -> Program {
-        vkherd_model::lower_litmus(&vkherd_litmus::parse_litmus(src).unwrap()).unwrap()
+        vkherd_dialects::vulkan::lower_litmus(&vkherd_dialects::vulkan::parse_litmus(src).unwrap())
+            .unwrap()
     }
 
     /// The layout of each thread's first path.

@@ -139,8 +139,10 @@ mod tests {
             src.push_str(&format!("ld.sc0 r{r}, x | ;\n"));
         }
         src.push_str("exists (P0:r0 == 1)\n");
-        let program =
-            vkherd_model::lower_litmus(&vkherd_litmus::parse_litmus(&src).unwrap()).unwrap();
+        let program = vkherd_dialects::vulkan::lower_litmus(
+            &vkherd_dialects::vulkan::parse_litmus(&src).unwrap(),
+        )
+        .unwrap();
         let opts = EnumOptions {
             run: crate::RunConfig {
                 naive: true,

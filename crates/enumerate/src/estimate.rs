@@ -289,8 +289,10 @@ mod count_tests {
             ld.sc0 r1, x | | ;\n \
             bne r1, 0, LC00 | | ;\n\
             exists (P1:r0 == 0)\n";
-        let program =
-            vkherd_model::lower_litmus(&vkherd_litmus::parse_litmus(src).unwrap()).unwrap();
+        let program = vkherd_dialects::vulkan::lower_litmus(
+            &vkherd_dialects::vulkan::parse_litmus(src).unwrap(),
+        )
+        .unwrap();
         let per: Vec<_> = (0..program.threads.len())
             .map(|t| {
                 thread_paths(

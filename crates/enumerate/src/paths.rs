@@ -265,11 +265,13 @@ mod tests {
     use vkherd_model::Program;
 
     fn vulkan(src: &str) -> Program {
-        vkherd_model::lower_litmus(&vkherd_litmus::parse_litmus(src).unwrap()).unwrap()
+        vkherd_dialects::vulkan::lower_litmus(&vkherd_dialects::vulkan::parse_litmus(src).unwrap())
+            .unwrap()
     }
 
     fn opencl(src: &str) -> Program {
-        vkherd_model::lower_opencl(&vkherd_litmus::parse_opencl(src).unwrap()).unwrap()
+        vkherd_dialects::opencl::lower_opencl(&vkherd_dialects::opencl::parse_opencl(src).unwrap())
+            .unwrap()
     }
 
     /// The plain recursive enumeration the walk replaced (a copy of the path at each

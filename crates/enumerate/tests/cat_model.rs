@@ -1,4 +1,4 @@
-//! The Vulkan model written in cat (crates/cat/models/vulkan.cat), compiled, against the
+//! The Vulkan model written in cat (crates/dialects/src/vulkan/models/vulkan.cat), compiled, against the
 //! hand-written transcription (vkherd_model::axioms), candidate by candidate: every
 //! candidate (consistent or not) of every corpus test and of random tests gets the same
 //! consistent/racy verdicts and the same relations, under the three model variants. Also

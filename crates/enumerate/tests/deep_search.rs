@@ -5,9 +5,10 @@
 //! aborted the process) at these depths; the counts are checked against their closed
 //! forms.
 
+use vkherd_dialects::vulkan::lower_litmus;
 use vkherd_enumerate::RunConfig;
 use vkherd_enumerate::{collect_outcomes, AnyEngine, CatEngine, EnumOptions, HandEngine};
-use vkherd_model::{lower_litmus, ModelOptions, Program};
+use vkherd_model::{ModelOptions, Program};
 
 /// `vkherd gen spinlock 2`: two invocations take a spin lock over an RMW, then increment
 /// `x` in the critical section.
@@ -40,7 +41,7 @@ forall (P1:r0 == 1 /\\ P1:r1 == 1)
 const SMALL_STACK: usize = 128 * 1024;
 
 fn program(src: &str) -> Program {
-    lower_litmus(&vkherd_litmus::parse_litmus(src).expect("parses")).expect("lowers")
+    lower_litmus(&vkherd_dialects::vulkan::parse_litmus(src).expect("parses")).expect("lowers")
 }
 
 /// (positive, negative) of `src` at `unroll`, under both engines, on one worker thread

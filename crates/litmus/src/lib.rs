@@ -1,25 +1,17 @@
-//! Parsers for Vulkan memory-model litmus tests.
-//!
-//! - [`parse_litmus`]: the herd-style `.litmus` dialect (docs/litmus-format.md).
-//! - [`parse_khronos`]: the Khronos reference suite's `.test` format
-//!   (docs/khronos.md).
-//! - [`parse_opencl`]: herd's C-like OpenCL dialect (`OPENCL NAME`, docs/opencl.md);
-//!   [`is_opencl`] tells the two `.litmus` dialects apart by the header.
-//!
-//! Both return syntax trees ([`ast`]) whose nodes carry [`Span`]s, or a [`Diagnostic`].
+//! The syntax kit of herd-style litmus dialects: spans and diagnostics, the syntax trees
+//! every dialect shares (operands, conditions, init declarations), MMRA tags, size limits,
+//! and the parsers of the parts every dialect writes alike ([`syntax`]: comments, tokens,
+//! the init block, the header line, conditions). Each dialect's own parser and syntax tree
+//! live in its folder of the `vkherd-dialects` crate.
 
 pub mod ast;
 pub mod error;
 pub mod limits;
 pub mod mmra;
 pub mod span;
-pub mod validate;
+pub mod syntax;
 
 pub use ast::*;
 pub use error::{span_at, span_of, Diagnostic, Warning};
 pub use mmra::{MmraTag, MmraTags};
-mod khronos_parser;
-mod litmus_parser;
-
-pub use khronos_parser::parse_khronos;
-pub use litmus_parser::{cond_to_string, is_opencl, parse_litmus, parse_opencl};
+pub use syntax::cond::cond_to_string;

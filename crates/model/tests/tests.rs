@@ -1,4 +1,4 @@
-//! The integration tests of the axioms and the OpenCL lowering, in one test binary (the
+//! The integration tests of the axioms, in one test binary (the
 //! layout of crates/vkherd/tests/tests.rs: one link step, not one per file). Run one
 //! module with
 //! `cargo test -p vkherd-model --test integration MODULE::`.
@@ -6,4 +6,3 @@
 mod common;
 
 mod axioms;
-mod lower_opencl;

@@ -207,8 +207,8 @@ mod tests {
     use rand::SeedableRng;
 
     fn plan(src: &str) -> Plan {
-        let test = vkherd_litmus::parse_litmus(src).unwrap();
-        Plan::new(&vkherd_model::lower_litmus(&test).unwrap()).unwrap()
+        let test = vkherd_dialects::vulkan::parse_litmus(src).unwrap();
+        Plan::new(&vkherd_dialects::vulkan::lower_litmus(&test).unwrap()).unwrap()
     }
 
     fn shape() -> Shape {

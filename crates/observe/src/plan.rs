@@ -431,8 +431,8 @@ mod tests {
     use super::*;
 
     fn plan(src: &str) -> Result<Plan, ObserveError> {
-        let test = vkherd_litmus::parse_litmus(src).expect("parses");
-        Plan::new(&vkherd_model::lower_litmus(&test).expect("lowers"))
+        let test = vkherd_dialects::vulkan::parse_litmus(src).expect("parses");
+        Plan::new(&vkherd_dialects::vulkan::lower_litmus(&test).expect("lowers"))
     }
 
     const HEAD: &str = "VULKAN t\n{ x = 0; y = 0; }\n";

@@ -32,11 +32,11 @@ fn modules() -> Vec<(PathBuf, Result<Vec<u32>, ObserveError>)> {
         .into_iter()
         .filter_map(|f| {
             let src = std::fs::read_to_string(&f).expect("readable");
-            if vkherd_litmus::is_opencl(&src) {
+            if vkherd_dialects::opencl::is_opencl(&src) {
                 return None;
             }
-            let test = vkherd_litmus::parse_litmus(&src).expect("corpus parses");
-            let program = vkherd_model::lower_litmus(&test).expect("corpus lowers");
+            let test = vkherd_dialects::vulkan::parse_litmus(&src).expect("corpus parses");
+            let program = vkherd_dialects::vulkan::lower_litmus(&test).expect("corpus lowers");
             let module = Plan::new(&program).and_then(|plan| {
                 let cfg = ShaderConfig {
                     workgroup_size: 64,

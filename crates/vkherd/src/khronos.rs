@@ -2,10 +2,11 @@
 //! whether some candidate execution satisfies its predicate (khronos-test-format.md).
 
 use crate::{ResolvedModel, RunConfig};
+use vkherd_dialects::vulkan::khronos::ast::{KhronosCheck, KhronosPred};
+use vkherd_dialects::vulkan::khronos::lower::lower_khronos;
 use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Judgement, Visitor, Wanted};
-use vkherd_litmus::ast::{KhronosCheck, KhronosPred};
 use vkherd_litmus::Diagnostic;
-use vkherd_model::{lower_khronos, Program};
+use vkherd_model::Program;
 
 /// The result of one check line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,7 +39,7 @@ pub fn run_khronos_with(
     name: &str,
     opts: &crate::Options,
 ) -> Result<Vec<CheckResult>, Diagnostic> {
-    let test = vkherd_litmus::parse_khronos(source)?;
+    let test = vkherd_dialects::vulkan::khronos::parse_khronos(source)?;
     let program = lower_khronos(&test, name)?;
     let model = (opts.model.resolve(program.dialect)).map_err(|e| e.diagnostic(name))?;
     run_checks(&test.checks, &program, &model, &opts.run)
@@ -52,7 +53,7 @@ pub fn run_khronos(
     model: &ResolvedModel,
     run: &RunConfig,
 ) -> Result<Vec<CheckResult>, Diagnostic> {
-    let test = vkherd_litmus::parse_khronos(source)?;
+    let test = vkherd_dialects::vulkan::khronos::parse_khronos(source)?;
     let program = lower_khronos(&test, name)?;
     debug_assert_eq!(
         program.dialect,
@@ -107,7 +108,10 @@ fn run_checks(
 
 /// Lowers a `.test` source without running it (for tools that want the program).
 pub fn load_khronos(source: &str, name: &str) -> Result<Program, Diagnostic> {
-    lower_khronos(&vkherd_litmus::parse_khronos(source)?, name)
+    lower_khronos(
+        &vkherd_dialects::vulkan::khronos::parse_khronos(source)?,
+        name,
+    )
 }
 
 /// The relations the predicates count, by their place in [`PredicateVisitor::wanted`].

@@ -44,11 +44,12 @@ pub const VERSION: &str = concat!(
 pub use judge::{ModelMismatch, ResolvedModel};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
+use vkherd_dialects::vulkan::lower_litmus;
 pub use vkherd_enumerate::estimate::Estimate;
 use vkherd_enumerate::{collect_outcomes, EnumOptions, EnumStats, Outcomes};
 pub use vkherd_enumerate::{RunConfig, Shard, Speedcheck, StopReason};
 pub use vkherd_litmus::Diagnostic;
-use vkherd_model::{lower_litmus, Program, Quantifier};
+use vkherd_model::{Program, Quantifier};
 pub use vkherd_model::{Program as LoweredProgram, Variant};
 
 /// Options of a run: the model, the run's configuration (the enumerator's own type,
@@ -79,11 +80,11 @@ impl Options {
 /// Parses and lowers a `.litmus` source, in the dialect its header names: `VULKAN`
 /// (docs/litmus-format.md) or `OPENCL` (docs/opencl.md).
 pub fn load_litmus(source: &str) -> Result<Program, Diagnostic> {
-    if vkherd_litmus::is_opencl(source) {
-        let test = vkherd_litmus::parse_opencl(source)?;
-        return vkherd_model::lower_opencl(&test);
+    if vkherd_dialects::opencl::is_opencl(source) {
+        let test = vkherd_dialects::opencl::parse_opencl(source)?;
+        return vkherd_dialects::opencl::lower_opencl(&test);
     }
-    let test = vkherd_litmus::parse_litmus(source)?;
+    let test = vkherd_dialects::vulkan::parse_litmus(source)?;
     lower_litmus(&test)
 }
 

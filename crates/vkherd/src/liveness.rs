@@ -58,7 +58,7 @@ impl<'a> Names<'a> {
 /// Label names of each thread of a `.litmus` source, keyed by the index of the
 /// instruction they mark (as the lowering counts them).
 fn labels_of(source: &str) -> Vec<BTreeMap<usize, String>> {
-    let Ok(test) = vkherd_litmus::parse_litmus(source) else {
+    let Ok(test) = vkherd_dialects::vulkan::parse_litmus(source) else {
         return Vec::new();
     };
     test.code
@@ -68,7 +68,7 @@ fn labels_of(source: &str) -> Vec<BTreeMap<usize, String>> {
             let mut index = 0;
             for i in code {
                 match &i.value {
-                    vkherd_litmus::ast::Instr::Label(l) => {
+                    vkherd_dialects::vulkan::ast::Instr::Label(l) => {
                         out.entry(index).or_insert_with(|| l.clone());
                     }
                     _ => index += 1,

@@ -177,6 +177,7 @@ fn dispatch(cli: Cli) -> ExitStatus {
         Some(Command::Distinguish(args)) => cmd::distinguish::run(args),
         Some(Command::Table(args)) => cmd::table::run(args),
         Some(Command::Observe(args)) => cmd::observe::run(args),
+        Some(Command::Serve(args)) => cmd::serve::run(args),
         None => {
             cli.common.init_threads();
             let model = match cli.common.model() {

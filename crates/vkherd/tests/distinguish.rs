@@ -227,7 +227,8 @@ fn a_model_is_never_told_apart_from_itself() {
 
 /// vulkan.cat with one axiom changed: acyclicity without locord.
 fn weakened_vulkan() -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../cat/models/vulkan.cat");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../dialects/src/vulkan/models/vulkan.cat");
     let text = std::fs::read_to_string(path).unwrap();
     let from = "acyclic locord | rf | fr | asmo as consistent";
     assert!(text.contains(from));

@@ -40,7 +40,7 @@ fn the_estimate_bounds_every_corpus_search() {
     for f in files {
         let source = std::fs::read_to_string(&f).unwrap();
         // No model runs the OpenCL tests yet (docs/opencl.md).
-        if vkherd_litmus::is_opencl(&source) {
+        if vkherd_dialects::opencl::is_opencl(&source) {
             continue;
         }
         check(&f.display().to_string(), &source, true);

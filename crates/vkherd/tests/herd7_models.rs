@@ -75,7 +75,7 @@ fn reports(model: Model, count: usize) -> Vec<(String, String)> {
             break;
         }
         let src = std::fs::read_to_string(&f).unwrap();
-        if vkherd_litmus::is_opencl(&src) {
+        if vkherd_dialects::opencl::is_opencl(&src) {
             continue;
         }
         let program = vkherd::load_litmus(&src).unwrap();

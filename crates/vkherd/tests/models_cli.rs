@@ -275,7 +275,7 @@ fn diff_names_exactly_the_tests_whose_states_or_verdicts_differ() {
     for f in files {
         let source = std::fs::read_to_string(&f).unwrap();
         // No model runs the OpenCL tests yet (docs/opencl.md): diff skips them.
-        if vkherd_litmus::is_opencl(&source) {
+        if vkherd_dialects::opencl::is_opencl(&source) {
             continue;
         }
         let program = vkherd::load_litmus(&source).unwrap();

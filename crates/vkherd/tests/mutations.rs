@@ -184,7 +184,7 @@ fn mutated_opencl_tests_are_run_or_rejected_with_a_located_error() {
             let text = std::fs::read_to_string(&f).unwrap();
             (f, text)
         })
-        .filter(|(_, t)| vkherd_litmus::is_opencl(t))
+        .filter(|(_, t)| vkherd_dialects::opencl::is_opencl(t))
         .collect();
     assert!(tests.len() > 50, "OpenCL corpus not found");
     let mut rng = Rng(21);
@@ -238,8 +238,7 @@ fn cat_files() -> (PathBuf, Vec<(String, String)>) {
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(dir.join("vulkan-defs.cat"), defs).unwrap();
-    let mut out: Vec<(String, String)> = vkherd_cat::FILES
-        .iter()
+    let mut out: Vec<(String, String)> = vkherd_cat::files()
         .map(|(n, t)| (n.to_string(), t.to_string()))
         .collect();
     let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cat/tests/models");

@@ -43,6 +43,8 @@ mod opencl_dialect;
 mod opencl_mmra;
 mod partial_runs;
 mod report;
+mod serve;
+mod serve_browser;
 mod shards;
 mod symlink_dirs;
 mod test_layout;

@@ -6,9 +6,9 @@
 
 use std::collections::BTreeSet;
 
-use vkherd_litmus::{MemAttrs, Scope};
+use vkherd_dialects::vulkan::ast::{MemAttrs, Scope};
+use vkherd_dialects::vulkan::lower::flags_of;
 use vkherd_model::axioms::Candidate;
-use vkherd_model::lower_litmus::flags_of;
 use vkherd_model::{
     AccessKind, CbarRule, Derived, Event, EventSet, Flags, Location, ModelOptions, Program,
     Reference, Rel, Statics, Thread, Variant,

@@ -449,8 +449,10 @@ mod tests {
         exists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
 
     fn module() -> Module {
-        let program =
-            vkherd_model::lower_litmus(&vkherd_litmus::parse_litmus(MP).unwrap()).unwrap();
+        let program = vkherd_dialects::vulkan::lower_litmus(
+            &vkherd_dialects::vulkan::parse_litmus(MP).unwrap(),
+        )
+        .unwrap();
         let plan = Plan::new(&program).unwrap();
         let cfg = ShaderConfig {
             workgroup_size: 64,

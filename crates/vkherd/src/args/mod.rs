@@ -8,6 +8,7 @@ mod herd7_options;
 mod model;
 mod observe;
 mod run;
+mod serve;
 pub mod show;
 
 pub use generate::{DistinguishArgs, DiyArgs, TableArgs};
@@ -15,6 +16,7 @@ pub use graph::GraphArgs;
 pub use model::{CommonArgs, ModelArgs, ThreadArgs};
 pub use observe::ObserveArgs;
 pub use run::{ExplainRunArgs, LimitArgs, RunArgs};
+pub use serve::ServeArgs;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::path::PathBuf;
@@ -223,6 +225,9 @@ pub enum Command {
     /// Run tests on a Vulkan device: per final state, how often it was observed and
     /// whether the model allows it; a forbidden state observed exits with 6 (docs/observe.md).
     Observe(ObserveArgs),
+    /// Serve a playground page and a JSON API on HTTP: edit or pick a test, run it, see
+    /// its states, graphs and explanations, share a link (docs/serve.md).
+    Serve(ServeArgs),
     /// Print a shell completion script (e.g. `vkherd completions bash > /etc/bash_completion.d/vkherd`).
     Completions {
         /// The shell.

@@ -37,7 +37,7 @@ fn only_in(a: &Report, b: &Report) -> Vec<String> {
 
 /// What `diff` says about one test (one JSON object; the text block says the same).
 #[derive(Debug, Serialize)]
-struct TestDiff {
+pub(crate) struct TestDiff {
     file: String,
     /// States model A allows and model B forbids: A found them and B's run is complete.
     only_a: Vec<String>,
@@ -60,7 +60,7 @@ struct TestDiff {
 }
 
 impl TestDiff {
-    fn new(file: String, ra: &Report, rb: &Report) -> TestDiff {
+    pub(crate) fn new(file: String, ra: &Report, rb: &Report) -> TestDiff {
         let (partial_a, partial_b) = (ra.stats.stopped.is_some(), rb.stats.stopped.is_some());
         let (found_a, found_b) = (only_in(ra, rb), only_in(rb, ra));
         // A state only A found is settled as "only A" when B's run is complete.

@@ -12,4 +12,5 @@ pub mod litmus;
 pub mod merge;
 pub mod observe;
 pub mod report;
+pub mod serve;
 pub mod table;

@@ -232,7 +232,7 @@ pub fn word(text: &str, dialect: Dialect) -> Option<Word> {
     let digit = |prefix: &str| {
         text.strip_prefix(prefix)
             .and_then(|d| d.parse::<u8>().ok())
-            .filter(|d| *d < vkherd_litmus::ast::MAX_STORAGE_CLASSES)
+            .filter(|d| *d < vkherd_dialects::vulkan::ast::MAX_STORAGE_CLASSES)
     };
     match dialect {
         Dialect::Vulkan => match text {

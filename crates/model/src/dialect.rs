@@ -1,0 +1,129 @@
+//! A dialect, described as data: what shared code asks instead of matching on a dialect's
+//! name (docs/architecture.md, "Adding a dialect"). Each dialect's folder in the
+//! `vkherd-dialects` crate defines one [`Dialect`] value and registers it there; a lowered
+//! [`Program`](crate::Program) carries the dialect it was written in.
+
+use crate::execution::Statics;
+use crate::flags::Flags;
+use crate::program::Program;
+use crate::rel::Rel;
+use vkherd_litmus::Diagnostic;
+
+/// A memory-model dialect: its syntaxes, scope tree, the base sets it gives cat models, its
+/// bundled models, and the few facts the enumerator and the writers need.
+pub struct Dialect {
+    /// Its name in JSON, `--dialect` and messages: `vulkan`, `opencl`.
+    pub name: &'static str,
+    /// Its name in prose: `Vulkan`, `OpenCL`.
+    pub title: &'static str,
+    /// The header word of its `.litmus` files, as messages name its tests (`OPENCL tests`).
+    pub header: &'static str,
+    /// One of its tests in prose, with the article: `a Vulkan test`, `an OpenCL test`.
+    pub a_test: &'static str,
+    /// The syntaxes that read its tests (the Vulkan dialect has `.litmus` and Khronos
+    /// `.test`).
+    pub syntaxes: &'static [Syntax],
+    /// The levels of its scope tree, innermost first, between the invocation and the one
+    /// root (which is not a level: every invocation is in it).
+    pub levels: &'static [ScopeLevel],
+    /// What one invocation is called (`invocation`, `work-item`, `thread`).
+    pub invocation: &'static str,
+    /// The base sets and relations it gives cat models beyond the shared ones
+    /// (docs/models.md): a model that reads a base of another dialect is not for it.
+    pub bases: &'static [DialectBase],
+    /// Its bundled models (`--model NAME`), the first the default for its tests.
+    pub models: &'static [BundledModel],
+    /// The cat files its bundled models are written in (and may include).
+    pub model_files: &'static [(&'static str, &'static str)],
+    /// The pairs of distinct writes the enumerated order `asmo` must order one way or the
+    /// other (both directions): which writes a modification order covers is the model's
+    /// first choice, so its dialect's.
+    pub ordered_writes: fn(&Statics) -> Rel,
+    /// The flags every control barrier of one dynamic instance must share (scope and
+    /// semantics; control-barriers.md).
+    pub barrier_agreement: Flags,
+    /// `vkherd observe` can run its tests on a Vulkan device.
+    pub runs_on_device: bool,
+}
+
+impl Dialect {
+    /// The model its tests are judged by when no `--model` is given.
+    pub fn default_model(&self) -> &'static BundledModel {
+        &self.models[0]
+    }
+
+    /// Its base named `name`, if it has one.
+    pub fn base(&self, name: &str) -> Option<&'static DialectBase> {
+        self.bases.iter().find(|b| b.name == name)
+    }
+
+    /// The index of its scope level whose key is `key` (`wg`).
+    pub fn level(&self, key: &str) -> Option<usize> {
+        self.levels.iter().position(|l| l.key == key)
+    }
+}
+
+impl PartialEq for Dialect {
+    fn eq(&self, other: &Dialect) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for Dialect {}
+
+impl std::fmt::Debug for Dialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Dialect({})", self.name)
+    }
+}
+
+/// One syntax of a dialect: the header words that claim a file, and its parser and
+/// lowering in one step.
+pub struct Syntax {
+    /// `.litmus`, `.test`: how users tell the syntaxes of a dialect apart.
+    pub extension: &'static str,
+    /// Does `source` claim this syntax (by its header word)?
+    pub claims: fn(&str) -> bool,
+    /// Parses and lowers `source`.
+    pub load: fn(&str) -> Result<Program, Diagnostic>,
+}
+
+/// A level of a scope tree (subgroup, workgroup, queue family; cta, gpu).
+pub struct ScopeLevel {
+    /// The short name: placements (`P0@sg 0, wg 1, qf 0`), `--progress` keys.
+    pub key: &'static str,
+    /// A member in words: `subgroup`, `work-group`.
+    pub member: &'static str,
+}
+
+/// A base set or relation a dialect gives cat models, and how it is computed.
+pub struct DialectBase {
+    /// Its name in cat files: `SCOPEWG`, `ssg`.
+    pub name: &'static str,
+    /// What it is, for docs/models.md and `vkherd models`.
+    pub doc: &'static str,
+    pub value: BaseValue,
+}
+
+/// How a dialect's base is computed from a path combination.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BaseValue {
+    /// The events with every flag of the mask.
+    Set(Flags),
+    /// The pairs of events whose invocations share the scope instance of a level.
+    SameLevel(usize),
+    /// `ssw`: every event of invocation i with every event of j, for the test's `ssw i j`.
+    Ssw,
+}
+
+/// A model built into the binary.
+pub struct BundledModel {
+    /// `--model NAME`.
+    pub name: &'static str,
+    /// The variants the name turns on (`vulkan-2024` is vulkan.cat with a variant).
+    pub variants: &'static [&'static str],
+    /// Its cat file, one of the dialect's `model_files`.
+    pub file: &'static str,
+    /// What it is, for `vkherd models`.
+    pub doc: &'static str,
+}
