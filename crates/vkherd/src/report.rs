@@ -206,9 +206,15 @@ pub fn time_line(report: &Report) -> String {
 /// `--model`, an OPENCL test's is opencl with its variants), as the report carries it.
 pub fn run_info_of(report: &Report, opts: &Options) -> RunInfo {
     match &report.model {
-        Some(m) => info(m.name(), m.variants().to_vec(), &opts.run),
+        Some(m) => run_info_of_model(m, opts),
         None => run_info(opts),
     }
+}
+
+/// The run information of a test judged by `model` ([`crate::ResolvedModel`]), for
+/// when there is no report (the run failed).
+pub fn run_info_of_model(model: &crate::ResolvedModel, opts: &Options) -> RunInfo {
+    info(model.name(), model.variants().to_vec(), &opts.run)
 }
 
 /// What every JSON object of a run carries, so that an archived result says how it was
