@@ -33,6 +33,12 @@ impl Model {
     /// and `co` read, directly or through definitions, in the order of [`BASES`].
     /// Definitions nothing reads do not count.
     pub fn bases_read(&self) -> Vec<BaseName> {
+        self.bases_read
+            .get_or_init(|| self.find_bases_read())
+            .clone()
+    }
+
+    fn find_bases_read(&self) -> Vec<BaseName> {
         let roots = self.checks.iter().map(|c| c.node).chain(self.named("co"));
         let reach = self.graph.cone(roots, Vec::new());
         let mut read = vec![false; BASES.len()];

@@ -24,7 +24,7 @@ mod total_order;
 
 use ast::CheckKind;
 use std::collections::BTreeSet;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use vkherd_litmus::{Diagnostic, Span};
 
 pub use base::{BaseName, Kind, Stage, Value, BASES};
@@ -149,6 +149,8 @@ pub struct Model {
     /// The variants it was compiled with, and its source (to recompile with more).
     active: BTreeSet<String>,
     source: Source,
+    /// [`Model::bases_read`], computed once: every test a run judges asks for it.
+    bases_read: OnceLock<Vec<BaseName>>,
 }
 
 impl Model {
@@ -194,6 +196,7 @@ impl Model {
             variants: out.variants,
             active: variants.clone(),
             source: src,
+            bases_read: OnceLock::new(),
         })
     }
 
@@ -221,6 +224,29 @@ impl Model {
         )?;
         m.name = name.to_string();
         Ok(m)
+    }
+
+    /// [`Model::bundled`], compiled once per process and shared: the one cache of the
+    /// bundled models, which the engine's default model, each dialect's model and
+    /// `--model NAME` all come from. Keyed by the name and the set of variants, so the
+    /// order they are given in does not matter.
+    pub fn bundled_shared(name: &str, extra: &[String]) -> Result<Arc<Model>, CatError> {
+        // A handful of entries, looked up once per test: a list compared without
+        // allocating.
+        type Entry = (String, BTreeSet<String>, Arc<Model>);
+        static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+        let same = |set: &BTreeSet<String>| {
+            extra.iter().all(|v| set.contains(v)) && set.iter().all(|v| extra.contains(v))
+        };
+        // Held while compiling: two threads asking for one model compile it once.
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, _, m)) = cache.iter().find(|(n, set, _)| n == name && same(set)) {
+            return Ok(m.clone());
+        }
+        let model = Arc::new(Model::bundled(name, extra)?);
+        let set = extra.iter().cloned().collect();
+        cache.push((name.to_string(), set, model.clone()));
+        Ok(model)
     }
 
     /// The same model with `variant` on too (`no-chains` for Khronos `NOCHAINS` checks).

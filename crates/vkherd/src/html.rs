@@ -233,54 +233,28 @@ fn dialect_word(e: &Entry) -> &'static str {
     }
 }
 
-/// Counts for the summary at the top.
+/// Counts for the summary at the top: the reports' (the one [`crate::tally::Tally`]
+/// every summary uses), the Khronos checks' and the errors.
 #[derive(Default)]
-struct Tally {
-    litmus: u64,
-    ok: u64,
-    no: u64,
-    /// Verdicts a stopped run left open (`??`): neither Ok nor No yet.
-    open: u64,
-    racy: u64,
-    partial: u64,
-    bounded_empty: u64,
+struct Counts {
+    reports: crate::tally::Tally,
     khronos: u64,
     checks_passed: u64,
     checks_failed: u64,
     checks_partial: u64,
     errors: u64,
-    /// Liveness verdicts, when the run checked liveness.
-    violations: u64,
-    live_unknown: u64,
-    live_ok: u64,
-    liveness: bool,
     /// `observe`: tests with a forbidden state observed, and tests that hung.
     observed: u64,
     forbidden_observed: u64,
     hung: u64,
 }
 
-fn tally(entries: &[Entry]) -> Tally {
-    let mut t = Tally::default();
+fn tally(entries: &[Entry]) -> Counts {
+    let mut t = Counts::default();
     for e in entries {
         match &e.result {
             EntryResult::Litmus(r) => {
-                t.litmus += 1;
-                match r.verdict {
-                    _ if !r.verdict_final() => t.open += 1,
-                    Verdict::Ok => t.ok += 1,
-                    Verdict::No => t.no += 1,
-                }
-                t.racy += u64::from(r.outcomes.flag_data_race && !r.counts_absent);
-                t.partial += u64::from(r.stats.stopped.is_some());
-                t.bounded_empty += u64::from(r.bounded_empty);
-                match liveness_word(e) {
-                    Some("violation") => t.violations += 1,
-                    Some("unknown") => t.live_unknown += 1,
-                    Some(_) => t.live_ok += 1,
-                    None => {}
-                }
-                t.liveness |= r.liveness.is_some();
+                t.reports.count(r);
                 if e.observed.is_some() {
                     t.observed += 1;
                     match status_word(e) {
@@ -403,7 +377,7 @@ fn push_summary(out: &mut String, page: &Page, ids: &[String]) {
     let files = page.entries.len() as u64;
     let mut line = format!(
         "{} in {}",
-        plural(t.litmus + t.khronos, "test"),
+        plural(t.reports.tests + t.khronos, "test"),
         plural(files, "file")
     );
     let observe_page = t.observed > 0;
@@ -413,20 +387,14 @@ fn push_summary(out: &mut String, page: &Page, ids: &[String]) {
             ": {} observed, {} with a forbidden state observed, {} hung (no instance finished)",
             t.observed, t.forbidden_observed, t.hung
         );
-    } else if t.litmus > 0 {
-        let _ = write!(
-            line,
-            ": {} Ok, {} No, {} open, {} racy, {} partial, {} bounded-empty",
-            t.ok, t.no, t.open, t.racy, t.partial, t.bounded_empty
-        );
+    } else if t.reports.tests > 0 {
+        let _ = write!(line, ": {}", t.reports.verdicts());
     }
-    if t.liveness {
+    if let Some((violations, unknown, ok)) = t.reports.liveness {
         let _ = write!(
             line,
-            "; liveness: {}, {} unknown, {} ok",
-            plural(t.violations, "violation"),
-            t.live_unknown,
-            t.live_ok
+            "; liveness: {}, {unknown} unknown, {ok} ok",
+            plural(violations, "violation"),
         );
     }
     if t.khronos > 0 {
@@ -450,7 +418,7 @@ fn push_summary(out: &mut String, page: &Page, ids: &[String]) {
     } else {
         "<option>Ok</option><option>No</option><option>PASS</option><option>FAIL</option><option>partial</option><option>error</option><option value=\"racy\">racy</option>"
     };
-    let live_options = if t.liveness {
+    let live_options = if t.reports.liveness.is_some() {
         "<option value=\"violation\">liveness violation</option><option value=\"liveness-unknown\">liveness unknown</option><option value=\"liveness-ok\">liveness ok</option>"
     } else {
         ""
@@ -474,7 +442,11 @@ fn push_summary(out: &mut String, page: &Page, ids: &[String]) {
     } else {
         ("status", "<th>race</th>")
     };
-    let live_head = if t.liveness { "<th>liveness</th>" } else { "" };
+    let live_head = if t.reports.liveness.is_some() {
+        "<th>liveness</th>"
+    } else {
+        ""
+    };
     let _ = writeln!(
         out,
         "<table id=\"tests\" class=\"sortable\">\n<thead><tr><th data-type=\"num\">#</th><th>test</th><th>file</th><th>dialect</th><th>condition</th><th>{status_head}</th><th data-type=\"num\">states</th>{last_heads}{live_head}{time_head}</tr></thead>\n<tbody>"
@@ -522,7 +494,7 @@ fn push_summary(out: &mut String, page: &Page, ids: &[String]) {
             (None, true) => "<td></td><td></td>".to_string(),
             (None, false) => format!("<td>{race}</td>"),
         };
-        let (live_cell, live_status) = match (t.liveness, live) {
+        let (live_cell, live_status) = match (t.reports.liveness.is_some(), live) {
             (false, _) => (String::new(), String::new()),
             (true, None) => ("<td></td>".to_string(), String::new()),
             (true, Some(v)) => (

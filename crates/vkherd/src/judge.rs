@@ -1,5 +1,6 @@
 //! Which model judges a test: one rule for every model and both dialects
-//! (docs/models.md, "Models and dialects").
+//! (docs/models.md, "Models and dialects"), applied in one place
+//! ([`ModelChoice::resolve`]), whose result ([`ResolvedModel`]) the report carries.
 //!
 //! - A model is *for* a dialect when it reads no base set that tests of the dialect never
 //!   produce ([`vkherd_cat::dialect`]): vulkan.cat reads the availability sets OpenCL
@@ -13,21 +14,143 @@
 //!   and a note in the test's report says so (a directory of both dialects runs with
 //!   `--no-chains`, a Vulkan variant, and its OpenCL tests say they ran without it).
 
-use crate::models::ModelSpec;
-use crate::Options;
+use crate::models::{ModelChoice, ModelSpec};
 use std::sync::Arc;
 use vkherd_cat::Model;
+use vkherd_enumerate::{AnyEngine, CatEngine, EnumOptions, RunConfig};
+use vkherd_litmus::Diagnostic;
 use vkherd_model::Dialect;
 
-/// The model a test is judged by.
-pub struct Judge {
-    /// The run's options, with the model that judges the test.
-    pub opts: Options,
-    /// That model as a cat model (also when the hand-written engine runs it): it names
+/// The dialects a run may meet, in the order `--show`'s messages name their models.
+pub const DIALECTS: [Dialect; 2] = [Dialect::Vulkan, Dialect::OpenCl];
+
+/// How messages name a dialect and its model: the one place that words them.
+struct Words {
+    /// `Vulkan`, `OpenCL`.
+    name: &'static str,
+    /// `a`, `an`.
+    article: &'static str,
+    /// The header word of its `.litmus` tests.
+    header: &'static str,
+    /// The bundled model that judges its tests when `--model` is not given.
+    model: &'static str,
+}
+
+fn words(dialect: Dialect) -> Words {
+    match dialect {
+        Dialect::Vulkan => Words {
+            name: "Vulkan",
+            article: "a",
+            header: "VULKAN",
+            model: "vulkan",
+        },
+        Dialect::OpenCl => Words {
+            name: "OpenCL",
+            article: "an",
+            header: "OPENCL",
+            model: "opencl",
+        },
+    }
+}
+
+/// The model that judges the tests of one dialect in a run: the engine, the cat model
+/// that names relations, the name and variants reports give, and the variants asked for
+/// that it does not have. Made by [`ModelChoice::resolve`] alone; a [`crate::Report`]
+/// carries the one that judged it, and everything after the run reads it from there.
+#[derive(Debug)]
+pub struct ResolvedModel {
+    /// What becomes the engine ([`ModelSpec::engine`]).
+    spec: ModelSpec,
+    /// The model as a cat model (also when the hand-written engine runs it): it names
     /// the relations for `explain` and graphs.
-    pub model: Arc<Model>,
+    cat: Arc<Model>,
+    /// The variants it runs with, sorted.
+    variants: Vec<String>,
     /// Variants asked for that the model does not have, left out (no `--model` only).
-    pub left_out: Vec<String>,
+    left_out: Vec<String>,
+    dialect: Dialect,
+}
+
+impl ResolvedModel {
+    /// The engine that runs the model.
+    pub fn engine(&self) -> AnyEngine {
+        self.spec.engine()
+    }
+
+    /// The model on the cat engine, also when the hand-written engine runs it
+    /// (`explain` shows the cat model's definitions).
+    pub fn cat_engine(&self) -> CatEngine {
+        self.spec.cat_engine()
+    }
+
+    /// The enumerator's options for a run of this model with `run`.
+    pub fn enum_options(&self, run: &RunConfig) -> EnumOptions {
+        EnumOptions {
+            engine: self.engine(),
+            run: run.clone(),
+            ..EnumOptions::default()
+        }
+    }
+
+    /// What the engine is made from (Khronos `NOCHAINS` checks turn chains off).
+    pub fn spec(&self) -> &ModelSpec {
+        &self.spec
+    }
+
+    /// The cat model that names the relations.
+    pub fn cat_model(&self) -> &Arc<Model> {
+        &self.cat
+    }
+
+    /// The name reports give the model: `vulkan`, `hand:vulkan-2024`, `opencl`, a cat
+    /// model's name.
+    pub fn name(&self) -> String {
+        self.spec.name()
+    }
+
+    /// The variants it runs with, sorted: those its cat model was compiled with, or the
+    /// hand-written engine's switches.
+    pub fn variants(&self) -> &[String] {
+        &self.variants
+    }
+
+    /// The variants asked for that it does not have (they were left out).
+    pub fn left_out(&self) -> &[String] {
+        &self.left_out
+    }
+
+    /// The dialect whose tests it judges.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// `vulkan`, or `opencl with rc11-sc`: the cat model's name (the Vulkan model's also
+    /// on the hand-written engine, whose definitions explanations read from vulkan.cat)
+    /// with the variants it runs with.
+    pub fn label(&self) -> String {
+        let name = self.spec.cat_name();
+        if self.variants.is_empty() {
+            name
+        } else {
+            format!("{name} with {}", self.variants.join(", "))
+        }
+    }
+
+    /// The notes a report of a test it judges gets: the variants left out.
+    pub fn notes(&self) -> Vec<String> {
+        let w = words(self.dialect);
+        self.left_out
+            .iter()
+            .map(|v| {
+                format!(
+                    "Note: the {} model ({}), which judges {} tests when no --model is given, has no variant {v}: this test ran without it",
+                    w.name,
+                    self.cat.name(),
+                    w.header
+                )
+            })
+            .collect()
+    }
 }
 
 /// `--model` names a model that is not for the test's dialect.
@@ -41,23 +164,23 @@ pub struct ModelMismatch {
 }
 
 impl ModelMismatch {
-    /// `a Vulkan test`, `Vulkan tests`, and the model of the dialect.
-    fn words(&self) -> (&'static str, &'static str, &'static str) {
-        match self.dialect {
-            Dialect::Vulkan => ("a Vulkan test", "Vulkan tests", "vulkan"),
-            Dialect::OpenCl => ("an OpenCL test", "OpenCL tests", "opencl"),
-        }
-    }
-
     /// The error for test `name`: "`MP` is an OpenCL test, and the model ...".
     pub fn for_test(&self, name: &str) -> String {
-        format!("`{name}` is {}, and {self}", self.words().0)
+        let w = words(self.dialect);
+        format!("`{name}` is {} {} test, and {self}", w.article, w.name)
+    }
+
+    /// [`Self::for_test`] as the error of the whole test `name`: how every command
+    /// refuses it.
+    pub fn diagnostic(&self, name: &str) -> Diagnostic {
+        Diagnostic::new(crate::locate::WHOLE_TEST, self.for_test(name))
     }
 }
 
 impl std::fmt::Display for ModelMismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (_, tests, default) = self.words();
+        let w = words(self.dialect);
+        let (tests, default) = (format!("{} tests", w.name), w.model);
         write!(
             f,
             "the model {} is not for {tests}: it reads {}, which {tests} never have, so its verdict would be wrong (docs/models.md, \"Models and dialects\"); expected a model for {tests}: leave out --model ({default} judges them) or give --model {default}",
@@ -67,88 +190,90 @@ impl std::fmt::Display for ModelMismatch {
     }
 }
 
-/// The name of the model of `opts`, as reports give it.
-pub fn model_name(opts: &Options) -> String {
-    opts.model.spec.name()
-}
-
-/// The variants the model of `opts` is run with, sorted: those its cat model was
-/// compiled with, or the hand-written engine's switches.
-pub fn variants_on(opts: &Options) -> Vec<String> {
-    opts.model.spec.variants_on()
-}
-
-/// Every variant asked for: `opts.model.variants` and those the model was given.
-fn asked(opts: &Options) -> Vec<String> {
-    let mut all = variants_on(opts);
-    all.extend(opts.model.variants.iter().cloned());
-    all.sort();
-    all.dedup();
-    all
-}
-
-/// The model that judges tests of `dialect` under `opts` (see the module docs).
-pub fn judge(dialect: Dialect, opts: &Options) -> Result<Judge, ModelMismatch> {
-    if opts.model.given {
-        let model = opts.model.spec.cat_model();
-        let foreign: Vec<&str> = (model.foreign_bases(dialect).into_iter())
+impl ModelChoice {
+    /// The model that judges tests of `dialect` (see the module docs): the one place a
+    /// test's model is decided.
+    pub fn resolve(&self, dialect: Dialect) -> Result<Arc<ResolvedModel>, ModelMismatch> {
+        let resolved = |spec: ModelSpec, cat: Arc<Model>, left_out: Vec<String>| {
+            Arc::new(ResolvedModel {
+                cat,
+                variants: spec.variants_on(),
+                spec,
+                left_out,
+                dialect,
+            })
+        };
+        let cat = self.spec.cat_model();
+        let foreign: Vec<&'static str> = (cat.foreign_bases(dialect).into_iter())
             .map(vkherd_cat::BaseName::name)
             .collect();
-        if !foreign.is_empty() {
-            return Err(ModelMismatch {
-                model: model_name(opts),
-                dialect,
-                foreign,
-            });
+        if self.given {
+            if !foreign.is_empty() {
+                return Err(ModelMismatch {
+                    model: self.spec.name(),
+                    dialect,
+                    foreign,
+                });
+            }
+            return Ok(resolved(self.spec.clone(), cat, Vec::new()));
         }
-        return Ok(Judge {
-            opts: opts.clone(),
-            model,
-            left_out: Vec::new(),
-        });
-    }
-    let asked = asked(opts);
-    match dialect {
-        // The CLI resolved the Vulkan model with the variants it has.
-        Dialect::Vulkan => {
-            let on = variants_on(opts);
-            Ok(Judge {
-                opts: opts.clone(),
-                model: opts.model.spec.cat_model(),
-                left_out: asked.into_iter().filter(|v| !on.contains(v)).collect(),
-            })
-        }
-        Dialect::OpenCl => {
-            let has = crate::models::opencl_variants();
-            let (on, left_out): (Vec<String>, Vec<String>) =
-                asked.into_iter().partition(|v| has.contains(v));
-            let model = crate::models::opencl(&on);
-            let mut opts = opts.clone();
-            opts.model.spec = ModelSpec::cat(model.clone());
-            Ok(Judge {
-                opts,
-                model,
-                left_out,
-            })
-        }
+        // Every variant asked for: those of the chosen spec and the others asked.
+        let mut asked = self.spec.variants_on();
+        asked.extend(self.variants.iter().cloned());
+        asked.sort();
+        asked.dedup();
+        // The default choice (the Vulkan model, with the variants it has) judges the
+        // tests it is for; the others, their dialect's bundled model with the variants
+        // it has.
+        let (spec, cat) = if foreign.is_empty() {
+            (self.spec.clone(), cat)
+        } else {
+            let model = crate::models::bundled(words(dialect).model, &[]);
+            let on: Vec<String> = (asked.iter())
+                .filter(|v| model.variants().contains(*v))
+                .cloned()
+                .collect();
+            let model = crate::models::bundled(words(dialect).model, &on);
+            (ModelSpec::cat(model.clone()), model)
+        };
+        let on = spec.variants_on();
+        let left_out = asked.into_iter().filter(|v| !on.contains(v)).collect();
+        Ok(resolved(spec, cat, left_out))
     }
 }
 
-impl Judge {
-    /// The notes a report of the test gets: the variants left out.
-    pub fn notes(&self, dialect: Dialect) -> Vec<String> {
-        let (what, header) = match dialect {
-            Dialect::Vulkan => ("the Vulkan model", "VULKAN"),
-            Dialect::OpenCl => ("the OpenCL model", "OPENCL"),
-        };
-        self.left_out
-            .iter()
-            .map(|v| {
-                format!(
-                    "Note: {what} ({}), which judges {header} tests when no --model is given, has no variant {v}: this test ran without it",
-                    self.model.name()
-                )
-            })
-            .collect()
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::{by_dialect, resolve};
+
+    /// Without `--model`, each dialect gets its own model with the variants it has, and
+    /// the others are left out with a note; with `--model`, a dialect it is not for is
+    /// refused.
+    #[test]
+    fn each_dialect_resolves_to_its_model_and_a_foreign_one_is_refused() {
+        let choice = by_dialect(&[], true).unwrap();
+        let vulkan = choice.resolve(Dialect::Vulkan).unwrap();
+        assert_eq!(
+            (vulkan.name(), vulkan.variants()),
+            ("vulkan".to_string(), &["no-chains".to_string()][..])
+        );
+        assert!(vulkan.left_out().is_empty());
+        let opencl = choice.resolve(Dialect::OpenCl).unwrap();
+        assert_eq!(opencl.name(), "opencl");
+        assert_eq!(opencl.dialect(), Dialect::OpenCl);
+        assert_eq!(opencl.left_out(), ["no-chains"]);
+        assert_eq!(
+            opencl.notes(),
+            ["Note: the OpenCL model (opencl), which judges OPENCL tests when no --model is given, has no variant no-chains: this test ran without it"]
+        );
+        let given = resolve("opencl", &[], false).unwrap();
+        let e = given.resolve(Dialect::Vulkan).unwrap_err();
+        assert_eq!(e.dialect, Dialect::Vulkan);
+        assert!(e.foreign.contains(&"SC"), "{e:?}");
+        assert!(e
+            .for_test("MP")
+            .starts_with("`MP` is a Vulkan test, and the model opencl is not for Vulkan tests"));
+        assert!(given.resolve(Dialect::OpenCl).is_ok());
     }
 }

@@ -1,7 +1,7 @@
 //! Running Khronos `.test` files: every `SATISFIABLE`/`NOSOLUTION` line is a check of
 //! whether some candidate execution satisfies its predicate (khronos-test-format.md).
 
-use crate::RunConfig;
+use crate::{ResolvedModel, RunConfig};
 use vkherd_dialects::vulkan::khronos::ast::{KhronosCheck, KhronosPred};
 use vkherd_dialects::vulkan::khronos::lower::lower_khronos;
 use vkherd_enumerate::{enumerate, CandidateView, EnumOptions, Judgement, Visitor, Wanted};
@@ -32,7 +32,8 @@ impl CheckResult {
 
 /// Parses, lowers and runs every check of a `.test` source with the model, variants and
 /// limits of `opts` (`--max-candidates` and `--timeout` apply to each check), counting
-/// candidates on `opts.run.progress` when it is set.
+/// candidates on `opts.run.progress` when it is set. Khronos tests are Vulkan tests: a
+/// model for another dialect is refused, as for a `.litmus` test.
 pub fn run_khronos_with(
     source: &str,
     name: &str,
@@ -40,34 +41,59 @@ pub fn run_khronos_with(
 ) -> Result<Vec<CheckResult>, Diagnostic> {
     let test = vkherd_dialects::vulkan::khronos::parse_khronos(source)?;
     let program = lower_khronos(&test, name)?;
-    // Khronos tests are Vulkan tests: a model for another dialect is refused, as for a
-    // `.litmus` test (crate::judge).
-    crate::judge::judge(program.dialect, opts)
-        .map_err(|e| Diagnostic::new(crate::locate::WHOLE_TEST, e.for_test(name)))?;
-    test.checks
+    let model = (opts.model.resolve(program.dialect)).map_err(|e| e.diagnostic(name))?;
+    run_checks(&test.checks, &program, &model, &opts.run)
+}
+
+/// [`run_khronos_with`], with the model resolved for Vulkan tests (once for a run:
+/// `vkherd khronos`).
+pub fn run_khronos(
+    source: &str,
+    name: &str,
+    model: &ResolvedModel,
+    run: &RunConfig,
+) -> Result<Vec<CheckResult>, Diagnostic> {
+    let test = vkherd_dialects::vulkan::khronos::parse_khronos(source)?;
+    let program = lower_khronos(&test, name)?;
+    debug_assert_eq!(
+        program.dialect,
+        model.dialect(),
+        "Khronos tests are Vulkan tests"
+    );
+    run_checks(&test.checks, &program, model, run)
+}
+
+/// Runs `checks` on `program`; of `run`, only the limits and the progress counter apply.
+fn run_checks(
+    checks: &[KhronosCheck],
+    program: &Program,
+    model: &ResolvedModel,
+    run: &RunConfig,
+) -> Result<Vec<CheckResult>, Diagnostic> {
+    checks
         .iter()
         .map(|check| {
             // A `NOCHAINS` check runs the model without availability/visibility chains.
-            let model = match check.nochains {
-                true => opts.model.spec.without_chains(),
-                false => opts.model.spec.clone(),
+            let engine = match check.nochains {
+                true => model.spec().without_chains().engine(),
+                false => model.engine(),
             };
             // A check asks whether some candidate satisfies its predicate: of the run's
             // configuration only the limits and the progress counter apply (`.test`
             // files have no loops; states, speedcheck and shards are about outcomes).
             let opts = EnumOptions {
-                engine: model.engine(),
+                engine,
                 run: RunConfig {
-                    max_candidates: opts.run.max_candidates,
-                    timeout: opts.run.timeout,
-                    progress: opts.run.progress.clone(),
+                    max_candidates: run.max_candidates,
+                    timeout: run.timeout,
+                    progress: run.progress.clone(),
                     ..RunConfig::default()
                 },
                 ..EnumOptions::default()
             };
             let visitor = PredicateVisitor { check };
-            let (found, stats) = enumerate(&program, &opts, &visitor)
-                .map_err(|e| crate::locate::enum_diagnostic(&program, e))?;
+            let (found, stats) = enumerate(program, &opts, &visitor)
+                .map_err(|e| crate::locate::enum_diagnostic(program, e))?;
             Ok(CheckResult {
                 line: check.span.line,
                 expected_satisfiable: check.satisfiable,

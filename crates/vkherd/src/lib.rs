@@ -29,6 +29,7 @@ pub mod merge;
 pub mod models;
 pub mod observed;
 pub mod report;
+pub mod tally;
 
 use std::time::Instant;
 
@@ -40,6 +41,7 @@ pub const VERSION: &str = concat!(
     env!("VKHERD_GIT_COMMIT"),
     ")"
 );
+pub use judge::{ModelMismatch, ResolvedModel};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use vkherd_dialects::vulkan::lower_litmus;
@@ -56,7 +58,8 @@ pub use vkherd_model::{Program as LoweredProgram, Variant};
 pub struct Options {
     /// The model, as chosen once from the command line ([`models::ModelChoice`]): the
     /// one `--model` names, which judges every test and refuses those of a dialect it is
-    /// not for, or else each test's dialect's model ([`judge`]).
+    /// not for, or else each test's dialect's model; each test resolves it for its
+    /// dialect once ([`models::ModelChoice::resolve`]) and its report carries the result.
     pub model: models::ModelChoice,
     /// The loop bound, limits and modes, passed to the enumerator as they are.
     pub run: RunConfig,
@@ -71,16 +74,6 @@ impl Options {
         let mut opts = self.clone();
         opts.run.progress = progress;
         opts
-    }
-
-    /// The enumerator's options: the engine of the model, resolved here
-    /// ([`models::ModelSpec::engine`]), and the run's configuration.
-    fn enum_options(&self) -> EnumOptions {
-        EnumOptions {
-            engine: self.model.spec.engine(),
-            run: self.run.clone(),
-            ..EnumOptions::default()
-        }
     }
 }
 
@@ -120,6 +113,9 @@ pub enum Verdict {
 pub struct Report {
     /// The test: name, description, condition, state columns.
     pub header: header::TestHeader,
+    /// The model that judged the test, as resolved for its dialect; `None` for a report
+    /// rebuilt from shards' JSON (`merge`), whose run information names the model.
+    pub model: Option<Arc<ResolvedModel>>,
     pub outcomes: Outcomes,
     pub stats: EnumStats,
     pub verdict: Verdict,
@@ -169,9 +165,14 @@ impl Report {
     }
 }
 
-/// An upper bound on the candidates (examined or pruned) of a run, before running it.
+/// An upper bound on the candidates (examined or pruned) of a run, before running it
+/// (the model does not change it: it counts candidates, not verdicts).
 pub fn estimate(program: &Program, opts: &Options) -> Result<Estimate, Diagnostic> {
-    vkherd_enumerate::estimate::estimate(program, &opts.enum_options())
+    let eo = EnumOptions {
+        run: opts.run.clone(),
+        ..EnumOptions::default()
+    };
+    vkherd_enumerate::estimate::estimate(program, &eo)
         .map_err(|e| locate::enum_diagnostic(program, e))
 }
 
@@ -229,22 +230,34 @@ pub fn run_with_source(
     source: Option<&str>,
     opts: &Options,
 ) -> Result<Report, Diagnostic> {
-    let judge = judge::judge(program.dialect, opts)
-        .map_err(|e| Diagnostic::new(locate::WHOLE_TEST, e.for_test(&program.name)))?;
-    let opts = &judge.opts;
+    let model = (opts.model.resolve(program.dialect)).map_err(|e| e.diagnostic(&program.name))?;
+    run_resolved(program, source, &model, &opts.run, opts.liveness.as_ref())
+}
+
+/// [`run_with_source`] with the model already resolved for the program's dialect
+/// ([`models::ModelChoice::resolve`]) and the liveness question, if any.
+pub fn run_resolved(
+    program: &Program,
+    source: Option<&str>,
+    model: &Arc<ResolvedModel>,
+    run: &RunConfig,
+    liveness: Option<&liveness::Progress>,
+) -> Result<Report, Diagnostic> {
     let start = Instant::now();
-    let (outcomes, stats) = collect_outcomes(program, &opts.enum_options())
-        .map_err(|e| locate::enum_diagnostic(program, e))?;
+    let eo = model.enum_options(run);
+    let (outcomes, stats) =
+        collect_outcomes(program, &eo).map_err(|e| locate::enum_diagnostic(program, e))?;
     let mut report = Report::assemble(
         header::TestHeader::of(program),
-        outcomes,
-        stats,
-        opts,
-        program_notes_of(program, &judge),
+        Some(model.clone()),
+        (outcomes, stats),
+        run,
+        liveness.is_some(),
+        program_notes(program, Some(model)),
         start.elapsed().as_secs_f64(),
     );
-    if let Some(progress) = &opts.liveness {
-        let result = vkherd_enumerate::liveness::check(program, &opts.enum_options(), progress)
+    if let Some(progress) = liveness {
+        let result = vkherd_enumerate::liveness::check(program, &eo, progress)
             .map_err(|e| locate::enum_diagnostic(program, e))?;
         let names = liveness::Names::new(program, source);
         if result.verdict == vkherd_enumerate::liveness::Verdict::Unknown {
@@ -255,12 +268,12 @@ pub fn run_with_source(
             };
             report.notes.push(format!(
                 "Warning: liveness unknown: {}; {hint}",
-                liveness::unknown_reason(&result, &names, opts.run.unroll)
+                liveness::unknown_reason(&result, &names, run.unroll)
             ));
         }
         report.liveness = Some(LivenessPart {
-            text: liveness::text(&result, program, &names, opts.run.unroll),
-            json: liveness::json(&result, program, &names, opts.run.unroll),
+            text: liveness::text(&result, program, &names, run.unroll),
+            json: liveness::json(&result, program, &names, run.unroll),
             result,
         });
         report.seconds = start.elapsed().as_secs_f64();
@@ -268,31 +281,27 @@ pub fn run_with_source(
     Ok(report)
 }
 
-/// The notes a report of `program` gets before its run's: locations no instruction
-/// accesses, variants its model does not have ([`judge::Judge::notes`]).
-pub fn program_notes(program: &Program, opts: &Options) -> Vec<String> {
-    match judge::judge(program.dialect, opts) {
-        Ok(judge) => program_notes_of(program, &judge),
-        Err(_) => program_warnings(program),
-    }
-}
-
-fn program_notes_of(program: &Program, judge: &judge::Judge) -> Vec<String> {
+/// The notes a report of `program` gets before its run's: what the program does that
+/// the language would reject, locations no instruction accesses, and the variants its
+/// model left out ([`ResolvedModel::notes`]; none when the model is not known).
+pub fn program_notes(program: &Program, model: Option<&ResolvedModel>) -> Vec<String> {
     let mut notes = program_warnings(program);
-    notes.extend(judge.notes(program.dialect));
+    notes.extend(model.map(|m| m.notes()).unwrap_or_default());
     notes
 }
 
 impl Report {
-    /// Judges the condition on `outcomes` and writes the notes: from a run, or from the
-    /// merged shards of one (`merge`). Only `unroll`, `no_thin_air`, `speedcheck` and
-    /// `states_only` of `opts.run` matter. `program_notes` are the warnings
+    /// Judges the condition on `outcomes` and writes the notes: from a run of `model`, or
+    /// from the merged shards of one (`merge`, no model). Only `unroll`, `no_thin_air`,
+    /// `speedcheck` and `states_only` of `run` matter; `liveness`: the run also checks
+    /// liveness (the unroll warning then says what the bound bounds). `program_notes` are the warnings
     /// about the program itself ([`program_notes`]), which come first.
     pub fn assemble(
         header: header::TestHeader,
-        outcomes: Outcomes,
-        stats: EnumStats,
-        opts: &Options,
+        model: Option<Arc<ResolvedModel>>,
+        (outcomes, stats): (Outcomes, EnumStats),
+        run: &RunConfig,
+        liveness: bool,
         program_notes: Vec<String>,
         seconds: f64,
     ) -> Report {
@@ -302,37 +311,37 @@ impl Report {
             Quantifier::Forall => outcomes.negative == 0,
         };
         let mut notes = program_notes;
-        let bounded_empty = bounded_empty(&outcomes, &stats, opts);
+        let bounded_empty = bounded_empty(&outcomes, &stats, run);
         if let Some(t) = stats.thread_without_paths {
             notes.push(format!(
                 "Warning: no execution completes within the unroll bound (--unroll {}): every path of thread P{t} takes a backward jump more often, so States 0 says nothing about the test; raise the bound, e.g. --unroll {} (a loop that can never exit has no execution at any bound)",
-                opts.run.unroll,
-                raised_unroll(opts.run.unroll)
+                run.unroll,
+                raised_unroll(run.unroll)
             ));
         } else if bounded_empty {
             notes.push(format!(
                 "Warning: no execution completes within the unroll bound (--unroll {}): {} dropped by the bound, and no path that ends within it has a consistent execution, so States 0 says nothing about the test; check that every loop can exit (a spin loop waits for a value some invocation must write: on a flag nobody sets it spins forever, at any bound), or raise the bound, e.g. --unroll {}",
-                opts.run.unroll,
+                run.unroll,
                 report::plural(stats.dropped_paths, "path"),
-                raised_unroll(opts.run.unroll)
+                raised_unroll(run.unroll)
             ));
-        } else if stats.dropped_paths > 0 && opts.liveness.is_some() {
+        } else if stats.dropped_paths > 0 && liveness {
             // What the bound bounds is the safety part: the liveness verdict accounts for
             // the bound itself (docs/liveness.md, "What is exact, and what is bounded").
             notes.push(format!(
                 "Warning: {} dropped by the unroll bound (--unroll {}): the states and counts are bounded, not complete; the liveness verdict is not (ok and violation are exact at any bound, unknown names the loop the bound cuts)",
                 report::plural(stats.dropped_paths, "path"),
-                opts.run.unroll
+                run.unroll
             ));
         } else if stats.dropped_paths > 0 {
             notes.push(format!(
                 "Warning: {} dropped by the unroll bound (--unroll {}): the result is bounded, not complete",
                 report::plural(stats.dropped_paths, "path"),
-                opts.run.unroll
+                run.unroll
             ));
         }
-        let counts_absent = opts.run.states_only || opts.run.speedcheck == Speedcheck::Fast;
-        let states_absent = opts.run.speedcheck == Speedcheck::Fast;
+        let counts_absent = run.states_only || run.speedcheck == Speedcheck::Fast;
+        let states_absent = run.speedcheck == Speedcheck::Fast;
         if states_absent {
             // Which witness is found first depends on scheduling: say nothing about thin air.
         } else if counts_absent {
@@ -342,7 +351,7 @@ impl Report {
                     "Warning: some state is reached only by thin-air executions (values that depend on themselves through rf); --no-thin-air leaves them out".to_string(),
                 );
             }
-        } else if opts.run.no_thin_air && stats.thin_air > 0 {
+        } else if run.no_thin_air && stats.thin_air > 0 {
             notes.push(format!(
                 "Warning: {} left out (--no-thin-air)",
                 report::plural(stats.thin_air, "thin-air execution")
@@ -361,14 +370,15 @@ impl Report {
         }
         let mut report = Report {
             header,
+            model,
             outcomes,
             stats,
             verdict: if ok { Verdict::Ok } else { Verdict::No },
             notes,
             bounded_empty,
-            unroll: opts.run.unroll,
+            unroll: run.unroll,
             seconds,
-            speedcheck: opts.run.speedcheck,
+            speedcheck: run.speedcheck,
             counts_absent,
             states_absent,
             liveness: None,
@@ -404,15 +414,11 @@ impl Report {
 /// - a partial run, or one whose search skipped subtrees for their final state
 ///   (`--speedcheck`, `--states-only`: `EnumStats::cut_by_state`): the executions it
 ///   did not see may complete, so it cannot tell.
-pub fn bounded_empty(outcomes: &Outcomes, stats: &EnumStats, opts: &Options) -> bool {
+pub fn bounded_empty(outcomes: &Outcomes, stats: &EnumStats, run: &RunConfig) -> bool {
     if stats.thread_without_paths.is_some() {
         return true;
     }
-    let hidden_thin_air = if opts.run.no_thin_air {
-        stats.thin_air
-    } else {
-        0
-    };
+    let hidden_thin_air = if run.no_thin_air { stats.thin_air } else { 0 };
     let completed = outcomes.consistent + hidden_thin_air;
     stats.stopped.is_none() && stats.dropped_paths > 0 && !stats.cut_by_state && completed == 0
 }

@@ -412,16 +412,19 @@ pub fn weaker(p: &Progress) -> Vec<Progress> {
 
 /// The text of `vkherd explain --liveness`: the verdict under `opts.liveness` with its
 /// witness; for `ok`, the nearest weaker models with a violation and why the model
-/// rules their witnesses out.
+/// rules their witnesses out. The model is the one a run judges the test by: a test of a
+/// dialect `--model` is not for is refused, as the run refuses it.
 pub fn explain(
     program: &Program,
     source: Option<&str>,
     opts: &crate::Options,
 ) -> Result<String, crate::Diagnostic> {
+    let model = (opts.model.resolve(program.dialect)).map_err(|e| e.diagnostic(&program.name))?;
+    let eo = model.enum_options(&opts.run);
     let progress = opts.liveness.unwrap_or_default();
     let names = Names::new(program, source);
     let check = |p: &Progress| {
-        vkherd_enumerate::liveness::check(program, &opts.enum_options(), p)
+        vkherd_enumerate::liveness::check(program, &eo, p)
             .map_err(|e| crate::locate::enum_diagnostic(program, e))
     };
     let here = check(&progress)?;

@@ -87,7 +87,7 @@ pub fn shard_object(
         tests: place.tests,
         unroll: opts.run.unroll,
         no_thin_air: opts.run.no_thin_air,
-        program_notes: crate::program_notes(program, opts),
+        program_notes: crate::program_notes(program, report.model.as_deref()),
         value_mismatch: s.value_mismatch,
         thin_air_candidates: s.thin_air,
         thread_without_paths: s.thread_without_paths,
@@ -378,17 +378,14 @@ fn merge_test(parts: &[(&TestReport, &ShardObject)]) -> Result<Merged, MergeErro
             stats.stopped = shard.stopped.as_ref().map(stop_reason);
         }
     }
-    let opts = Options {
-        run: RunConfig {
-            unroll: head_shard.unroll,
-            no_thin_air: head_shard.no_thin_air,
-            speedcheck: match head.speedcheck {
-                SpeedcheckWord::True => crate::Speedcheck::True,
-                _ => crate::Speedcheck::Off,
-            },
-            ..RunConfig::default()
+    let run = RunConfig {
+        unroll: head_shard.unroll,
+        no_thin_air: head_shard.no_thin_air,
+        speedcheck: match head.speedcheck {
+            SpeedcheckWord::True => crate::Speedcheck::True,
+            _ => crate::Speedcheck::Off,
         },
-        ..Options::default()
+        ..RunConfig::default()
     };
     let header = TestHeader {
         name: name.clone(),
@@ -403,11 +400,13 @@ fn merge_test(parts: &[(&TestReport, &ShardObject)]) -> Result<Merged, MergeErro
     Ok(Merged {
         file,
         run_info: head.run.clone(),
+        // The model's name is in the shards' run information (`run_info`).
         report: Report::assemble(
             header,
-            outcomes,
-            stats,
-            &opts,
+            None,
+            (outcomes, stats),
+            &run,
+            false,
             head_shard.program_notes.clone(),
             seconds,
         ),

@@ -218,7 +218,7 @@ fn variants_of(bundled: &str) -> Vec<String> {
     let Some(b) = BUNDLED.iter().find(|b| b.name == bundled) else {
         return Vec::new();
     };
-    let model = Model::bundled(bundled, &[]).expect("bundled models compile");
+    let model = Model::bundled_shared(bundled, &[]).expect("bundled models compile");
     model
         .variants()
         .iter()
@@ -321,17 +321,110 @@ impl std::error::Error for ModelError {
     }
 }
 
-/// Resolves `--model`, `--variant` and `--no-chains`.
+/// A model as named on the command line, parsed but not compiled: `--model`'s value
+/// and `diff`'s and `distinguish`'s A and B, `NAME[+VARIANT...]` (the one parser of
+/// model names; [`resolve`] compiles what it names).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelName {
+    /// What the name part names.
+    pub base: Base,
+    /// The variants after `+`, in order.
+    pub variants: Vec<String>,
+}
+
+/// What a model name (without its variants) names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Base {
+    /// `vulkan`, `vulkan-2024` (vulkan.cat, or the hand-written engine's options when
+    /// the variants allow) or `opencl`.
+    Bundled(String),
+    /// `hand:NAME`: the hand-written engine.
+    Hand(String),
+    /// `cat:NAME`: a bundled cat model on the cat engine.
+    Cat(String),
+    /// Anything else: a `.cat` file's path.
+    File(String),
+}
+
+impl Base {
+    /// The name as written (`hand:vulkan`, a path).
+    pub fn text(&self) -> String {
+        match self {
+            Base::Bundled(n) | Base::File(n) => n.clone(),
+            Base::Hand(n) => format!("hand:{n}"),
+            Base::Cat(n) => format!("cat:{n}"),
+        }
+    }
+}
+
+impl ModelName {
+    /// Parses `NAME[+VARIANT...]`. A spec that is not a bundled name but the path of an
+    /// existing file is that file whole (a path may contain `+`).
+    pub fn parse(spec: &str) -> ModelName {
+        let mut parts = spec.split('+');
+        let name = parts.next().unwrap_or_default();
+        let variants = parts.map(str::to_string).collect();
+        let base = if let Some(n) = name.strip_prefix("hand:") {
+            Base::Hand(n.to_string())
+        } else if let Some(n) = name.strip_prefix("cat:") {
+            Base::Cat(n.to_string())
+        } else if matches!(name, "vulkan" | "vulkan-2024" | "opencl") {
+            Base::Bundled(name.to_string())
+        } else if std::path::Path::new(spec).is_file() {
+            return ModelName {
+                base: Base::File(spec.to_string()),
+                variants: Vec::new(),
+            };
+        } else {
+            Base::File(name.to_string())
+        };
+        ModelName { base, variants }
+    }
+
+    /// The bundled model the name stands for (`opencl` for `opencl` and `cat:opencl`).
+    pub fn bundled(&self) -> Option<&str> {
+        match &self.base {
+            Base::Bundled(n) | Base::Cat(n) | Base::Hand(n) => Some(n),
+            Base::File(_) => None,
+        }
+    }
+
+    /// The same model on the hand-written engine, when it runs it: `vulkan` and
+    /// `vulkan-2024` with no variants but `mmra` and `no-chains`.
+    pub fn on_hand_engine(&self) -> Option<ModelName> {
+        let vulkan = matches!(&self.base, Base::Bundled(n) if n == "vulkan" || n == "vulkan-2024");
+        let options = (self.variants.iter()).all(|v| v == "mmra" || v == "no-chains");
+        (vulkan && options).then(|| ModelName {
+            base: Base::Hand(self.bundled().unwrap_or_default().to_string()),
+            variants: self.variants.clone(),
+        })
+    }
+}
+
+/// Resolves `--model` (a [`ModelName`] spec, with its own `+VARIANT`s), `--variant` and
+/// `--no-chains`.
 pub fn resolve(
-    name: &str,
+    spec: &str,
     variants: &[String],
     no_chains: bool,
 ) -> Result<ModelChoice, ModelError> {
-    let mut all: Vec<String> = variants.to_vec();
+    resolve_name(&ModelName::parse(spec), variants, no_chains)
+}
+
+/// [`resolve`] of a parsed name.
+pub fn resolve_name(
+    parsed: &ModelName,
+    extra: &[String],
+    no_chains: bool,
+) -> Result<ModelChoice, ModelError> {
+    let name = parsed.base.text();
+    // The variants named, in the spec and then by `--variant`.
+    let variants: Vec<String> = parsed.variants.iter().chain(extra).cloned().collect();
+    let mut all: Vec<String> = variants.clone();
     if no_chains {
         all.push("no-chains".into());
     }
-    let shown = std::iter::once(name.to_string())
+    let shown = std::iter::once(name.clone())
         .chain(all.iter().map(|v| format!("+{v}")))
         .collect::<String>();
     // The hand-written engine's own switches (`mmra`: docs/mmra.md).
@@ -344,70 +437,67 @@ pub fn resolve(
     // options: `cat` stays `None` and the engine compiles vulkan.cat with them
     // (`vkherd_enumerate::bundled_model`, once per process); the tests require both
     // engines to agree (crates/enumerate/tests/cat_model.rs, tests/mmra_properties.rs).
-    let hand_name = name.strip_prefix("hand:");
+    let on_hand = matches!(parsed.base, Base::Hand(_));
     // (`--variant no-chains` with `vulkan` compiles the cat model with it, as any other
     // variant: its reports name the variants the model was compiled with.)
     let options_only = variants
         .iter()
-        .all(|v| v == "mmra" || hand_name.is_some() && v == "no-chains");
-    if let Some(hand_name) = hand_name {
-        if !matches!(hand_name, "vulkan" | "vulkan-2024") {
-            return Err(ModelError::UnknownHandModel {
-                name: name.to_string(),
-            });
+        .all(|v| v == "mmra" || on_hand && v == "no-chains");
+    if let Base::Hand(hand_name) = &parsed.base {
+        if !matches!(hand_name.as_str(), "vulkan" | "vulkan-2024") {
+            return Err(ModelError::UnknownHandModel { name });
         }
         if !options_only {
-            return Err(ModelError::HandVariant {
-                name: name.to_string(),
-            });
+            return Err(ModelError::HandVariant { name });
         }
     }
+    let given = |spec: ModelSpec| ModelChoice {
+        spec,
+        name: shown.clone(),
+        given: true,
+        variants: all.clone(),
+    };
     // `vulkan_file`: the model is one of the bundled Vulkan files ([`ModelSpec::Cat`]).
-    let (vulkan_file, model) = match hand_name.unwrap_or(name) {
-        base @ ("vulkan" | "vulkan-2024") if options_only => {
+    let (vulkan_file, model) = match &parsed.base {
+        Base::Hand(base) | Base::Bundled(base)
+            if options_only && matches!(base.as_str(), "vulkan" | "vulkan-2024") =>
+        {
             let options = hand(Variant::from_name(base).expect("a variant name"));
-            return Ok(ModelChoice {
-                spec: match hand_name {
-                    Some(_) => ModelSpec::Hand(options),
-                    None => ModelSpec::Vulkan(options),
-                },
-                name: shown,
-                given: true,
-                variants: all,
-            });
+            return Ok(given(match on_hand {
+                true => ModelSpec::Hand(options),
+                false => ModelSpec::Vulkan(options),
+            }));
         }
-        "vulkan" | "vulkan-2024" => (true, Model::bundled(name, &all)),
         // OpenCL has no hand-written engine: the name is the bundled cat model.
-        "opencl" => (false, Model::bundled("opencl", &all)),
-        _ => match name.strip_prefix("cat:") {
-            Some(b) => (
-                matches!(b, "vulkan" | "vulkan-2024" | "vulkan-asserts"),
-                Model::bundled(b, &all),
-            ),
-            None => {
-                // Read as test files are: bytes that are not UTF-8 become U+FFFD, which
-                // the lexer then refuses at their place.
-                let text = std::fs::read(name)
-                    .map(|b| String::from_utf8_lossy(&b).into_owned())
-                    .map_err(|error| ModelError::Unreadable {
-                        name: name.to_string(),
-                        error,
-                        models: list().into_iter().map(|(n, _)| n).collect(),
-                    })?;
-                let set: BTreeSet<String> = all.iter().cloned().collect();
-                let src = Source {
-                    name: name.to_string(),
-                    text: Arc::from(text),
-                };
-                (false, Model::compile(src, &set))
-            }
-        },
+        Base::Bundled(base) => (base != "opencl", Model::bundled_shared(base, &all)),
+        Base::Hand(_) => unreachable!("refused above unless options_only"),
+        Base::Cat(b) => (
+            matches!(b.as_str(), "vulkan" | "vulkan-2024" | "vulkan-asserts"),
+            Model::bundled_shared(b, &all),
+        ),
+        Base::File(path) => {
+            // Read as test files are: bytes that are not UTF-8 become U+FFFD, which
+            // the lexer then refuses at their place.
+            let text = std::fs::read(path)
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .map_err(|error| ModelError::Unreadable {
+                    name: name.clone(),
+                    error,
+                    models: list().into_iter().map(|(n, _)| n).collect(),
+                })?;
+            let set: BTreeSet<String> = all.iter().cloned().collect();
+            let src = Source {
+                name: path.clone(),
+                text: Arc::from(text),
+            };
+            (false, Model::compile(src, &set).map(Arc::new))
+        }
     };
     let model = model.map_err(|e| ModelError::Cat(Box::new(e)))?;
     for v in &all {
         if !model.variants().contains(v) {
             return Err(ModelError::NoSuchVariant {
-                name: name.to_string(),
+                name: name.clone(),
                 variant: v.clone(),
                 tests: variant_list(&model),
             });
@@ -427,15 +517,7 @@ pub fn resolve(
             source: model.source().clone(),
         });
     }
-    Ok(ModelChoice {
-        spec: ModelSpec::Cat {
-            model: Arc::new(model),
-            vulkan_file,
-        },
-        name: shown,
-        given: true,
-        variants: all,
-    })
+    Ok(given(ModelSpec::Cat { model, vulkan_file }))
 }
 
 /// The variants a model tests, for error messages ("none" if it tests none).
@@ -453,18 +535,16 @@ fn variant_list(model: &Model) -> String {
 
 /// The bundled OpenCL model with `variants` on, all of them variants it tests
 /// ([`opencl_variants`]): the model of OPENCL tests when `--model` is not given
-/// (`--variant mmra` is its variant, docs/mmra.md "OpenCL"; [`crate::judge`]). Plain and
-/// `mmra` are compiled once per process.
+/// (`--variant mmra` is its variant, docs/mmra.md "OpenCL"; [`crate::judge`]), from the
+/// one cache of bundled models.
 pub fn opencl(variants: &[String]) -> Arc<Model> {
-    type Cell = std::sync::OnceLock<Arc<Model>>;
-    static PLAIN: Cell = Cell::new();
-    static MMRA: Cell = Cell::new();
-    let compile = || Arc::new(Model::bundled("opencl", variants).expect("opencl.cat compiles"));
-    match variants {
-        [] => PLAIN.get_or_init(compile).clone(),
-        [v] if v == "mmra" => MMRA.get_or_init(compile).clone(),
-        _ => compile(),
-    }
+    bundled("opencl", variants)
+}
+
+/// The bundled model `name` with `variants` on, from the one cache of bundled models: a
+/// dialect's model when `--model` is not given ([`ModelChoice::resolve`]).
+pub fn bundled(name: &str, variants: &[String]) -> Arc<Model> {
+    Model::bundled_shared(name, variants).expect("the bundled models compile")
 }
 
 /// The variants opencl.cat tests.
@@ -538,6 +618,63 @@ mod tests {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
         path
+    }
+
+    /// `NAME[+VARIANT...]` is read by one parser for `--model`, `diff` and
+    /// `distinguish`: the same spec gives the same choice whichever way its variants come.
+    #[test]
+    fn model_names_parse_in_one_place() {
+        let parsed = |s: &str| ModelName::parse(s);
+        assert_eq!(
+            parsed("vulkan+mmra+no-chains"),
+            ModelName {
+                base: Base::Bundled("vulkan".into()),
+                variants: strings(&["mmra", "no-chains"]),
+            }
+        );
+        assert_eq!(
+            parsed("hand:vulkan-2024").base,
+            Base::Hand("vulkan-2024".into())
+        );
+        assert_eq!(parsed("cat:opencl+rc11-sc").bundled(), Some("opencl"));
+        assert_eq!(parsed("my.cat+x").base, Base::File("my.cat".into()));
+        // An existing file is taken whole, `+` and all.
+        let plus = model_file("a+b.cat", "let co = po\nacyclic po | rf\n");
+        let whole = plus.to_str().unwrap();
+        assert_eq!(parsed(whole).base, Base::File(whole.into()));
+        assert!(parsed(whole).variants.is_empty());
+        assert!(resolve(whole, &[], false).is_ok());
+        // Only `vulkan` and `vulkan-2024` with the engine's switches run on it by hand.
+        assert_eq!(
+            parsed("vulkan+mmra").on_hand_engine().map(|n| n.base),
+            Some(Base::Hand("vulkan".into()))
+        );
+        assert_eq!(parsed("vulkan+rc11-sc").on_hand_engine(), None);
+        assert_eq!(parsed("cat:vulkan").on_hand_engine(), None);
+        // A spec's variants and `--variant`'s give the same model and name.
+        let a = resolve("opencl+rc11-sc", &[], false).unwrap();
+        let b = resolve("opencl", &strings(&["rc11-sc"]), false).unwrap();
+        assert_eq!((&a.name, &a.variants), (&b.name, &b.variants));
+        assert_eq!(a.name, "opencl+rc11-sc");
+        assert_eq!(a.spec.variants_on(), b.spec.variants_on());
+    }
+
+    /// The engine crate and the library share one cache of bundled models: each is
+    /// compiled once, whoever asks and in whatever order the variants come.
+    #[test]
+    fn bundled_models_are_compiled_once_for_the_engine_and_the_library() {
+        let engine = vkherd_enumerate::bundled_model(&ModelOptions {
+            mmra: true,
+            chains: false,
+            ..ModelOptions::default()
+        });
+        let library = bundled("vulkan", &strings(&["no-chains", "mmra"]));
+        assert!(Arc::ptr_eq(&engine, &library));
+        assert!(Arc::ptr_eq(&opencl(&[]), &bundled("opencl", &[])));
+        let ModelSpec::Cat { model, .. } = resolve("cat:vulkan", &[], false).unwrap().spec else {
+            panic!("cat:vulkan is a cat model");
+        };
+        assert!(Arc::ptr_eq(&model, &bundled("vulkan", &[])));
     }
 
     /// Each way a model is refused is its kind; the CLI prints it as it is worded here

@@ -6,7 +6,7 @@ use crate::{Diagnostic, Options, Report, Verdict};
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde::Serialize;
 use std::io::Write;
-use vkherd_model::{Dialect, Quantifier};
+use vkherd_model::Quantifier;
 
 /// herd7's word after the test name, and the quantifier as printed in `Condition`.
 pub(crate) fn quantifier_words(report: &Report) -> (&'static str, &'static str) {
@@ -202,29 +202,45 @@ pub fn time_line(report: &Report) -> String {
     format!("Time {} {:.2}\n", report.header.name, report.seconds)
 }
 
-/// The run information of a report of a `dialect` test: that of the model that judges it
-/// ([`crate::judge`]: without `--model`, an OPENCL test's is opencl with its variants).
-pub fn run_info_for(dialect: Dialect, opts: &Options) -> RunInfo {
-    match crate::judge::judge(dialect, opts) {
-        Ok(judge) => run_info(&judge.opts),
-        Err(_) => run_info(opts),
+/// The run information of a test's report: that of the model that judged it (without
+/// `--model`, an OPENCL test's is opencl with its variants), as the report carries it.
+pub fn run_info_of(report: &Report, opts: &Options) -> RunInfo {
+    match &report.model {
+        Some(m) => run_info_of_model(m, opts),
+        None => run_info(opts),
     }
 }
 
+/// The run information of a test judged by `model` ([`crate::ResolvedModel`]), for
+/// when there is no report (the run failed).
+pub fn run_info_of_model(model: &crate::ResolvedModel, opts: &Options) -> RunInfo {
+    info(model.name(), model.variants().to_vec(), &opts.run)
+}
+
 /// What every JSON object of a run carries, so that an archived result says how it was
-/// made: vkherd's version, the model, its variants, the unroll bound and the limits.
+/// made: vkherd's version, the model, its variants, the unroll bound and the limits. For
+/// the run as a whole (error objects, summaries, the HTML page's header): the model the
+/// command line chose, whose name and variants are also those of its Vulkan tests.
 pub fn run_info(opts: &Options) -> RunInfo {
+    info(
+        opts.model.spec.name(),
+        opts.model.spec.variants_on(),
+        &opts.run,
+    )
+}
+
+fn info(model: String, variants: Vec<String>, run: &crate::RunConfig) -> RunInfo {
     RunInfo {
         vkherd: crate::VERSION.to_string(),
-        model: crate::judge::model_name(opts),
-        variants: crate::judge::variants_on(opts),
-        unroll: opts.run.unroll,
+        model,
+        variants,
+        unroll: run.unroll,
         limits: Limits {
-            max_candidates: opts.run.max_candidates,
-            timeout_seconds: opts.run.timeout.map(|t| t.as_secs_f64()),
+            max_candidates: run.max_candidates,
+            timeout_seconds: run.timeout.map(|t| t.as_secs_f64()),
         },
-        no_thin_air: opts.run.no_thin_air,
-        naive: opts.run.naive,
+        no_thin_air: run.no_thin_air,
+        naive: run.naive,
     }
 }
 

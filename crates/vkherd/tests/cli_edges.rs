@@ -303,9 +303,11 @@ fn sets_a_dialect_never_produces_are_empty_in_its_corpus_tests() {
         let source = std::fs::read_to_string(&f).unwrap();
         let program = vkherd::load_litmus(&source).unwrap();
         seen[program.dialect as usize] += 1;
-        let judge = vkherd::judge::judge(program.dialect, &vkherd::Options::default()).unwrap();
+        let model = (vkherd::Options::default().model)
+            .resolve(program.dialect)
+            .unwrap();
         let eo = vkherd_enumerate::EnumOptions {
-            engine: vkherd_enumerate::AnyEngine::Cat(judge.opts.model.spec.cat_engine()),
+            engine: vkherd_enumerate::AnyEngine::Cat(model.cat_engine()),
             ..Default::default()
         };
         let (found, _) = vkherd_enumerate::capture::witnesses(&program, &eo)

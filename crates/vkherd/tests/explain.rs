@@ -93,7 +93,8 @@ fn check_edge(model: &Model, c: &Captured, e: &Edge, what: &str) {
 /// Explains every candidate of `program` (consistent or not) and checks each
 /// explanation against the staged evaluator. Returns the number of failing candidates.
 fn check_every_candidate(program: &Program, opts: &vkherd::Options, what: &str) -> u64 {
-    let model = vkherd::explain::model_for(program, opts).unwrap();
+    let resolved = vkherd::explain::resolve(program, opts).unwrap();
+    let model = resolved.cat_model().clone();
     let eo = EnumOptions {
         engine: AnyEngine::Cat(CatEngine::new(model.clone())),
         ..EnumOptions::default()
@@ -372,8 +373,9 @@ fn explanations_follow_the_variant_mmra() {
         model: choice,
         ..Default::default()
     };
-    let model = vkherd::explain::model_for(&corpus("mmra/MMRA-coherence.litmus").1, &opts).unwrap();
-    assert!(model.active_variants().contains("mmra"));
+    let resolved =
+        vkherd::explain::resolve(&corpus("mmra/MMRA-coherence.litmus").1, &opts).unwrap();
+    assert!(resolved.cat_model().active_variants().contains("mmra"));
     let (mut tests, mut columns) = (0, 0);
     for f in files::corpus_files() {
         if !f.to_string_lossy().contains("/mmra/") {

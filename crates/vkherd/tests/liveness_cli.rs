@@ -369,3 +369,30 @@ fn a_liveness_search_stopped_by_a_limit_is_unknown_and_exits_3() {
         .unwrap()
         .contains("--max-candidates"));
 }
+
+/// `explain --liveness` judges a test by the model a run judges it by (issue 30): a
+/// model not for the test's dialect is refused exactly as the run refuses it (it used to
+/// answer `Liveness: ok` for an OpenCL test under vulkan.cat), in text and JSON.
+#[test]
+fn explain_liveness_refuses_a_model_not_for_the_test_as_the_run_does() {
+    let t = "litmus-tests/opencl/mp/MP-globaldata-localflag.litmus";
+    let (run_code, run_out, run_err) = run(&["--liveness", "--model", "vulkan", t]);
+    assert_eq!(run_code, 2, "{run_out}{run_err}");
+    assert!(
+        run_err.contains("is an OpenCL test, and the model vulkan is not for OpenCL tests"),
+        "{run_err}"
+    );
+    for json in [false, true] {
+        let mut args = vec!["explain", "--liveness", "--model", "vulkan", t];
+        if json {
+            args.push("--json");
+        }
+        let (code, out, err) = run(&args);
+        assert_eq!((code, out.as_str()), (run_code, run_out.as_str()), "{err}");
+        assert_eq!(err, run_err);
+    }
+    // The model the test is for still answers.
+    let (code, out, err) = run(&["explain", "--liveness", "--model", "opencl", t]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "Liveness: ok (progress fair)\n");
+}

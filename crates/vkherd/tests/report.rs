@@ -515,3 +515,52 @@ fn bad_arguments_are_exit_code_2_before_anything_runs() {
     }
     assert!(!repo().join("x.html").exists());
 }
+
+/// The counts of a summary, `17 tests in 17 files: ... bounded-empty`, from the text
+/// summary line or the page's.
+fn summary_counts(line: &str) -> &str {
+    let line = line.strip_prefix("Summary: ").unwrap_or(line);
+    let end = line.find("bounded-empty").expect("the counts") + "bounded-empty".len();
+    &line[..end]
+}
+
+/// Every summary counts with one tally (issue 30): the text summary line and the page's
+/// give the same counts. Under `--states-only` the race flag is not reported (the search
+/// skips executions of settled states), so neither counts a test racy: both say
+/// `? racy` (the text said 15 racy on litmus-tests/mp and the page 0). Without it, both
+/// count the tests whose full run flags a data race.
+#[test]
+fn the_text_summary_and_the_page_count_alike_also_under_states_only() {
+    let dir = "litmus-tests/mp";
+    let racy = files::litmus_files(&repo().join(dir))
+        .iter()
+        .filter(|f| expected(f).racy)
+        .count();
+    assert!(racy > 0, "the directory has racy tests");
+    for mode in [None, Some("--states-only")] {
+        let mut args = vec!["-j", "1", dir];
+        args.extend(mode);
+        let out = vkherd(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            crate::util::text(&out.stderr)
+        );
+        let stdout = crate::util::text(&out.stdout);
+        let line = stdout.lines().last().expect("a summary line");
+        let mut report_args = vec!["--no-graphs", "--no-times"];
+        report_args.extend(mode);
+        report_args.push(dir);
+        let (page, output) = report(&report_args, &tmp("states-only-summary.html"));
+        assert_eq!(output.status.code(), Some(0));
+        let page_line = between(&page, "<p id=\"summary-line\">", "</p>").expect("a summary");
+        let counts = summary_counts(line);
+        assert_eq!(counts, summary_counts(page_line), "{mode:?}");
+        let racy_text = match mode {
+            None => format!(", {racy} racy,"),
+            Some(_) => ", ? racy,".to_string(),
+        };
+        assert!(counts.contains(&racy_text), "{mode:?}: {counts}");
+    }
+}

@@ -2,8 +2,7 @@
 //! default model), opencl.cat, or any `--model FILE.cat`.
 
 use super::{Capabilities, Engine, Judgement, PreparedModel, Wanted};
-use std::collections::{BTreeSet, HashMap};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 use vkherd_cat::{AsmoValues, Evaluation, Model, Prepared};
 use vkherd_model::axioms::Candidate;
 use vkherd_model::{ModelOptions, Rel, Statics, Variant};
@@ -77,28 +76,19 @@ impl CatEngine {
     }
 }
 
-/// The bundled Vulkan cat model for the given options (compiled once per process).
+/// The bundled Vulkan cat model for the given options, from the one cache of bundled
+/// models ([`Model::bundled_shared`], compiled once per process).
 pub fn bundled_model(opts: &ModelOptions) -> Arc<Model> {
-    static CACHE: OnceLock<Mutex<HashMap<ModelOptions, Arc<Model>>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-    cache
-        .entry(*opts)
-        .or_insert_with(|| {
-            let mut variants = BTreeSet::new();
-            if opts.variant == Variant::Vulkan2024 {
-                variants.insert("vulkan-2024".to_string());
-            }
-            if !opts.chains {
-                variants.insert("no-chains".to_string());
-            }
-            if opts.mmra {
-                variants.insert("mmra".to_string());
-            }
-            let extra: Vec<String> = variants.into_iter().collect();
-            Arc::new(Model::bundled("vulkan", &extra).expect("the bundled model compiles"))
-        })
-        .clone()
+    let variants = [
+        (opts.variant == Variant::Vulkan2024, "vulkan-2024"),
+        (!opts.chains, "no-chains"),
+        (opts.mmra, "mmra"),
+    ];
+    let extra: Vec<String> = (variants.into_iter())
+        .filter(|(on, _)| *on)
+        .map(|(_, v)| v.to_string())
+        .collect();
+    Model::bundled_shared("vulkan", &extra).expect("the bundled model compiles")
 }
 
 impl Judgement for Evaluation<'_, '_> {

@@ -5,9 +5,8 @@
 use super::herd7_options::HERD7_SHOW_VALUES;
 use std::sync::Arc;
 use vkherd::explain::{check_show, is_relation, UnknownRelation};
-use vkherd::judge::judge;
+use vkherd::judge::DIALECTS;
 use vkherd_cat::Model;
-use vkherd_model::Dialect;
 
 /// What is wrong with `--show`.
 #[derive(Debug)]
@@ -51,13 +50,14 @@ impl std::fmt::Display for ShowError {
 }
 
 /// The models a run may judge with: the one of `--model` (for the dialects it is for),
-/// or each dialect's own.
+/// or each dialect's own, as the run resolves them.
 fn models(opts: &vkherd::Options) -> Vec<Arc<Model>> {
     let mut out: Vec<Arc<Model>> = Vec::new();
-    for dialect in [Dialect::Vulkan, Dialect::OpenCl] {
-        if let Ok(j) = judge(dialect, opts) {
-            if !out.iter().any(|m| Arc::ptr_eq(m, &j.model)) {
-                out.push(j.model);
+    for dialect in DIALECTS {
+        if let Ok(resolved) = opts.model.resolve(dialect) {
+            let model = resolved.cat_model();
+            if !out.iter().any(|m| Arc::ptr_eq(m, model)) {
+                out.push(model.clone());
             }
         }
     }

@@ -3,7 +3,7 @@
 //! the page into SVG with one Graphviz run.
 
 use vkherd::execution::Execution;
-use vkherd::explain::{explain, explanation_text, witness_executions, Explanation, Target};
+use vkherd::explain::{explain_with, explanation_text, witnesses_of, Explanation, Target};
 use vkherd::html::{Drawing, Entry, EntryResult, Explained, Extras, Figure};
 use vkherd::report::plural;
 use vkherd::RunConfig;
@@ -28,7 +28,12 @@ pub fn extras(
         return Extras::none("the run was stopped by a limit, so its executions are not all known");
     }
     let mut figures_left_out = 0;
-    let figures = match witness_executions(program, Some(source), opts, show) {
+    // The model that judged the test, as its report carries it.
+    let model = report
+        .model
+        .as_ref()
+        .expect("a run's report carries its model");
+    let figures = match witnesses_of(program, Some(source), model, &opts.run, show) {
         Ok(list) => Ok({
             figures_left_out = list.len().saturating_sub(MAX_FIGURES);
             let mut figs: Vec<Figure> = list
@@ -37,9 +42,13 @@ pub fn extras(
                 .map(|(_, ex)| figure(format!("Witness of {}", witness_caption(ex)), ex, show))
                 .collect();
             // The liveness witness, with --liveness.
-            let model = vkherd::explain::model_for(program, opts).ok();
-            let live = report.liveness.as_ref().zip(model).and_then(|(l, m)| {
-                vkherd::liveness::witness_execution(&l.result, program, Some(source), &m)
+            let live = report.liveness.as_ref().and_then(|l| {
+                vkherd::liveness::witness_execution(
+                    &l.result,
+                    program,
+                    Some(source),
+                    model.cat_model(),
+                )
             });
             if let Some(ex) = live {
                 figs.push(figure(ex.state.clone(), &ex, show));
@@ -50,17 +59,15 @@ pub fn extras(
     };
     // Explaining examines every candidate reaching a state (plain enumeration): it has
     // its own bound, not the run's --max-candidates.
-    let explain_opts = Options {
-        run: RunConfig {
-            max_candidates: Some(explain_candidates),
-            ..opts.run.clone()
-        },
-        ..opts.clone()
+    let explain_run = RunConfig {
+        max_candidates: Some(explain_candidates),
+        ..opts.run.clone()
     };
-    let explanations = match explain(
+    let explanations = match explain_with(
         program,
         Some(source),
-        &explain_opts,
+        model,
+        &explain_run,
         &Target::Condition,
         &[],
     ) {

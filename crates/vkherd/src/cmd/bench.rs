@@ -60,7 +60,7 @@ pub fn run(paths: &[PathBuf], runs: usize, opts: &Options, as_json: bool) -> Exi
                 pruned: Pruned(rep.stats.pruned),
                 consistent: rep.outcomes.consistent,
                 candidates_per_second: rate,
-                run: vkherd::report::run_info_for(program.dialect, opts),
+                run: vkherd::report::run_info_of(&rep, opts),
             };
             outln!(
                 "{}",

@@ -20,12 +20,9 @@ use vkherd::models::{resolve, ModelChoice};
 use vkherd::report::{self, verdict_word};
 use vkherd::Report;
 
-/// `NAME+VARIANT+...`: a model and its variants.
+/// `NAME+VARIANT+...`: a model and its variants ([`vkherd::models::ModelName`]).
 fn parse_spec(spec: &str) -> Result<ModelChoice, String> {
-    let mut parts = spec.split('+');
-    let name = parts.next().unwrap_or_default();
-    let variants: Vec<String> = parts.map(str::to_string).collect();
-    resolve(name, &variants, false).map_err(|e| e.to_string())
+    resolve(spec, &[], false).map_err(|e| e.to_string())
 }
 
 /// The states of `a` that `b` did not find, as state lines.

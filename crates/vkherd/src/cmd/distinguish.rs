@@ -32,9 +32,7 @@ pub fn default_alphabet(d: Dialect) -> Alphabet {
 }
 
 fn is_opencl(spec: &str) -> bool {
-    spec.split('+')
-        .next()
-        .is_some_and(|n| n == "opencl" || n == "cat:opencl")
+    vkherd::models::ModelName::parse(spec).bundled() == Some("opencl")
 }
 
 pub fn run(args: &DistinguishArgs) -> ExitStatus {

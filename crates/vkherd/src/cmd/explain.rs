@@ -8,7 +8,9 @@ use crate::cli::test_error::TestError;
 use std::io::Write;
 use std::path::Path;
 use vkherd::dot::Figure;
-use vkherd::explain::{explain, explanation_text, parse_state, ExplainError, Explanation, Target};
+use vkherd::explain::{
+    explain_with, explanation_text, parse_state, ExplainError, Explanation, Target,
+};
 
 /// What to print.
 pub struct Output<'a> {
@@ -66,10 +68,7 @@ fn shown(ex: &Explanation) -> Vec<(String, Figure)> {
 fn failed(e: ExplainError, test: &str) -> TestError {
     match e {
         ExplainError::Input(d) => TestError::At(d),
-        ExplainError::Model(m) => TestError::At(vkherd::Diagnostic::new(
-            vkherd::locate::WHOLE_TEST,
-            m.for_test(test),
-        )),
+        ExplainError::Model(m) => TestError::At(m.diagnostic(test)),
         ExplainError::Limit(l) => TestError::Stopped(l.to_string()),
     }
 }
@@ -119,9 +118,11 @@ fn explain_test(
         },
     };
     let show: Vec<&str> = output.show.iter().map(|s| s.as_str()).collect();
-    let model = vkherd::explain::model_for(&program, opts).map_err(|e| failed(e, &program.name))?;
-    vkherd::explain::check_show(&model, &show).map_err(|e| TestError::Message(e.to_string()))?;
-    let ex = explain(&program, Some(source), opts, &target, &show)
+    // Resolved once for the test: its cat model checks `--show` and explains.
+    let model = vkherd::explain::resolve(&program, opts).map_err(|e| failed(e, &program.name))?;
+    (vkherd::explain::check_show(model.cat_model(), &show))
+        .map_err(|e| TestError::Message(e.to_string()))?;
+    let ex = explain_with(&program, Some(source), &model, &opts.run, &target, &show)
         .map_err(|e| failed(e, &program.name))?;
     for note in &ex.notes {
         eprintln!("{name}: {note}");

@@ -8,7 +8,7 @@ use crate::cli::test_files::{files_to_run, TestKind};
 use std::path::PathBuf;
 use std::time::Instant;
 use vkherd::json::{KhronosCheck, KhronosSummary, KhronosSummaryLine};
-use vkherd::khronos::run_khronos_with;
+use vkherd::khronos::run_khronos;
 use vkherd::models::{ModelChoice, ModelSpec};
 use vkherd::report::{self, plural};
 
@@ -26,12 +26,15 @@ pub fn run(
         }
     };
     let opts = limits.options(model);
-    // Khronos tests are Vulkan tests: a model for another dialect is refused before any
-    // runs (vkherd::judge).
-    if let Err(e) = vkherd::judge::judge(vkherd_model::Dialect::Vulkan, &opts) {
-        eprintln!("error: Khronos tests are Vulkan tests, and {e}");
-        return ExitStatus::BadInput;
-    }
+    // Khronos tests are Vulkan tests: the model is resolved for them once, and one for
+    // another dialect is refused before any runs.
+    let resolved = match model.resolve(vkherd_model::Dialect::Vulkan) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: Khronos tests are Vulkan tests, and {e}");
+            return ExitStatus::BadInput;
+        }
+    };
     // The same keys as every other JSON object of vkherd's (Khronos tests have no loops, so
     // the unroll bound is moot, but one schema is simpler to archive).
     let info = report::run_info(&opts);
@@ -45,7 +48,7 @@ pub fn run(
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        for r in run_khronos_with(&test.source, &name, &opts)? {
+        for r in run_khronos(&test.source, &name, &resolved, &opts.run)? {
             let verdict = if r.partial {
                 partial += 1;
                 "PARTIAL"
@@ -98,7 +101,7 @@ pub fn run(
     );
     let bad = walked.errors;
     let secs = start.elapsed().as_secs_f64();
-    let label = match &model.spec {
+    let label = match resolved.spec() {
         ModelSpec::Vulkan(o) | ModelSpec::Hand(o) => format!(
             "{}{}",
             o.variant.name(),

@@ -13,7 +13,8 @@ use vkherd::explain::{ExplainError, UnknownRelation};
 use vkherd::graphs::GraphWriteError;
 use vkherd::merge::{ShardBy, ShardIdentity, ShardPlace};
 use vkherd::report::{self, plural};
-use vkherd::{Options, Verdict};
+use vkherd::tally::Tally;
+use vkherd::{Options, RunConfig};
 
 /// What to print besides the reports.
 pub struct Output {
@@ -28,22 +29,6 @@ pub struct Output {
     pub shard: Option<(u64, u64)>,
     /// `--dot`, `--graph DIR`, `--show`: a witness execution per state.
     pub graphs: GraphArgs,
-}
-
-/// Counts for the summary line.
-#[derive(Default)]
-struct Tally {
-    tests: u64,
-    ok: u64,
-    no: u64,
-    /// Verdicts a stopped run left open (`??`): neither Ok nor No yet.
-    open: u64,
-    racy: u64,
-    partial: u64,
-    bounded_empty: u64,
-    /// With `--liveness`: tests with a liveness violation, and with an unknown answer.
-    liveness: Option<(u64, u64)>,
-    errors: u64,
 }
 
 pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> ExitStatus {
@@ -146,19 +131,19 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> ExitStatus {
             draw_witnesses(drawn, (&program, &rep), name, source, &opts, graphs)
                 .map_err(|e| TestError::Message(e.to_string()))?;
         }
-        // Each test's JSON names the model that judged it: without --model, OPENCL
-        // tests run opencl.cat with the variants it has.
+        // Each test's JSON names the model that judged it, as its report carries it:
+        // without --model, OPENCL tests run opencl.cat with the variants it has.
         if graphs.dot {
             // DOT only on stdout, once at the end.
         } else if let (true, Some(place)) = (output.json, &place) {
-            let info = report::run_info_for(program.dialect, &opts);
+            let info = report::run_info_of(&rep, &opts);
             let _ = writeln!(
                 out,
                 "{}",
                 vkherd::merge::shard_report_json(&program, &rep, name, &opts, place, Some(&info))
             );
         } else if output.json {
-            let info = report::run_info_for(program.dialect, &opts);
+            let info = report::run_info_of(&rep, &opts);
             let _ = report::write_json(&mut out, &rep, name, Some(&info));
             let _ = writeln!(out);
         } else {
@@ -192,14 +177,18 @@ pub fn run(paths: &[PathBuf], mut opts: Options, output: Output) -> ExitStatus {
         });
     let errors = ErrorOutput::json_if(output.json, Some(&info));
     let walked = for_each_test(tests, errors, &mut run_test);
-    tally.errors = walked.errors;
     if output.graphs.dot {
         let show: Vec<&str> = output.graphs.show.iter().map(|s| s.as_str()).collect();
         let _ = write!(stdout.lock(), "{}", vkherd::dot::document(&figures, &show));
     }
     let directory_run = files.len() > 1 || paths.iter().any(|p| p.is_dir());
     if directory_run && !output.json {
-        let line = summary_line(&tally, files.len(), start.elapsed().as_secs_f64());
+        let line = summary_line(
+            &tally,
+            walked.errors,
+            files.len(),
+            start.elapsed().as_secs_f64(),
+        );
         // A herd7 log holds reports only, and --dot one graph: there the summary goes to
         // stderr.
         if output.herd7_log || output.graphs.dot {
@@ -232,10 +221,18 @@ fn draw_witnesses(
         test: name.to_string(),
         error: e,
     };
-    let model = vkherd::explain::model_for(program, opts).map_err(|e| in_test(Why::Model(e)))?;
-    vkherd::explain::check_show(&model, &show).map_err(|e| in_test(Why::Show(e)))?;
-    let opts = opts.with_progress(None);
-    let witnesses = vkherd::explain::witness_executions(program, Some(source), &opts, &show)
+    // The model that judged the test, as its report carries it.
+    let resolved = rep
+        .model
+        .as_ref()
+        .expect("a run's report carries its model");
+    let model = resolved.cat_model();
+    vkherd::explain::check_show(model, &show).map_err(|e| in_test(Why::Show(e)))?;
+    let run = RunConfig {
+        progress: None,
+        ..opts.run.clone()
+    };
+    let witnesses = vkherd::explain::witnesses_of(program, Some(source), resolved, &run, &show)
         .map_err(|e| in_test(Why::Witnesses(e)))?;
     let svg = *drawn.svg_note.get_or_insert_with(|| {
         let present = graphs.graph.is_some() && vkherd::graphs::dot_available();
@@ -259,9 +256,10 @@ fn draw_witnesses(
         }
     }
     // The liveness witness (or the execution reaching the cut), after the states'.
-    let live = rep.liveness.as_ref().and_then(|l| {
-        vkherd::liveness::witness_execution(&l.result, program, Some(source), &model)
-    });
+    let live = rep
+        .liveness
+        .as_ref()
+        .and_then(|l| vkherd::liveness::witness_execution(&l.result, program, Some(source), model));
     if let Some(ex) = live {
         if let Some(dir) = &graphs.graph {
             let dot = vkherd::dot::to_dot(&ex, &show);
@@ -322,49 +320,17 @@ fn progress_label(k: usize, n: usize, name: &str) -> String {
 }
 
 /// `Summary: 12 tests in 13 files: 8 Ok, 3 No, 1 open, 4 racy, 1 partial, 0 bounded-empty,
-/// 1 error, 0.53 s`. Ok and No count settled verdicts only; `open` counts the `??` ones.
-fn summary_line(t: &Tally, files: usize, seconds: f64) -> String {
+/// 1 error, 0.53 s`: the counts as every summary words them ([`Tally::verdicts`]).
+fn summary_line(t: &Tally, errors: u64, files: usize, seconds: f64) -> String {
     // With --liveness: `2 violations, 1 unknown` before the time.
-    let liveness = match t.liveness {
-        Some((v, u)) => format!("{}, {u} unknown, ", plural(v, "violation")),
-        None => String::new(),
-    };
+    let liveness = t.liveness().map(|l| l + ", ").unwrap_or_default();
     format!(
-        "Summary: {} in {}: {} Ok, {} No, {} open, {} racy, {} partial, {} bounded-empty, {}, {liveness}{seconds:.2} s",
+        "Summary: {} in {}: {}, {}, {liveness}{seconds:.2} s",
         plural(t.tests, "test"),
         plural(files as u64, "file"),
-        t.ok,
-        t.no,
-        t.open,
-        t.racy,
-        t.partial,
-        t.bounded_empty,
-        plural(t.errors, "error"),
+        t.verdicts(),
+        plural(errors, "error"),
     )
-}
-
-impl Tally {
-    /// Counts a test's report.
-    fn count(&mut self, rep: &vkherd::Report) {
-        self.tests += 1;
-        match rep.verdict {
-            _ if !rep.verdict_final() => self.open += 1,
-            Verdict::Ok => self.ok += 1,
-            Verdict::No => self.no += 1,
-        }
-        self.racy += u64::from(rep.outcomes.flag_data_race);
-        self.partial += u64::from(rep.stats.stopped.is_some());
-        self.bounded_empty += u64::from(rep.bounded_empty);
-        if let Some(l) = &rep.liveness {
-            use vkherd_enumerate::liveness::Verdict as L;
-            let (v, u) = self.liveness.get_or_insert((0, 0));
-            match l.result.verdict {
-                L::Violation => *v += 1,
-                L::Unknown => *u += 1,
-                L::Ok => {}
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -378,11 +344,10 @@ mod tests {
         let t = Tally {
             tests: 1,
             ok: 1,
-            errors: 1,
             ..Tally::default()
         };
         assert_eq!(
-            summary_line(&t, 2, 0.5),
+            summary_line(&t, 1, 2, 0.5),
             "Summary: 1 test in 2 files: 1 Ok, 0 No, 0 open, 0 racy, 0 partial, 0 bounded-empty, 1 error, 0.50 s"
         );
     }
@@ -400,8 +365,6 @@ enum DrawError {
 /// What went wrong with a test's witnesses.
 #[derive(Debug)]
 enum Why {
-    /// No cat model to draw the test's relations with.
-    Model(ExplainError),
     /// `--show` names a relation the model does not have.
     Show(UnknownRelation),
     /// The witnesses could not be found.
@@ -418,7 +381,6 @@ impl std::fmt::Display for DrawError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             DrawError::InTest { test, error } => match error {
-                Why::Model(e) => write!(f, "{test}: {e}"),
                 Why::Show(e) => write!(f, "{test}: {e}"),
                 Why::Witnesses(e) => write!(f, "{test}: cannot draw the witnesses: {e}"),
             },

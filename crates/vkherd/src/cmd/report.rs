@@ -239,11 +239,13 @@ fn run_litmus(
     let mut code = ExitStatus::of_report(&rep);
     let extras = if show.graphs {
         let relations: Vec<&str> = show.relations.iter().map(|s| s.as_str()).collect();
-        let checked = vkherd::explain::model_for(&program, &opts)
-            .map_err(|e| e.to_string())
-            .and_then(|model| {
-                vkherd::explain::check_show(&model, &relations).map_err(|e| e.to_string())
-            });
+        // The model that judged the test knows the relations `--show` may name.
+        let model = rep
+            .model
+            .as_ref()
+            .expect("a run's report carries its model");
+        let checked =
+            vkherd::explain::check_show(model.cat_model(), &relations).map_err(|e| e.to_string());
         match checked {
             Ok(()) => crate::cli::report_extras::extras(
                 &program,

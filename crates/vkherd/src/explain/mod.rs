@@ -25,7 +25,8 @@ use witness::failure_with;
 pub use witness::{failure, shortest_cycle};
 
 use crate::execution::{state_text, Execution};
-use crate::judge::{Judge, ModelMismatch};
+use crate::judge::{ModelMismatch, ResolvedModel};
+use crate::RunConfig;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -204,14 +205,14 @@ impl std::fmt::Display for ExplainError {
     }
 }
 
-/// The model an explanation uses for `program` under `opts`: the one `crate::run` judges
-/// it by ([`crate::judge`]), as a cat model, which names every definition.
-pub fn model_for(program: &Program, opts: &crate::Options) -> Result<Arc<Model>, ExplainError> {
-    Ok(judged(program, opts)?.model)
-}
-
-fn judged(program: &Program, opts: &crate::Options) -> Result<Judge, ExplainError> {
-    crate::judge::judge(program.dialect, opts).map_err(ExplainError::Model)
+/// The model that judges `program` under `opts` ([`crate::models::ModelChoice::resolve`]),
+/// for an explanation made without a run: the one `crate::run` judges it by, whose cat
+/// model names every definition. After a run, use the report's (`Report::model`).
+pub fn resolve(
+    program: &Program,
+    opts: &crate::Options,
+) -> Result<Arc<ResolvedModel>, ExplainError> {
+    (opts.model.resolve(program.dialect)).map_err(ExplainError::Model)
 }
 
 fn capture_error(program: &Program, e: CaptureError) -> ExplainError {
@@ -235,12 +236,22 @@ pub fn witness_executions(
     opts: &crate::Options,
     show: &[&str],
 ) -> Result<Vec<(Vec<i64>, Execution)>, ExplainError> {
-    let judge = judged(program, opts)?;
-    let model = judge.model;
+    let model = resolve(program, opts)?;
+    witnesses_of(program, source, &model, &opts.run, show)
+}
+
+/// [`witness_executions`] under `model`, with the run's configuration `run`.
+pub fn witnesses_of(
+    program: &Program,
+    source: Option<&str>,
+    model: &ResolvedModel,
+    run: &RunConfig,
+    show: &[&str],
+) -> Result<Vec<(Vec<i64>, Execution)>, ExplainError> {
     // The run's own engine finds the executions (`--model hand:vulkan` is the
     // hand-written one, which agrees with vulkan.cat candidate by candidate:
     // crates/enumerate/tests/cat_model.rs); the cat model names their relations.
-    let mut eo = judge.opts.enum_options();
+    let mut eo = model.enum_options(run);
     eo.run.speedcheck = vkherd_enumerate::Speedcheck::Off;
     eo.run.states_only = false;
     eo.run.shard = None;
@@ -248,7 +259,7 @@ pub fn witness_executions(
     Ok(found
         .into_iter()
         .map(|(state, c)| {
-            let ex = Execution::new(program, source, &model, &c, &state, show);
+            let ex = Execution::new(program, source, model.cat_model(), &c, &state, show);
             (state, ex)
         })
         .collect())
@@ -354,11 +365,23 @@ pub fn explain(
     target: &Target,
     show: &[&str],
 ) -> Result<Explanation, ExplainError> {
-    let judge = judged(program, opts)?;
-    let model = judge.model.clone();
-    let mut eo = judge.opts.enum_options();
+    let model = resolve(program, opts)?;
+    explain_with(program, source, &model, &opts.run, target, show)
+}
+
+/// [`explain`] under `model`, with the run's configuration `run`.
+pub fn explain_with(
+    program: &Program,
+    source: Option<&str>,
+    resolved: &ResolvedModel,
+    run: &RunConfig,
+    target: &Target,
+    show: &[&str],
+) -> Result<Explanation, ExplainError> {
+    let model = resolved.cat_model();
+    let mut eo = resolved.enum_options(run);
     // The cat engine also for the hand-written model: its definitions are what is shown.
-    eo.engine = vkherd_enumerate::AnyEngine::Cat(judge.opts.model.spec.cat_engine());
+    eo.engine = vkherd_enumerate::AnyEngine::Cat(resolved.cat_engine());
     eo.run.speedcheck = vkherd_enumerate::Speedcheck::Off;
     eo.run.states_only = false;
     eo.run.shard = None;
@@ -379,20 +402,12 @@ pub fn explain(
     }
     let mut states = Vec::new();
     for (state, list) in &by_state {
-        let st = explain_state(
-            program,
-            source,
-            &model,
-            state,
-            list,
-            show,
-            opts.run.no_thin_air,
-        );
+        let st = explain_state(program, source, model, state, list, show, run.no_thin_air);
         states.push(st);
     }
     Ok(Explanation {
         test: program.name.clone(),
-        model: model_label(&judge.opts),
+        model: resolved.label(),
         asked: match target {
             Target::State(v) => v
                 .iter()
@@ -416,22 +431,22 @@ pub fn explain(
         unreachable: by_state.is_empty(),
         states,
         examined: stats.candidates,
-        notes: judge
-            .notes(program.dialect)
+        notes: resolved
+            .notes()
             .into_iter()
-            .chain(notes(&stats, opts))
+            .chain(notes(&stats, run))
             .collect(),
     })
 }
 
 /// The warnings of an explanation's enumeration.
-fn notes(stats: &vkherd_enumerate::EnumStats, opts: &crate::Options) -> Vec<String> {
+fn notes(stats: &vkherd_enumerate::EnumStats, run: &RunConfig) -> Vec<String> {
     let mut out = Vec::new();
     if stats.dropped_paths > 0 {
         out.push(format!(
             "Warning: {} dropped by the unroll bound (--unroll {}): the explanation covers the executions within the bound only",
             crate::report::plural(stats.dropped_paths, "path"),
-            opts.run.unroll
+            run.unroll
         ));
     }
     if stats.deadlocked_paths > 0 {
@@ -560,16 +575,5 @@ fn check_text(model: &Model, c: usize) -> String {
             t.split_whitespace().collect::<Vec<_>>().join(" ")
         }
         _ => ch.name.clone(),
-    }
-}
-
-/// `vulkan`, or `opencl with rc11-sc`: the model of `opts` and the variants it runs with.
-fn model_label(opts: &crate::Options) -> String {
-    let name = opts.model.spec.cat_name();
-    let variants = crate::judge::variants_on(opts);
-    if variants.is_empty() {
-        name
-    } else {
-        format!("{name} with {}", variants.join(", "))
     }
 }

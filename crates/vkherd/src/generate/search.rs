@@ -37,16 +37,12 @@ impl Model {
     /// search's own programs, tests/distinguish.rs) and is twice as fast on programs
     /// this small. Explanations still name vulkan.cat's definitions.
     pub fn from_spec(spec: &str) -> Result<Model, crate::models::ModelError> {
-        let mut parts = spec.split('+');
-        let name = parts.next().unwrap_or_default();
-        let variants: Vec<String> = parts.map(str::to_string).collect();
-        let choice = crate::models::resolve(name, &variants, false)?;
-        let hand = matches!(name, "vulkan" | "vulkan-2024")
-            && variants.iter().all(|v| v == "mmra" || v == "no-chains");
-        let engine = if hand {
-            crate::models::resolve(&format!("hand:{name}"), &variants, false)?
-        } else {
-            choice.clone()
+        use crate::models::{resolve_name, ModelName};
+        let name = ModelName::parse(spec);
+        let choice = resolve_name(&name, &[], false)?;
+        let engine = match name.on_hand_engine() {
+            Some(hand) => resolve_name(&hand, &[], false)?,
+            None => choice.clone(),
         };
         Ok(Model {
             name: choice.name.clone(),

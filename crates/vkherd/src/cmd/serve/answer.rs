@@ -10,7 +10,7 @@ use crate::cmd::diff::TestDiff;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use std::time::{Duration, Instant};
-use vkherd::explain::{explain, explanation_text, witness_executions, Explanation, Target};
+use vkherd::explain::{explain_with, explanation_text, witnesses_of, Explanation, Target};
 use vkherd::report;
 use vkherd::{LoweredProgram, Options, Report};
 use vkherd_serve::{Answer, Bounds, DiffRequest, DiyRequest, Refusal, RunRequest};
@@ -111,8 +111,22 @@ fn run_test(
         |e: TestError, info: Option<&vkherd::json::RunInfo>| refusal::test(&file, test, &e, info);
     let program = vkherd::load_litmus(test)
         .map_err(|d| failed(TestError::At(d), Some(&report::run_info(&opts))))?;
-    let report = vkherd::run_with_source(&program, Some(test), &opts).map_err(|d| {
-        let info = report::run_info_for(program.dialect, &opts);
+    // Resolved once for the test: its report carries the model.
+    let model = (opts.model.resolve(program.dialect)).map_err(|e| {
+        failed(
+            TestError::At(e.diagnostic(&program.name)),
+            Some(&report::run_info(&opts)),
+        )
+    })?;
+    let report = vkherd::run_resolved(
+        &program,
+        Some(test),
+        &model,
+        &opts.run,
+        opts.liveness.as_ref(),
+    )
+    .map_err(|d| {
+        let info = report::run_info_of_model(&model, &opts);
         failed(TestError::At(d), Some(&info))
     })?;
     Ok(Ran {
@@ -135,7 +149,7 @@ pub fn run(models: &[String], req: &RunRequest, bounds: &Bounds) -> Answer {
         &o.variants,
         bounds,
     )?;
-    let info = report::run_info_for(ran.program.dialect, &ran.opts);
+    let info = report::run_info_of(&ran.report, &ran.opts);
     // Graphs and explanation share what is left of the run's time.
     let left = || bounds.timeout.saturating_sub(start.elapsed());
     let answer = RunAnswer {
@@ -175,7 +189,12 @@ fn graphs(ran: &Ran, source: &str, left: Duration) -> Graphs {
         };
     }
     let opts = within(&ran.opts, left);
-    let list = match witness_executions(&ran.program, Some(source), &opts, &[]) {
+    let model = ran
+        .report
+        .model
+        .as_ref()
+        .expect("a run's report carries its model");
+    let list = match witnesses_of(&ran.program, Some(source), model, &opts.run, &[]) {
         Ok(list) => list,
         Err(e) => {
             return Graphs {
@@ -192,9 +211,9 @@ fn graphs(ran: &Ran, source: &str, left: Duration) -> Graphs {
             dot: vkherd::dot::to_dot(ex, &[]),
         })
         .collect();
-    let model = vkherd::explain::model_for(&ran.program, &opts).ok();
-    let live = ran.report.liveness.as_ref().zip(model).and_then(|(l, m)| {
-        vkherd::liveness::witness_execution(&l.result, &ran.program, Some(source), &m)
+    let live = ran.report.liveness.as_ref().and_then(|l| {
+        let m = model.cat_model();
+        vkherd::liveness::witness_execution(&l.result, &ran.program, Some(source), m)
     });
     if let Some(ex) = live {
         figures.push(Figure {
@@ -237,7 +256,13 @@ fn explained(ran: &Ran, source: &str, bounds: &Bounds, left: Duration) -> Explai
             .max_candidates
             .min(vkherd::explain::REPORT_EXPLAIN_CANDIDATES),
     );
-    match explain(&ran.program, Some(source), &opts, &Target::Condition, &[]) {
+    let model = ran
+        .report
+        .model
+        .as_ref()
+        .expect("a run's report carries its model");
+    let target = &Target::Condition;
+    match explain_with(&ran.program, Some(source), model, &opts.run, target, &[]) {
         Ok(x) => Explained {
             text: Some(explanation_text(&x)),
             figures: reason_figures(&x),
@@ -298,29 +323,23 @@ struct DiffAnswer {
     b: Box<RawValue>,
 }
 
-/// `NAME+VARIANT+...` as `vkherd diff` reads it.
-fn split_spec(spec: &str) -> (&str, Vec<String>) {
-    let mut parts = spec.split('+');
-    let name = parts.next().unwrap_or_default();
-    (name, parts.map(str::to_string).collect())
-}
-
 pub fn diff(models: &[String], req: &DiffRequest, bounds: &Bounds) -> Answer {
     let run_under = |spec: &str| {
-        let (name, variants) = split_spec(spec);
+        // `NAME+VARIANT+...` as `vkherd diff` reads it (the one parser of model names).
+        let parsed = vkherd::models::ModelName::parse(spec);
         run_test(
             models,
             &req.test,
             req.file.as_deref(),
             &req.options,
-            Some(name),
-            &variants,
+            Some(&parsed.base.text()),
+            &parsed.variants,
             bounds,
         )
     };
     let (a, b) = (run_under(&req.a)?, run_under(&req.b)?);
     let json = |r: &Ran| {
-        let info = report::run_info_for(r.program.dialect, &r.opts);
+        let info = report::run_info_of(&r.report, &r.opts);
         raw(report::json(&r.report, &r.file, Some(&info)))
     };
     let answer = DiffAnswer {
