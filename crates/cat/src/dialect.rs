@@ -1,31 +1,32 @@
-//! Which tests a model can judge: a model is written for a dialect of tests (Vulkan,
-//! OpenCL), and the only trace of that in a cat file is the base sets it reads. A base
-//! set that tests of a dialect never produce (Vulkan tests have no seq_cst operations,
-//! OpenCL tests no availability operations) is empty in every one of their executions,
-//! so a model that reads it would judge them as if that part of the model were switched
-//! off: an answer that looks right and is not. [`Model::foreign_bases`] names such sets;
-//! vkherd refuses to judge a test with a model that reads any (docs/models.md, "Models
-//! and dialects").
+//! Which tests a model can judge: a model is written for a dialect of tests, and the only
+//! trace of that in a cat file is the base sets it reads. Each dialect declares the bases
+//! it gives models beyond the shared ones ([`Dialect::bases`]); a base of another dialect
+//! is empty in every execution of its tests (Vulkan tests have no seq_cst operations,
+//! OpenCL tests no availability operations), so a model that reads it would judge them as
+//! if that part of the model were switched off: an answer that looks right and is not.
+//! [`Model::foreign_bases`] names such bases; vkherd refuses to judge a test with a model
+//! that reads any (docs/models.md, "Models and dialects").
 
 use crate::base::{BaseName, BASES};
 use crate::ir::Op;
 use crate::Model;
 use vkherd_model::Dialect;
 
-/// The base names that tests of `dialect` never produce: empty in every execution of
-/// every test of the dialect, whatever its instructions (checked on the corpus by
-/// crates/vkherd/tests/dialects.rs).
-pub fn never_produced(dialect: Dialect) -> &'static [BaseName] {
-    use BaseName::*;
-    match dialect {
-        // The OpenCL-only sets (docs/opencl.md).
-        Dialect::Vulkan => &[SeqCst, ScopeWi],
-        // OpenCL has two address spaces (SC0 global, SC1 local), no availability or
-        // visibility operations, no non-private marks and no ssw declarations.
-        Dialect::OpenCl => &[
-            Sc2, Sc3, SemSc2, SemSc3, Av, Vis, SemAv, SemVis, AvDevice, VisDevice, NonPriv, Ssw,
-        ],
-    }
+/// The base names some dialect declares and `dialect` does not: empty in every execution
+/// of every test of `dialect`, whatever its instructions (checked on the corpus by
+/// crates/vkherd/tests/cli_edges.rs).
+pub fn never_produced(dialect: &Dialect) -> Vec<BaseName> {
+    BASES
+        .iter()
+        .filter(|b| is_foreign(b.id, dialect))
+        .map(|b| b.id)
+        .collect()
+}
+
+/// `b` is a base of some dialect, not of `dialect`.
+fn is_foreign(b: BaseName, dialect: &Dialect) -> bool {
+    let name = b.name();
+    dialect.base(name).is_none() && vkherd_dialects::ALL.iter().any(|d| d.base(name).is_some())
 }
 
 impl Model {
@@ -57,11 +58,10 @@ impl Model {
 
     /// The base names the model reads that tests of `dialect` never produce: empty when
     /// the model can judge them.
-    pub fn foreign_bases(&self, dialect: Dialect) -> Vec<BaseName> {
-        let never = never_produced(dialect);
+    pub fn foreign_bases(&self, dialect: &Dialect) -> Vec<BaseName> {
         self.bases_read()
             .into_iter()
-            .filter(|b| never.contains(b))
+            .filter(|&b| is_foreign(b, dialect))
             .collect()
     }
 }
@@ -69,19 +69,24 @@ impl Model {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use vkherd_dialects::ALL;
 
     #[test]
     fn each_bundled_model_is_for_its_own_dialect_only() {
-        let vulkan = Model::bundled("vulkan", &[]).unwrap();
-        assert_eq!(vulkan.foreign_bases(Dialect::Vulkan), []);
-        assert!(vulkan
-            .foreign_bases(Dialect::OpenCl)
-            .contains(&BaseName::Av));
-        let opencl = Model::bundled("opencl", &[]).unwrap();
-        assert_eq!(opencl.foreign_bases(Dialect::OpenCl), []);
-        assert!(opencl
-            .foreign_bases(Dialect::Vulkan)
-            .contains(&BaseName::SeqCst));
+        for d in ALL {
+            for b in d.models {
+                let model = Model::bundled(b.name, &[]).unwrap();
+                assert_eq!(model.foreign_bases(d), [], "{} for {}", b.name, d.name);
+                for other in ALL.iter().filter(|o| o.name != d.name) {
+                    assert!(
+                        !model.foreign_bases(other).is_empty(),
+                        "{} is not for {}",
+                        b.name,
+                        other.name
+                    );
+                }
+            }
+        }
     }
 
     #[test]
@@ -95,7 +100,9 @@ mod tests {
         let m = Model::compile(src, &Default::default()).unwrap();
         use BaseName::*;
         assert_eq!(m.bases_read(), [Av, Po, Asmo, Rf]);
-        assert_eq!(m.foreign_bases(Dialect::Vulkan), []);
-        assert_eq!(m.foreign_bases(Dialect::OpenCl), [Av]);
+        for d in ALL {
+            let foreign: &[BaseName] = if d.base("AV").is_some() { &[] } else { &[Av] };
+            assert_eq!(m.foreign_bases(d), foreign, "{}", d.name);
+        }
     }
 }

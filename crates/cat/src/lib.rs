@@ -83,14 +83,8 @@ pub struct Check {
     pub span: Span,
 }
 
-/// A bundled model file: its name (for `include` and `--model`) and text.
-pub struct Bundled {
-    pub name: &'static str,
-    /// The variants this bundled name turns on (`vulkan-2024` is vulkan.cat + a variant).
-    pub variants: &'static [&'static str],
-    pub file: &'static str,
-    pub doc: &'static str,
-}
+/// A model built into the binary: its name (for `--model`), variants, file and doc.
+pub use vkherd_model::BundledModel as Bundled;
 
 /// The cat files every model may include (the dialects' own are in their folders).
 const LIBRARY_FILES: &[(&str, &str)] = &[("stdlib.cat", include_str!("../models/stdlib.cat"))];
@@ -99,37 +93,12 @@ const LIBRARY_FILES: &[(&str, &str)] = &[("stdlib.cat", include_str!("../models/
 pub fn files() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
     LIBRARY_FILES
         .iter()
-        .chain(vkherd_dialects::vulkan::MODEL_FILES)
-        .chain(vkherd_dialects::opencl::MODEL_FILES)
+        .chain(vkherd_dialects::ALL.iter().flat_map(|d| d.model_files))
 }
 
-/// The models `--model NAME` accepts.
-pub const BUNDLED: &[Bundled] = &[
-    Bundled {
-        name: "vulkan",
-        variants: &[],
-        file: "vulkan.cat",
-        doc: "the Vulkan memory model (spirv.als) with Khronos' 2025 one-directional av/vis inclusion",
-    },
-    Bundled {
-        name: "vulkan-2024",
-        variants: &["vulkan-2024"],
-        file: "vulkan.cat",
-        doc: "exactly the seed spirv.als (vulkan.cat with variant vulkan-2024)",
-    },
-    Bundled {
-        name: "vulkan-asserts",
-        variants: &[],
-        file: "vulkan-asserts.cat",
-        doc: "vulkan plus the Alloy file's asserts and locordcomplete, as flags",
-    },
-    Bundled {
-        name: "opencl",
-        variants: &[],
-        file: "opencl.cat",
-        doc: "the SPIR-V memory model for OpenCL (seed 004), default for OPENCL tests",
-    },
-];
+/// The models `--model NAME` accepts: every dialect's, in the order of the dialects.
+pub static BUNDLED: std::sync::LazyLock<Vec<&'static Bundled>> =
+    std::sync::LazyLock::new(|| vkherd_dialects::ALL.iter().flat_map(|d| d.models).collect());
 
 /// A bundled file's text by file name.
 pub fn bundled_file(name: &str) -> Option<&'static str> {

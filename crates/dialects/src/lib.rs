@@ -1,5 +1,33 @@
-//! The dialects vkherd reads, one folder each (docs/architecture.md, "Adding a dialect").
+//! The dialects vkherd reads, one folder each, and their registration
+//! (docs/architecture.md, "Adding a dialect"): shared code asks a [`Dialect`] value, never
+//! a dialect's name.
 
 pub mod opencl;
 pub mod ptx;
 pub mod vulkan;
+
+use vkherd_litmus::Diagnostic;
+pub use vkherd_model::Dialect;
+use vkherd_model::Program;
+
+/// Every dialect, the default (Vulkan) first.
+pub static ALL: &[&Dialect] = &[&vulkan::VULKAN, &opencl::OPENCL];
+
+/// The dialect a `.litmus` source claims by its header word; the default one when none
+/// does (its parser then says which header it expected).
+pub fn of(source: &str) -> &'static Dialect {
+    ALL.iter()
+        .copied()
+        .find(|d| (d.claims)(source))
+        .unwrap_or(ALL[0])
+}
+
+/// Parses and lowers a `.litmus` source in the dialect its header names.
+pub fn load(source: &str) -> Result<Program, Diagnostic> {
+    (of(source).load)(source)
+}
+
+/// The dialect named `name` (`vulkan`, `opencl`).
+pub fn by_name(name: &str) -> Option<&'static Dialect> {
+    ALL.iter().copied().find(|d| d.name == name)
+}

@@ -100,7 +100,7 @@ fn rmws_fences_and_barriers() {
     // Labels do not matter: every barrier of a work-group is the same barrier.
     assert_eq!(names[0], names[1]);
     assert_eq!(p.cbar_rule, CbarRule::Workgroup);
-    assert_eq!(p.dialect, Dialect::OpenCl);
+    assert_eq!(p.dialect, &vkherd_dialects::opencl::OPENCL);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! and `asmo` orders (semantics.md "Candidate executions", items 2 and 3).
 
 use crate::values::Source;
-use vkherd_model::{Dialect, Instruction, Pin, Program, Rel, StaticRel, StaticSet, Statics};
+use vkherd_model::{Instruction, Pin, Program, Rel, StaticRel, StaticSet, Statics};
 
 /// The possible rf sources of every event (`None` for events that are not reads).
 pub fn rf_options(program: &Program, s: &Statics) -> Vec<Option<Vec<Source>>> {
@@ -43,28 +43,13 @@ pub fn rf_options(program: &Program, s: &Statics) -> Vec<Option<Vec<Source>>> {
 
 /// The pairs of writes `asmo` must order one way or the other (both directions listed):
 /// which writes a modification order covers is the one choice of the enumerator that
-/// depends on the memory model, so it depends on the program's dialect.
-/// - Vulkan (spirv.als): the mutordatom pairs of atomic writes, `rai[asmo] =
-///   ((A&W)->(A&W)) & mutordatom`: a *scoped* order, over atomics only, that may leave
-///   writes out of each other's scope unordered.
-/// - OpenCL (seed 004 §3.6, C11): "All modifications to a particular atomic object M occur
-///   in some particular total order, called the modification order of M". The order is
-///   per location and unscoped, and it covers every write to the location, atomic or not:
-///   the coherence and visible-side-effect rules of §3.6 compare non-atomic writes in it
-///   too (a non-atomic write that races is still a side effect of M). So: every pair of
-///   distinct writes to one location (`(sloc & (W->W)) - iden`). With every pair ordered,
-///   the orders [`AsmoOrders`] generates are exactly the per-location total orders.
+/// depends on the memory model, so the program's dialect says
+/// ([`vkherd_model::Dialect::ordered_writes`]): for Vulkan the mutordatom pairs of atomic
+/// writes, a *scoped* order that may leave writes out of each other's scope unordered;
+/// for OpenCL every pair of writes to one location, so that the orders [`AsmoOrders`]
+/// generates are exactly the per-location total orders.
 pub fn asmo_pairs(program: &Program, s: &Statics) -> Rel {
-    match program.dialect {
-        Dialect::Vulkan => {
-            let aw = s.set(StaticSet::A).inter(s.set(StaticSet::W));
-            s.rel(StaticRel::MutOrdAtom).restrict(&aw, &aw)
-        }
-        Dialect::OpenCl => s
-            .rel(StaticRel::Sloc)
-            .restrict(s.set(StaticSet::W), s.set(StaticSet::W))
-            .minus(s.rel(StaticRel::Id)),
-    }
+    (program.dialect.ordered_writes)(s)
 }
 
 /// Every `asmo`: a strict partial order on writes whose pairs, in either direction, are

@@ -5,7 +5,7 @@
 use crate::paths::{Path, Step};
 use std::collections::BTreeMap;
 use std::fmt;
-use vkherd_model::{CbarRule, Event, Instruction, Program, Rel};
+use vkherd_model::{CbarRule, Event, Flags, Instruction, Program, Rel};
 
 /// The events of one path combination, in thread order then path order.
 #[derive(Debug, Clone)]
@@ -328,7 +328,12 @@ fn workgroup_choices(
 /// The Alloy well-formedness rules on barrier instances that can fail on a path
 /// combination: no instance twice in one thread (`no scbarinst & rai[po]`), no crossing
 /// (`no (po.scbarinst.po & scbarinst)`), same scope and semantics across an instance.
-pub fn check_instances(scbarinst: &Rel, po: &Rel, events: &[Event]) -> Result<(), BarrierError> {
+pub fn check_instances(
+    scbarinst: &Rel,
+    po: &Rel,
+    events: &[Event],
+    agreement: Flags,
+) -> Result<(), BarrierError> {
     let twice = scbarinst.inter(&po.rai());
     if let Some((_, b)) = twice.pairs().next() {
         return Err(BarrierError {
@@ -343,17 +348,8 @@ pub fn check_instances(scbarinst: &Rel, po: &Rel, events: &[Event]) -> Result<()
             rule: BarrierRule::Crossing,
         });
     }
-    use vkherd_model::Flags;
-    let same = Flags::SCOPESG.0
-        | Flags::SCOPEWG.0
-        | Flags::SCOPEQF.0
-        | Flags::SCOPEDEV.0
-        | Flags::ACQ.0
-        | Flags::REL.0
-        | Flags::SEMSC0.0
-        | Flags::SEMSC1.0
-        | Flags::SEMSC2.0
-        | Flags::SEMSC3.0;
+    // The flags the dialect says one instance's barriers share (Dialect::barrier_agreement).
+    let same = agreement.0;
     for (a, b) in scbarinst.pairs() {
         if events[a].flags.0 & same != events[b].flags.0 & same {
             return Err(BarrierError {
@@ -440,7 +436,13 @@ mod tests {
         for (a, b) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
             scbarinst.insert(a, b);
         }
-        let e = check_instances(&scbarinst, &po, &lay.events).unwrap_err();
+        let e = check_instances(
+            &scbarinst,
+            &po,
+            &lay.events,
+            program.dialect.barrier_agreement,
+        )
+        .unwrap_err();
         assert_eq!(e.rule, BarrierRule::MeetsOwnThread);
         assert_eq!(
             e.to_string(),

@@ -247,6 +247,7 @@ fn search_layout_with<E: Engine, V: Visitor>(
             statics.rel(StaticRel::ScbarInst),
             statics.rel(StaticRel::Po),
             statics.events(),
+            program.dialect.barrier_agreement,
         )
         .map_err(|e| barrier_error(program, lay, e))?;
         let prepared = engine.prepare(&statics, &wanted);

@@ -24,7 +24,7 @@ use crate::error::EnumError;
 use crate::options::EnumOptions;
 use crate::paths::{Path, PathCombinations, Step};
 use std::fmt;
-use vkherd_model::{Dialect, Event, Flags, Instruction, Program};
+use vkherd_model::{Event, Flags, Instruction, Program};
 
 /// Most path combinations whose bounds are computed one by one.
 const EXACT_COMBINATIONS: u64 = 1024;
@@ -122,9 +122,8 @@ impl Counts {
         self.reads[l] += r as u64;
         self.writes[l] += w as u64;
         self.rmws[l] += (r && w) as u64;
-        // The writes asmo orders (candidates::asmo_pairs): atomic ones in Vulkan, all in
-        // OpenCL.
-        let ordered = ev.flags.has(Flags::A) || program.dialect == Dialect::OpenCl;
+        // The writes asmo may order (candidates::asmo_pairs), as the dialect says.
+        let ordered = (program.dialect.ordered_write)(ev.flags);
         self.atomic_writes[l] += (w && ordered) as u64;
     }
 

@@ -17,7 +17,7 @@ fn same_with_and_without(name: &str, source: &str, unroll: u32) -> bool {
     let Ok(program) = crate::load_litmus(source) else {
         return false;
     };
-    if program.dialect != vkherd_model::Dialect::Vulkan {
+    if program.dialect.name != "vulkan" {
         return false;
     }
     let opts = EnumOptions {

@@ -9,8 +9,8 @@ use crate::program::Program;
 use crate::rel::Rel;
 use vkherd_litmus::Diagnostic;
 
-/// A memory-model dialect: its syntaxes, scope tree, the base sets it gives cat models, its
-/// bundled models, and the few facts the enumerator and the writers need.
+/// A memory-model dialect: how its files are read, its scope tree, the base sets it gives
+/// cat models, its bundled models, and the few facts the enumerator and the writers need.
 pub struct Dialect {
     /// Its name in JSON, `--dialect` and messages: `vulkan`, `opencl`.
     pub name: &'static str,
@@ -20,9 +20,10 @@ pub struct Dialect {
     pub header: &'static str,
     /// One of its tests in prose, with the article: `a Vulkan test`, `an OpenCL test`.
     pub a_test: &'static str,
-    /// The syntaxes that read its tests (the Vulkan dialect has `.litmus` and Khronos
-    /// `.test`).
-    pub syntaxes: &'static [Syntax],
+    /// Does a `.litmus` source claim this dialect (by its header word)?
+    pub claims: fn(&str) -> bool,
+    /// Parses and lowers a `.litmus` source of this dialect.
+    pub load: fn(&str) -> Result<Program, Diagnostic>,
     /// The levels of its scope tree, innermost first, between the invocation and the one
     /// root (which is not a level: every invocation is in it).
     pub levels: &'static [ScopeLevel],
@@ -39,6 +40,9 @@ pub struct Dialect {
     /// other (both directions): which writes a modification order covers is the model's
     /// first choice, so its dialect's.
     pub ordered_writes: fn(&Statics) -> Rel,
+    /// Whether a write with these flags may be in a pair of [`Dialect::ordered_writes`]
+    /// (for the size estimate before a run, which has no `Statics`).
+    pub ordered_write: fn(Flags) -> bool,
     /// The flags every control barrier of one dynamic instance must share (scope and
     /// semantics; control-barriers.md).
     pub barrier_agreement: Flags,
@@ -77,23 +81,14 @@ impl std::fmt::Debug for Dialect {
     }
 }
 
-/// One syntax of a dialect: the header words that claim a file, and its parser and
-/// lowering in one step.
-pub struct Syntax {
-    /// `.litmus`, `.test`: how users tell the syntaxes of a dialect apart.
-    pub extension: &'static str,
-    /// Does `source` claim this syntax (by its header word)?
-    pub claims: fn(&str) -> bool,
-    /// Parses and lowers `source`.
-    pub load: fn(&str) -> Result<Program, Diagnostic>,
-}
-
 /// A level of a scope tree (subgroup, workgroup, queue family; cta, gpu).
 pub struct ScopeLevel {
     /// The short name: placements (`P0@sg 0, wg 1, qf 0`), `--progress` keys.
     pub key: &'static str,
     /// A member in words: `subgroup`, `work-group`.
     pub member: &'static str,
+    /// Witness graphs draw its instances as boxes around their invocations.
+    pub drawn: bool,
 }
 
 /// A base set or relation a dialect gives cat models, and how it is computed.
@@ -124,6 +119,13 @@ pub struct BundledModel {
     pub variants: &'static [&'static str],
     /// Its cat file, one of the dialect's `model_files`.
     pub file: &'static str,
-    /// What it is, for `vkherd models`.
+    /// What it is, for `vkherd models` (as `cat:NAME`).
     pub doc: &'static str,
+    /// Its line in `vkherd models` when `--model` takes its bare name (`vulkan`,
+    /// `opencl`); `None`: it is named `cat:NAME` only.
+    pub summary: Option<&'static str>,
+    /// The cat engine may take the coherence core as given for it (docs/models.md,
+    /// "Coherence core"): declared for the bundled Vulkan models, whose axioms contain it
+    /// (crates/enumerate/tests/cat_model.rs compares with the hand-written engine).
+    pub coherence_core: bool,
 }

@@ -3,6 +3,7 @@
 //! transcribed definition by definition.
 
 pub mod axioms;
+pub mod dialect;
 pub mod execution;
 pub mod flags;
 pub mod lowering;
@@ -12,6 +13,7 @@ pub mod set;
 pub mod variant;
 
 pub use axioms::Derived;
+pub use dialect::{BaseValue, BundledModel, Dialect, DialectBase, ScopeLevel};
 pub use execution::{Event, StaticRel, StaticSet, Statics};
 pub use flags::{Flags, FLAG_NAMES};
 pub use program::*;

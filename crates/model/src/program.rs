@@ -1,6 +1,7 @@
 //! The program model both input formats lower to: threads with their scope ids, code with
 //! resolved jumps, locations and references, and the final-state questions.
 
+use crate::dialect::Dialect;
 use crate::flags::Flags;
 use vkherd_litmus::{ArithOp, CmpOp, Operand, Span};
 pub use vkherd_litmus::{MmraTag, MmraTags};
@@ -193,20 +194,11 @@ pub struct FinalCondition {
     pub text: String,
 }
 
-/// The dialect a test was written in, which decides the model that judges it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Dialect {
-    /// `VULKAN` `.litmus` files and Khronos `.test` files: the Vulkan model.
-    #[default]
-    Vulkan,
-    /// `OPENCL` `.litmus` files: the OpenCL model of seed 004 (docs/opencl.md).
-    OpenCl,
-}
-
 /// A lowered test, ready for enumeration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Program {
-    pub dialect: Dialect,
+    /// The dialect the test was written in: its scope tree, base sets and models.
+    pub dialect: &'static Dialect,
     pub name: String,
     /// The description between the header and the init block (empty for `.test` files).
     pub description: String,

@@ -9,8 +9,9 @@ use vkherd_litmus::Span;
 /// or what SPIR-V cannot say; the test is refused rather than silently changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unsupported {
-    /// An OpenCL test: `observe` generates Vulkan SPIR-V only.
-    OpenClDialect,
+    /// A test of a dialect whose tests cannot run on a device (`a_test`: "an OpenCL test"):
+    /// `observe` generates Vulkan SPIR-V only.
+    Dialect { a_test: &'static str },
     /// Invocations in different queue families: one dispatch runs on one queue.
     QueueFamilies { first: u64, second: u64 },
     /// `ssw` pairs order whole commands (queue submissions), not shader instructions.
@@ -58,7 +59,7 @@ pub enum Unsupported {
 impl fmt::Display for Unsupported {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Unsupported::OpenClDialect => write!(f, "an OpenCL test: observe runs Vulkan tests only (it generates Vulkan SPIR-V)"),
+            Unsupported::Dialect { a_test } => write!(f, "{a_test}: observe runs Vulkan tests only (it generates Vulkan SPIR-V)"),
             Unsupported::QueueFamilies { first, second } => write!(f, "invocations in queue families {first} and {second}: observe runs one dispatch on one queue, so every invocation must be in one queue family"),
             Unsupported::Ssw => write!(f, "`ssw` orders whole commands (queue submissions), not shader instructions: a single dispatch cannot express it"),
             Unsupported::DeviceDomain { visibility } => write!(f, "`{}` is an API-level {} operation of the device domain (a pipeline barrier between commands): SPIR-V has no instruction for it", if *visibility { "visdevice" } else { "avdevice" }, if *visibility { "visibility" } else { "availability" }),
@@ -70,8 +71,8 @@ impl fmt::Display for Unsupported {
             Unsupported::BarrierInControlFlow => write!(f, "a control barrier in a thread with jumps: OpControlBarrier must be reached in uniform control flow, and observe runs such threads as a loop over a program counter"),
             Unsupported::BarrierMismatch { workgroup } => write!(f, "the invocations of workgroup {workgroup} do not all pass the same control barriers in the same order: a device workgroup's OpControlBarrier waits for every invocation"),
             Unsupported::TooManyInvocations { workgroup, need, have } => write!(f, "workgroup {workgroup} needs {need} device subgroups or lanes, the workgroup size chosen gives {have} (raise --workgroup-size)"),
-            Unsupported::Arithmetic { op } => write!(f, "`{op}` is OpenCL arithmetic, not part of the Vulkan dialect"),
-            Unsupported::CompareExchange => write!(f, "a compare-exchange (OpenCL only)"),
+            Unsupported::Arithmetic { op } => write!(f, "`{op}` arithmetic is not part of the Vulkan dialect"),
+            Unsupported::CompareExchange => write!(f, "a compare-exchange is not part of the Vulkan dialect"),
             Unsupported::Pin => write!(f, "a pinned read (Khronos .test files only)"),
             Unsupported::Feature { feature, why } => write!(f, "the device lacks {feature}, needed {why}"),
             Unsupported::Width { value } => write!(f, "the constant {value} does not fit in 32 bits and the device has no 64-bit atomics"),

@@ -7,7 +7,7 @@
 use crate::error::{ObserveError, Unsupported};
 use std::collections::BTreeSet;
 use vkherd_litmus::{ArithOp, Operand, Span};
-use vkherd_model::{AccessKind, Dialect, Flags, Instruction, Observable, Program};
+use vkherd_model::{AccessKind, Flags, Instruction, Observable, Program};
 
 /// Where a location lives on the device.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,8 +110,13 @@ impl Plan {
     /// Checks `program` and places it, or says what a device cannot express.
     pub fn new(program: &Program) -> Result<Plan, ObserveError> {
         let refuse = |kind, span: Option<Span>| Err(ObserveError::unsupported(kind, span));
-        if program.dialect == Dialect::OpenCl {
-            return refuse(Unsupported::OpenClDialect, None);
+        if !program.dialect.runs_on_device {
+            return refuse(
+                Unsupported::Dialect {
+                    a_test: program.dialect.a_test,
+                },
+                None,
+            );
         }
         if !program.ssw.is_empty() {
             return refuse(Unsupported::Ssw, None);
@@ -326,7 +331,7 @@ fn check_instruction(ins: &Instruction, needs: &mut Needs) -> Result<(), Observe
     let refuse = |kind, span| Err(ObserveError::unsupported(kind, Some(span)));
     match ins {
         Instruction::Arith { op, span, .. } => {
-            if let Some(name) = opencl_op(*op) {
+            if let Some(name) = op_without_spirv(*op) {
                 return refuse(Unsupported::Arithmetic { op: name }, *span);
             }
             // Local arithmetic wraps at 64 bits in the model.
@@ -355,7 +360,7 @@ fn check_instruction(ins: &Instruction, needs: &mut Needs) -> Result<(), Observe
                 }
             }
             if let Some(op) = a.rmw_op {
-                if let Some(name) = opencl_op(op) {
+                if let Some(name) = op_without_spirv(op) {
                     return refuse(Unsupported::Arithmetic { op: name }, a.span);
                 }
                 // An RMW that computes (not an exchange) may leave 32 bits.
@@ -378,7 +383,9 @@ pub fn scope_matters(kind: AccessKind, flags: Flags) -> bool {
         || (kind == AccessKind::Store && flags.has(Flags::AV))
 }
 
-fn opencl_op(op: ArithOp) -> Option<&'static str> {
+/// An operation the Vulkan dialect has no instruction for (the shared program model has
+/// it for other dialects).
+fn op_without_spirv(op: ArithOp) -> Option<&'static str> {
     match op {
         ArithOp::Min => Some("min"),
         ArithOp::Max => Some("max"),

@@ -141,11 +141,12 @@ fn graph_header(out: &mut String, name: &str, title: &str) {
     let _ = writeln!(out, "  edge [fontsize=9];");
 }
 
-/// The threads in column order: P0's queue family first, in it P0's workgroup, in it
-/// P0's subgroup, P0 itself; then the rest of each in thread order, so that each scope is
-/// a run of adjacent columns (its cluster a box) and P0 is leftmost.
+/// The threads in column order: P0's outermost scope instance first, in it P0's next one,
+/// and so on down to P0 itself; then the rest of each in thread order, so that each
+/// drawn scope instance is a run of adjacent columns (its cluster a box) and P0 is
+/// leftmost.
 fn columns(ex: &Execution) -> Vec<&ThreadInfo> {
-    let opencl = ex.dialect == "opencl";
+    let levels = drawn_levels(ex);
     let first = |same: &dyn Fn(&ThreadInfo) -> bool| {
         ex.threads
             .iter()
@@ -154,22 +155,37 @@ fn columns(ex: &Execution) -> Vec<&ThreadInfo> {
             .min()
             .unwrap_or(0)
     };
-    // Sorted by the first thread of its queue family, workgroup and subgroup, then its own.
+    // Sorted by the first thread of each drawn instance around it, outermost first, then
+    // its own.
     let key = |t: &ThreadInfo| {
-        let qf = first(&|u| u.qf == t.qf);
-        let wg = first(&|u| u.qf == t.qf && u.wg == t.wg);
-        // OpenCL draws no sub-group clusters.
-        let sg = if opencl {
-            wg
-        } else {
-            first(&|u| u.qf == t.qf && u.wg == t.wg && u.sg == t.sg)
-        };
-        [qf, wg, sg, t.thread]
+        let mut key: Vec<usize> = levels
+            .iter()
+            .map(|&l| first(&|u| (l..LEVELS).all(|k| place(u, k) == place(t, k))))
+            .collect();
+        key.push(t.thread);
+        key
     };
-    let mut keyed: Vec<([usize; 4], &ThreadInfo)> =
+    let mut keyed: Vec<(Vec<usize>, &ThreadInfo)> =
         ex.threads.iter().map(|t| (key(t), t)).collect();
-    keyed.sort_by_key(|(k, _)| *k);
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
     keyed.into_iter().map(|(_, t)| t).collect()
+}
+
+/// The levels of the placement ([`place`]).
+const LEVELS: usize = 3;
+
+/// The id of `t`'s instance at scope level `level` (0 innermost).
+fn place(t: &ThreadInfo, level: usize) -> u64 {
+    [t.sg, t.wg, t.qf][level]
+}
+
+/// The scope levels of `ex`'s dialect that are drawn as boxes, outermost first.
+fn drawn_levels(ex: &Execution) -> Vec<usize> {
+    let levels = vkherd_dialects::by_name(&ex.dialect).map_or(&[][..], |d| d.levels);
+    (0..levels.len())
+        .rev()
+        .filter(|&l| levels[l].drawn)
+        .collect()
 }
 
 /// The clusters, nodes and edges of `ex`, node names prefixed with `p`.
@@ -181,50 +197,43 @@ fn execution(
     p: &str,
     indent: &str,
 ) {
-    let opencl = ex.dialect == "opencl";
+    let levels = vkherd_dialects::by_name(&ex.dialect).map_or(&[][..], |d| d.levels);
+    let drawn = drawn_levels(ex);
     let columns = columns(ex);
-    // Clusters: queue family > workgroup > subgroup > thread (OpenCL: device >
-    // work-group > thread), opened and closed along the columns.
-    let mut open: Vec<(u64, u64, u64)> = Vec::new(); // the scopes open, outermost first
+    // Clusters: the drawn scope levels, outermost first, then the thread (Vulkan: queue
+    // family > workgroup > subgroup > thread), opened and closed along the columns. An
+    // open cluster is named by the ids of its level and the levels around it.
+    let mut open: Vec<Vec<(usize, u64)>> = Vec::new(); // the scopes open, outermost first
     for t in &columns {
-        let path = if opencl {
-            vec![(t.qf, 0, 0), (t.qf, t.wg, 0)]
-        } else {
-            vec![(t.qf, 0, 0), (t.qf, t.wg, 0), (t.qf, t.wg, t.sg + 1)]
-        };
+        let path: Vec<Vec<(usize, u64)>> = (1..=drawn.len())
+            .map(|k| drawn[..k].iter().map(|&l| (l, place(t, l))).collect())
+            .collect();
         let common = open.iter().zip(&path).take_while(|(a, b)| a == b).count();
         while open.len() > common {
             open.pop();
             let _ = writeln!(out, "{indent}{}}}", "  ".repeat(open.len()));
         }
-        for (level, &(qf, wg, sg)) in path.iter().enumerate().skip(common) {
-            let pad = "  ".repeat(level);
-            let (name, label, style) = match (level, opencl) {
-                (0, false) => (format!("qf{qf}"), format!("queue family {qf}"), "dashed"),
-                (0, true) => (format!("qf{qf}"), format!("device {qf}"), "dashed"),
-                (1, false) => (
-                    format!("qf{qf}_wg{wg}"),
-                    format!("workgroup {wg}"),
-                    "dashed",
-                ),
-                (1, true) => (
-                    format!("qf{qf}_wg{wg}"),
-                    format!("work-group {wg}"),
-                    "dashed",
-                ),
-                _ => (
-                    format!("qf{qf}_wg{wg}_sg{}", sg - 1),
-                    format!("subgroup {}", sg - 1),
-                    "dotted",
-                ),
-            };
-            let _ = writeln!(out, "{indent}{pad}subgraph cluster_{p}{name} {{");
+        for (depth, instance) in path.iter().enumerate().skip(common) {
+            let pad = "  ".repeat(depth);
+            let name: Vec<String> = instance
+                .iter()
+                .map(|&(l, id)| format!("{}{id}", levels[l].key))
+                .collect();
+            let (level, id) = instance[instance.len() - 1];
+            // The innermost level (subgroups) is dotted, the others dashed.
+            let style = if level == 0 { "dotted" } else { "dashed" };
+            let label = format!("{} {id}", levels[level].member);
+            let _ = writeln!(
+                out,
+                "{indent}{pad}subgraph cluster_{p}{} {{",
+                name.join("_")
+            );
             let _ = writeln!(
                 out,
                 "{indent}{pad}  label={}; style={style};",
                 quote(&label)
             );
-            open.push((qf, wg, sg));
+            open.push(instance.clone());
         }
         let pad = "  ".repeat(open.len());
         let _ = writeln!(out, "{indent}{pad}subgraph cluster_{p}p{} {{", t.thread);

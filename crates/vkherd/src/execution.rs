@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use vkherd_cat::inspect::Inspection;
 use vkherd_cat::{Model, Value};
 use vkherd_enumerate::capture::Captured;
-use vkherd_model::{AccessKind, Dialect, Instruction, Program, StaticSet};
+use vkherd_model::{AccessKind, Instruction, Program, StaticSet};
 
 /// One event.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -225,11 +225,7 @@ impl Execution {
             })
             .collect();
         Execution {
-            dialect: match program.dialect {
-                Dialect::Vulkan => "vulkan",
-                Dialect::OpenCl => "opencl",
-            }
-            .to_string(),
+            dialect: program.dialect.name.to_string(),
             threads,
             events,
             init_reads,

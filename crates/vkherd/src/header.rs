@@ -12,7 +12,7 @@ pub struct TestHeader {
     pub description: String,
     /// The dialect of the source (`None` for a report `merge` put together: the JSON does
     /// not say).
-    pub dialect: Option<Dialect>,
+    pub dialect: Option<&'static Dialect>,
     /// `None` without a condition (every state is listed).
     pub condition: Option<ConditionHeader>,
     /// The names of the state columns (`1:r0`, `x`), in order.

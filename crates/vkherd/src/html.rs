@@ -9,7 +9,6 @@ use crate::report::{herd_text, plural, quantifier_words};
 use crate::{Report, Verdict};
 use serde_json::Value;
 use std::fmt::Write as _;
-use vkherd_model::Dialect;
 
 /// At most this many states are listed per test: a partial run of a big test can have
 /// hundreds of thousands, which no browser shows usefully (`--json` has them all).
@@ -221,13 +220,18 @@ fn test_name(e: &Entry) -> &str {
     }
 }
 
+/// `OpenCL tests: <code>opencl</code>`: the model each dialect but the default one is
+/// judged by when no model is given.
+fn other_dialects_models() -> String {
+    (vkherd_dialects::ALL.iter().skip(1))
+        .map(|d| format!("{} tests: <code>{}</code>", d.title, d.default_model().name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn dialect_word(e: &Entry) -> &'static str {
     match &e.result {
-        EntryResult::Litmus(r) => match r.header.dialect {
-            Some(Dialect::Vulkan) => "Vulkan",
-            Some(Dialect::OpenCl) => "OpenCL",
-            None => "",
-        },
+        EntryResult::Litmus(r) => r.header.dialect.map_or("", |d| d.title),
         EntryResult::Khronos { .. } => "Khronos",
         EntryResult::Error(_) => "",
     }
@@ -358,9 +362,10 @@ fn push_run_info(out: &mut String, page: &Page) {
     };
     let _ = writeln!(
         out,
-        "<p class=\"run-info\">vkherd {} · model <code>{}</code> (OpenCL tests: <code>opencl</code> unless a model was given) · variants: {} · unroll {} · limits: {}{}</p>",
+        "<p class=\"run-info\">vkherd {} · model <code>{}</code> ({} unless a model was given) · variants: {} · unroll {} · limits: {}{}</p>",
         escape(&info.vkherd),
         escape(&info.model),
+        other_dialects_models(),
         escape(&variants),
         info.unroll,
         escape(&limits),

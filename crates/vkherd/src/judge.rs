@@ -21,38 +21,6 @@ use vkherd_enumerate::{AnyEngine, CatEngine, EnumOptions, RunConfig};
 use vkherd_litmus::Diagnostic;
 use vkherd_model::Dialect;
 
-/// The dialects a run may meet, in the order `--show`'s messages name their models.
-pub const DIALECTS: [Dialect; 2] = [Dialect::Vulkan, Dialect::OpenCl];
-
-/// How messages name a dialect and its model: the one place that words them.
-struct Words {
-    /// `Vulkan`, `OpenCL`.
-    name: &'static str,
-    /// `a`, `an`.
-    article: &'static str,
-    /// The header word of its `.litmus` tests.
-    header: &'static str,
-    /// The bundled model that judges its tests when `--model` is not given.
-    model: &'static str,
-}
-
-fn words(dialect: Dialect) -> Words {
-    match dialect {
-        Dialect::Vulkan => Words {
-            name: "Vulkan",
-            article: "a",
-            header: "VULKAN",
-            model: "vulkan",
-        },
-        Dialect::OpenCl => Words {
-            name: "OpenCL",
-            article: "an",
-            header: "OPENCL",
-            model: "opencl",
-        },
-    }
-}
-
 /// The model that judges the tests of one dialect in a run: the engine, the cat model
 /// that names relations, the name and variants reports give, and the variants asked for
 /// that it does not have. Made by [`ModelChoice::resolve`] alone; a [`crate::Report`]
@@ -68,7 +36,7 @@ pub struct ResolvedModel {
     variants: Vec<String>,
     /// Variants asked for that the model does not have, left out (no `--model` only).
     left_out: Vec<String>,
-    dialect: Dialect,
+    dialect: &'static Dialect,
 }
 
 impl ResolvedModel {
@@ -120,7 +88,7 @@ impl ResolvedModel {
     }
 
     /// The dialect whose tests it judges.
-    pub fn dialect(&self) -> Dialect {
+    pub fn dialect(&self) -> &'static Dialect {
         self.dialect
     }
 
@@ -138,15 +106,15 @@ impl ResolvedModel {
 
     /// The notes a report of a test it judges gets: the variants left out.
     pub fn notes(&self) -> Vec<String> {
-        let w = words(self.dialect);
+        let d = self.dialect;
         self.left_out
             .iter()
             .map(|v| {
                 format!(
                     "Note: the {} model ({}), which judges {} tests when no --model is given, has no variant {v}: this test ran without it",
-                    w.name,
+                    d.title,
                     self.cat.name(),
-                    w.header
+                    d.header
                 )
             })
             .collect()
@@ -158,7 +126,7 @@ impl ResolvedModel {
 pub struct ModelMismatch {
     /// The model as the report names it (`vulkan-2024`, `my.cat`).
     pub model: String,
-    pub dialect: Dialect,
+    pub dialect: &'static Dialect,
     /// The base sets the model reads that tests of the dialect never produce.
     pub foreign: Vec<&'static str>,
 }
@@ -166,8 +134,7 @@ pub struct ModelMismatch {
 impl ModelMismatch {
     /// The error for test `name`: "`MP` is an OpenCL test, and the model ...".
     pub fn for_test(&self, name: &str) -> String {
-        let w = words(self.dialect);
-        format!("`{name}` is {} {} test, and {self}", w.article, w.name)
+        format!("`{name}` is {}, and {self}", self.dialect.a_test)
     }
 
     /// [`Self::for_test`] as the error of the whole test `name`: how every command
@@ -179,8 +146,8 @@ impl ModelMismatch {
 
 impl std::fmt::Display for ModelMismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let w = words(self.dialect);
-        let (tests, default) = (format!("{} tests", w.name), w.model);
+        let d = self.dialect;
+        let (tests, default) = (format!("{} tests", d.title), d.default_model().name);
         write!(
             f,
             "the model {} is not for {tests}: it reads {}, which {tests} never have, so its verdict would be wrong (docs/models.md, \"Models and dialects\"); expected a model for {tests}: leave out --model ({default} judges them) or give --model {default}",
@@ -193,7 +160,7 @@ impl std::fmt::Display for ModelMismatch {
 impl ModelChoice {
     /// The model that judges tests of `dialect` (see the module docs): the one place a
     /// test's model is decided.
-    pub fn resolve(&self, dialect: Dialect) -> Result<Arc<ResolvedModel>, ModelMismatch> {
+    pub fn resolve(&self, dialect: &'static Dialect) -> Result<Arc<ResolvedModel>, ModelMismatch> {
         let resolved = |spec: ModelSpec, cat: Arc<Model>, left_out: Vec<String>| {
             Arc::new(ResolvedModel {
                 cat,
@@ -228,52 +195,16 @@ impl ModelChoice {
         let (spec, cat) = if foreign.is_empty() {
             (self.spec.clone(), cat)
         } else {
-            let model = crate::models::bundled(words(dialect).model, &[]);
+            let model = crate::models::bundled(dialect.default_model().name, &[]);
             let on: Vec<String> = (asked.iter())
                 .filter(|v| model.variants().contains(*v))
                 .cloned()
                 .collect();
-            let model = crate::models::bundled(words(dialect).model, &on);
+            let model = crate::models::bundled(dialect.default_model().name, &on);
             (ModelSpec::cat(model.clone()), model)
         };
         let on = spec.variants_on();
         let left_out = asked.into_iter().filter(|v| !on.contains(v)).collect();
         Ok(resolved(spec, cat, left_out))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::models::{by_dialect, resolve};
-
-    /// Without `--model`, each dialect gets its own model with the variants it has, and
-    /// the others are left out with a note; with `--model`, a dialect it is not for is
-    /// refused.
-    #[test]
-    fn each_dialect_resolves_to_its_model_and_a_foreign_one_is_refused() {
-        let choice = by_dialect(&[], true).unwrap();
-        let vulkan = choice.resolve(Dialect::Vulkan).unwrap();
-        assert_eq!(
-            (vulkan.name(), vulkan.variants()),
-            ("vulkan".to_string(), &["no-chains".to_string()][..])
-        );
-        assert!(vulkan.left_out().is_empty());
-        let opencl = choice.resolve(Dialect::OpenCl).unwrap();
-        assert_eq!(opencl.name(), "opencl");
-        assert_eq!(opencl.dialect(), Dialect::OpenCl);
-        assert_eq!(opencl.left_out(), ["no-chains"]);
-        assert_eq!(
-            opencl.notes(),
-            ["Note: the OpenCL model (opencl), which judges OPENCL tests when no --model is given, has no variant no-chains: this test ran without it"]
-        );
-        let given = resolve("opencl", &[], false).unwrap();
-        let e = given.resolve(Dialect::Vulkan).unwrap_err();
-        assert_eq!(e.dialect, Dialect::Vulkan);
-        assert!(e.foreign.contains(&"SC"), "{e:?}");
-        assert!(e
-            .for_test("MP")
-            .starts_with("`MP` is a Vulkan test, and the model opencl is not for Vulkan tests"));
-        assert!(given.resolve(Dialect::OpenCl).is_ok());
     }
 }

@@ -44,7 +44,6 @@ pub const VERSION: &str = concat!(
 pub use judge::{ModelMismatch, ResolvedModel};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
-use vkherd_dialects::vulkan::lower_litmus;
 pub use vkherd_enumerate::estimate::Estimate;
 use vkherd_enumerate::{collect_outcomes, EnumOptions, EnumStats, Outcomes};
 pub use vkherd_enumerate::{RunConfig, Shard, Speedcheck, StopReason};
@@ -77,15 +76,10 @@ impl Options {
     }
 }
 
-/// Parses and lowers a `.litmus` source, in the dialect its header names: `VULKAN`
-/// (docs/litmus-format.md) or `OPENCL` (docs/opencl.md).
+/// Parses and lowers a `.litmus` source, in the dialect its header names
+/// ([`vkherd_dialects::load`]).
 pub fn load_litmus(source: &str) -> Result<Program, Diagnostic> {
-    if vkherd_dialects::opencl::is_opencl(source) {
-        let test = vkherd_dialects::opencl::parse_opencl(source)?;
-        return vkherd_dialects::opencl::lower_opencl(&test);
-    }
-    let test = vkherd_dialects::vulkan::parse_litmus(source)?;
-    lower_litmus(&test)
+    vkherd_dialects::load(source)
 }
 
 /// Why a run stopped early, in words (`stopped by --timeout 5 s after 123 candidates`).

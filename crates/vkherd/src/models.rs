@@ -174,33 +174,27 @@ impl ModelChoice {
     }
 }
 
-/// Every model name `--model` accepts, with a line about it.
+/// Every model name `--model` accepts, with a line about it: the default dialect's
+/// models by their bare names, the hand-written engine's, the other dialects' models by
+/// their bare names, then `cat:NAME` for the bundled cat models not listed bare on the
+/// cat engine already.
 pub fn list() -> Vec<(String, String)> {
-    let mut out = vec![
-        (
-            "vulkan".to_string(),
-            "the Vulkan model (spirv.als with the 2025 av/vis inclusion), the bundled vulkan.cat on the cat engine (default)".to_string(),
-        ),
-        (
-            "vulkan-2024".to_string(),
-            "the Vulkan model exactly as the seed spirv.als (vulkan.cat with variant vulkan-2024)".to_string(),
-        ),
-        (
-            "hand:vulkan".to_string(),
-            "the same as vulkan, run by the hand-written Rust transcription (the differential tests' reference)".to_string(),
-        ),
-        (
-            "hand:vulkan-2024".to_string(),
-            "the same as vulkan-2024, run by the hand-written Rust transcription".to_string(),
-        ),
-    ];
-    out.push((
-        "opencl".to_string(),
-        "the SPIR-V memory model for OpenCL (seed 004), cat engine; the default for OPENCL tests"
-            .to_string(),
-    ));
-    for b in BUNDLED.iter().filter(|b| b.name != "opencl") {
-        out.push((format!("cat:{}", b.name), format!("{} (cat engine)", b.doc)));
+    let summarised = |d: &'static vkherd_model::Dialect| {
+        (d.models.iter()).filter_map(|b| Some((b.name.to_string(), b.summary?.to_string())))
+    };
+    let (default, others) = vkherd_dialects::ALL.split_first().expect("a dialect");
+    let mut out: Vec<(String, String)> = summarised(default).collect();
+    out.extend(HAND.iter().map(|(n, d)| (n.to_string(), d.to_string())));
+    out.extend(others.iter().flat_map(|d| summarised(d)));
+    for d in vkherd_dialects::ALL {
+        let bare_on_cat = !std::ptr::eq(*d, *default);
+        for b in d
+            .models
+            .iter()
+            .filter(|b| !(bare_on_cat && b.summary.is_some()))
+        {
+            out.push((format!("cat:{}", b.name), format!("{} (cat engine)", b.doc)));
+        }
     }
     for (name, doc) in &mut out {
         let variants = variants_of(name.strip_prefix("cat:").unwrap_or(name));
@@ -210,6 +204,18 @@ pub fn list() -> Vec<(String, String)> {
     }
     out
 }
+
+/// The hand-written engine's models, with their lines in `vkherd models`.
+const HAND: [(&str, &str); 2] = [
+    (
+        "hand:vulkan",
+        "the same as vulkan, run by the hand-written Rust transcription (the differential tests' reference)",
+    ),
+    (
+        "hand:vulkan-2024",
+        "the same as vulkan-2024, run by the hand-written Rust transcription",
+    ),
+];
 
 /// The variants `--variant` may turn on with a bundled name: those its cat file tests,
 /// less those the name already turns on (`vulkan-2024` is vulkan.cat with one). The
@@ -368,7 +374,7 @@ impl ModelName {
             Base::Hand(n.to_string())
         } else if let Some(n) = name.strip_prefix("cat:") {
             Base::Cat(n.to_string())
-        } else if matches!(name, "vulkan" | "vulkan-2024" | "opencl") {
+        } else if bare_name(name) {
             Base::Bundled(name.to_string())
         } else if std::path::Path::new(spec).is_file() {
             return ModelName {
@@ -399,6 +405,19 @@ impl ModelName {
             variants: self.variants.clone(),
         })
     }
+}
+
+/// `--model` takes `name` bare: a bundled model with a line of its own in `vkherd models`.
+fn bare_name(name: &str) -> bool {
+    BUNDLED
+        .iter()
+        .any(|b| b.name == name && b.summary.is_some())
+}
+
+/// The engine may take the coherence core as given for the bundled model `name`
+/// ([`vkherd_model::BundledModel::coherence_core`]).
+fn declares_coherence_core(name: &str) -> bool {
+    BUNDLED.iter().any(|b| b.name == name && b.coherence_core)
 }
 
 /// Resolves `--model` (a [`ModelName`] spec, with its own `+VARIANT`s), `--variant` and
@@ -468,13 +487,13 @@ pub fn resolve_name(
                 false => ModelSpec::Vulkan(options),
             }));
         }
-        // OpenCL has no hand-written engine: the name is the bundled cat model.
-        Base::Bundled(base) => (base != "opencl", Model::bundled_shared(base, &all)),
-        Base::Hand(_) => unreachable!("refused above unless options_only"),
-        Base::Cat(b) => (
-            matches!(b.as_str(), "vulkan" | "vulkan-2024" | "vulkan-asserts"),
-            Model::bundled_shared(b, &all),
+        // Other bundled names have no hand-written engine: the bundled cat model.
+        Base::Bundled(base) => (
+            declares_coherence_core(base),
+            Model::bundled_shared(base, &all),
         ),
+        Base::Hand(_) => unreachable!("refused above unless options_only"),
+        Base::Cat(b) => (declares_coherence_core(b), Model::bundled_shared(b, &all)),
         Base::File(path) => {
             // Read as test files are: bytes that are not UTF-8 become U+FFFD, which
             // the lexer then refuses at their place.
@@ -533,237 +552,68 @@ fn variant_list(model: &Model) -> String {
         .join(", ")
 }
 
-/// The bundled OpenCL model with `variants` on, all of them variants it tests
-/// ([`opencl_variants`]): the model of OPENCL tests when `--model` is not given
-/// (`--variant mmra` is its variant, docs/mmra.md "OpenCL"; [`crate::judge`]), from the
-/// one cache of bundled models.
-pub fn opencl(variants: &[String]) -> Arc<Model> {
-    bundled("opencl", variants)
-}
-
 /// The bundled model `name` with `variants` on, from the one cache of bundled models: a
 /// dialect's model when `--model` is not given ([`ModelChoice::resolve`]).
 pub fn bundled(name: &str, variants: &[String]) -> Arc<Model> {
     Model::bundled_shared(name, variants).expect("the bundled models compile")
 }
 
-/// The variants opencl.cat tests.
-pub fn opencl_variants() -> BTreeSet<String> {
-    opencl(&[]).variants().clone()
-}
-
-/// A variant asked for without `--model` that neither dialect's model has.
+/// A variant asked for without `--model` that no dialect's model has.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownVariant {
     pub variant: String,
-    /// The variants `vulkan` and `opencl` test.
-    pub vulkan: Vec<String>,
-    pub opencl: Vec<String>,
+    /// Each dialect's header word, its model and the variants that model tests.
+    pub models: Vec<(&'static str, &'static str, Vec<String>)>,
 }
 
 impl std::fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let judged: Vec<String> = (self.models.iter().enumerate())
+            .map(|(i, (header, model, variants))| {
+                let tests = if i == 0 {
+                    String::new()
+                } else {
+                    format!("{header} tests ")
+                };
+                format!("{tests}by {model} (variants: {})", variants.join(", "))
+            })
+            .collect();
         write!(
             f,
-            "error: no model has the variant `{}`: without --model, tests are judged by vulkan (variants: {}) and OPENCL tests by opencl (variants: {}); `vkherd models` lists every model's",
+            "error: no model has the variant `{}`: without --model, tests are judged {}; `vkherd models` lists every model's",
             self.variant,
-            self.vulkan.join(", "),
-            self.opencl.join(", ")
+            judged.join(" and ")
         )
     }
 }
 
-/// The models of a run without `--model`: `vulkan` with the variants asked for that it
-/// has (the `opencl` model of OPENCL tests takes its own, [`crate::judge`]). Every
-/// variant must be one of either model; the choice keeps them all in `variants`.
+/// The models of a run without `--model`: the default dialect's model with the
+/// variants asked for that it has (the other dialects' models take their own,
+/// [`crate::judge`]). Every variant must be one of some dialect's model; the choice
+/// keeps them all in `variants`.
 pub fn by_dialect(variants: &[String], no_chains: bool) -> Result<ModelChoice, ModelError> {
-    let vulkan: Vec<String> = variants_of("vulkan");
-    let opencl: Vec<String> = opencl_variants().into_iter().collect();
-    if let Some(v) = variants
-        .iter()
-        .find(|v| !vulkan.contains(v) && !opencl.contains(v))
-    {
+    let models: Vec<(&'static str, &'static str, Vec<String>)> = (vkherd_dialects::ALL.iter())
+        .map(|d| {
+            let model = d.default_model().name;
+            (d.header, model, variants_of(model))
+        })
+        .collect();
+    if let Some(v) = (variants.iter()).find(|v| !models.iter().any(|(_, _, has)| has.contains(v))) {
         return Err(ModelError::UnknownVariant(UnknownVariant {
             variant: v.clone(),
-            vulkan,
-            opencl,
+            models,
         }));
     }
-    let for_vulkan: Vec<String> = variants
-        .iter()
-        .filter(|v| vulkan.contains(v))
+    let (_, default, has) = &models[0];
+    let for_default: Vec<String> = (variants.iter())
+        .filter(|v| has.contains(v))
         .cloned()
         .collect();
-    let mut choice = resolve("vulkan", &for_vulkan, no_chains)?;
+    let mut choice = resolve(default, &for_default, no_chains)?;
     choice.given = false;
     choice.variants = variants.to_vec();
     if no_chains {
         choice.variants.push("no-chains".into());
     }
     Ok(choice)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn strings(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| s.to_string()).collect()
-    }
-
-    /// A model file of `text` in a fresh temporary directory.
-    fn model_file(name: &str, text: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("vkherd-models-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
-    /// `NAME[+VARIANT...]` is read by one parser for `--model`, `diff` and
-    /// `distinguish`: the same spec gives the same choice whichever way its variants come.
-    #[test]
-    fn model_names_parse_in_one_place() {
-        let parsed = |s: &str| ModelName::parse(s);
-        assert_eq!(
-            parsed("vulkan+mmra+no-chains"),
-            ModelName {
-                base: Base::Bundled("vulkan".into()),
-                variants: strings(&["mmra", "no-chains"]),
-            }
-        );
-        assert_eq!(
-            parsed("hand:vulkan-2024").base,
-            Base::Hand("vulkan-2024".into())
-        );
-        assert_eq!(parsed("cat:opencl+rc11-sc").bundled(), Some("opencl"));
-        assert_eq!(parsed("my.cat+x").base, Base::File("my.cat".into()));
-        // An existing file is taken whole, `+` and all.
-        let plus = model_file("a+b.cat", "let co = po\nacyclic po | rf\n");
-        let whole = plus.to_str().unwrap();
-        assert_eq!(parsed(whole).base, Base::File(whole.into()));
-        assert!(parsed(whole).variants.is_empty());
-        assert!(resolve(whole, &[], false).is_ok());
-        // Only `vulkan` and `vulkan-2024` with the engine's switches run on it by hand.
-        assert_eq!(
-            parsed("vulkan+mmra").on_hand_engine().map(|n| n.base),
-            Some(Base::Hand("vulkan".into()))
-        );
-        assert_eq!(parsed("vulkan+rc11-sc").on_hand_engine(), None);
-        assert_eq!(parsed("cat:vulkan").on_hand_engine(), None);
-        // A spec's variants and `--variant`'s give the same model and name.
-        let a = resolve("opencl+rc11-sc", &[], false).unwrap();
-        let b = resolve("opencl", &strings(&["rc11-sc"]), false).unwrap();
-        assert_eq!((&a.name, &a.variants), (&b.name, &b.variants));
-        assert_eq!(a.name, "opencl+rc11-sc");
-        assert_eq!(a.spec.variants_on(), b.spec.variants_on());
-    }
-
-    /// The engine crate and the library share one cache of bundled models: each is
-    /// compiled once, whoever asks and in whatever order the variants come.
-    #[test]
-    fn bundled_models_are_compiled_once_for_the_engine_and_the_library() {
-        let engine = vkherd_enumerate::bundled_model(&ModelOptions {
-            mmra: true,
-            chains: false,
-            ..ModelOptions::default()
-        });
-        let library = bundled("vulkan", &strings(&["no-chains", "mmra"]));
-        assert!(Arc::ptr_eq(&engine, &library));
-        assert!(Arc::ptr_eq(&opencl(&[]), &bundled("opencl", &[])));
-        let ModelSpec::Cat { model, .. } = resolve("cat:vulkan", &[], false).unwrap().spec else {
-            panic!("cat:vulkan is a cat model");
-        };
-        assert!(Arc::ptr_eq(&model, &bundled("vulkan", &[])));
-    }
-
-    /// Each way a model is refused is its kind; the CLI prints it as it is worded here
-    /// (tests/models_cli.rs checks the same texts on the command line).
-    #[test]
-    fn refused_models_give_their_kind() {
-        let e = resolve("hand:opencl", &[], false).unwrap_err();
-        assert!(matches!(&e, ModelError::UnknownHandModel { name } if name == "hand:opencl"));
-        assert_eq!(
-            e.to_string(),
-            "error: unknown model `hand:opencl`: the hand-written engine runs hand:vulkan and hand:vulkan-2024"
-        );
-
-        let e = resolve("hand:vulkan", &strings(&["rc11-sc"]), false).unwrap_err();
-        assert!(matches!(e, ModelError::HandVariant { .. }), "{e:?}");
-        assert!(e
-            .to_string()
-            .starts_with("error: model hand:vulkan has only the variants mmra and no-chains"));
-
-        let e = resolve("vulkan", &strings(&["nope"]), false).unwrap_err();
-        assert!(
-            matches!(&e, ModelError::NoSuchVariant { variant, .. } if variant == "nope"),
-            "{e:?}"
-        );
-        assert!(e
-            .to_string()
-            .starts_with("error: model vulkan has no variant `nope` (it tests: "));
-
-        let e = by_dialect(&strings(&["frob"]), false).unwrap_err();
-        assert!(
-            matches!(&e, ModelError::UnknownVariant(u) if u.variant == "frob"),
-            "{e:?}"
-        );
-        assert!(e
-            .to_string()
-            .starts_with("error: no model has the variant `frob`"));
-
-        let missing = model_file("absent", "").with_file_name("absent.cat");
-        let e = resolve(missing.to_str().unwrap(), &[], false).unwrap_err();
-        assert!(matches!(e, ModelError::Unreadable { .. }), "{e:?}");
-        assert!(
-            e.to_string()
-                .contains("(expected a .cat file or one of: vulkan, "),
-            "{e}"
-        );
-
-        let bad = model_file("bad.cat", "\"bad\"\nacyclic po |\n");
-        let e = resolve(bad.to_str().unwrap(), &[], false).unwrap_err();
-        assert!(
-            matches!(&e, ModelError::Cat(c) if !c.file.is_empty()),
-            "{e:?}"
-        );
-        assert!(e.to_string().contains("bad.cat:3:1"), "{e}");
-
-        let no_co = model_file("noco.cat", "acyclic po | rf");
-        let e = resolve(no_co.to_str().unwrap(), &[], false).unwrap_err();
-        assert!(
-            matches!(
-                e,
-                ModelError::Coherence {
-                    problem: CoProblem::Missing,
-                    ..
-                }
-            ),
-            "{e:?}"
-        );
-        assert!(
-            e.to_string()
-                .starts_with("error: the model defines neither `co`"),
-            "{e}"
-        );
-        assert!(e.to_string().contains("noco.cat:1:1"), "{e}");
-
-        let set_co = model_file("setco.cat", "let co = W\nacyclic po | rf");
-        let e = resolve(set_co.to_str().unwrap(), &[], false).unwrap_err();
-        assert!(
-            matches!(
-                e,
-                ModelError::Coherence {
-                    problem: CoProblem::NotARelation,
-                    ..
-                }
-            ),
-            "{e:?}"
-        );
-        assert!(
-            e.to_string()
-                .starts_with("error: the model's `co` is a set: expected a relation"),
-            "{e}"
-        );
-    }
 }

@@ -9,9 +9,9 @@ use vkherd::generate::alphabet::Alphabet;
 use vkherd::generate::search::{self, Limits, Model, Outcome};
 use vkherd::generate::space::{Bounds, EventKind, Space};
 use vkherd::generate::test::{Op, Test};
+use vkherd::generate::Dialect;
 use vkherd::generate::{canon, diy, family, place};
 use vkherd::RunConfig;
-use vkherd_model::Dialect;
 
 fn words(w: &[&str]) -> Vec<String> {
     w.iter().map(|s| s.to_string()).collect()

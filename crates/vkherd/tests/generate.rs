@@ -7,9 +7,10 @@ use std::path::Path;
 use vkherd::generate::ann::Level;
 use vkherd::generate::canon;
 use vkherd::generate::test::{Obs, Op, Test};
+use vkherd::generate::Dialect;
 use vkherd::generate::{alphabet::Alphabet, diy, emit, family, ErrorKind};
 use vkherd::{load_litmus, run, Options};
-use vkherd_model::{Dialect, Quantifier};
+use vkherd_model::Quantifier;
 
 fn gen(cycle: &str) -> Test {
     diy(cycle, Dialect::Vulkan).unwrap_or_else(|e| panic!("{cycle}: {}", e.render(cycle)))

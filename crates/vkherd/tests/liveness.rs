@@ -301,8 +301,8 @@ fn enum_options_for(
     program: &vkherd::LoweredProgram,
     opts: &Options,
 ) -> vkherd_enumerate::EnumOptions {
-    let engine = if program.dialect == vkherd_model::Dialect::OpenCl {
-        vkherd_enumerate::CatEngine::new(vkherd::models::opencl(&[]))
+    let engine = if program.dialect.name == "opencl" {
+        vkherd_enumerate::CatEngine::new(vkherd::models::bundled("opencl", &[]))
     } else {
         opts.model.spec.cat_engine()
     };
@@ -494,7 +494,7 @@ fn opencl_work_groups_and_sub_groups_are_levels_of_the_tree() {
     let uniform = "fair=ok hsa=ok obe=violation hsa_obe=ok lobe=ok unfair=violation";
     for (source, level) in by_level {
         let program = vkherd::load_litmus(&source).unwrap();
-        assert_eq!(program.dialect, vkherd_model::Dialect::OpenCl);
+        assert_eq!(program.dialect.name, "opencl");
         let opts = enum_options_for(
             &program,
             &Options {

@@ -89,7 +89,7 @@ pub fn lower_opencl(test: &OpenClTest) -> Result<Program, Diagnostic> {
     )?;
 
     Ok(Program {
-        dialect: Dialect::OpenCl,
+        dialect: &crate::opencl::OPENCL,
         name: test.name.clone(),
         description: test.description.clone(),
         threads,

@@ -123,7 +123,7 @@ pub fn lower_litmus(test: &LitmusTest) -> Result<Program, Diagnostic> {
     check_barriers(&threads)?;
 
     Ok(Program {
-        dialect: Dialect::Vulkan,
+        dialect: &crate::vulkan::VULKAN,
         name: test.name.clone(),
         description: test.description.clone(),
         threads,

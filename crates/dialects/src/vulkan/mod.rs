@@ -19,3 +19,178 @@ pub const MODEL_FILES: &[(&str, &str)] = &[
         include_str!("models/vulkan-asserts.cat"),
     ),
 ];
+
+use vkherd_model::{
+    BaseValue, BundledModel, Dialect, DialectBase, Flags, Rel, ScopeLevel, StaticRel, StaticSet,
+    Statics,
+};
+
+/// The Vulkan dialect.
+pub static VULKAN: Dialect = Dialect {
+    name: "vulkan",
+    title: "Vulkan",
+    header: "VULKAN",
+    a_test: "a Vulkan test",
+    claims: syntax::claims,
+    load,
+    levels: &[
+        ScopeLevel { key: "sg", member: "subgroup", drawn: true },
+        ScopeLevel { key: "wg", member: "workgroup", drawn: true },
+        ScopeLevel { key: "qf", member: "queue family", drawn: true },
+    ],
+    invocation: "invocation",
+    bases: BASES,
+    models: &[
+        BundledModel {
+            name: "vulkan",
+            variants: &[],
+            file: "vulkan.cat",
+            doc: "the Vulkan memory model (spirv.als) with Khronos' 2025 one-directional av/vis inclusion",
+            summary: Some("the Vulkan model (spirv.als with the 2025 av/vis inclusion), the bundled vulkan.cat on the cat engine (default)"),
+            coherence_core: true,
+        },
+        BundledModel {
+            name: "vulkan-2024",
+            variants: &["vulkan-2024"],
+            file: "vulkan.cat",
+            doc: "exactly the seed spirv.als (vulkan.cat with variant vulkan-2024)",
+            summary: Some("the Vulkan model exactly as the seed spirv.als (vulkan.cat with variant vulkan-2024)"),
+            coherence_core: true,
+        },
+        BundledModel {
+            name: "vulkan-asserts",
+            variants: &[],
+            file: "vulkan-asserts.cat",
+            doc: "vulkan plus the Alloy file's asserts and locordcomplete, as flags",
+            summary: None,
+            coherence_core: true,
+        },
+    ],
+    model_files: MODEL_FILES,
+    ordered_writes,
+    ordered_write: |f| f.has(Flags::A),
+    barrier_agreement: Flags(
+        Flags::SCOPESG.0
+            | Flags::SCOPEWG.0
+            | Flags::SCOPEQF.0
+            | Flags::SCOPEDEV.0
+            | Flags::ACQ.0
+            | Flags::REL.0
+            | Flags::SEMSC0.0
+            | Flags::SEMSC1.0
+            | Flags::SEMSC2.0
+            | Flags::SEMSC3.0,
+    ),
+    runs_on_device: true,
+};
+
+fn load(source: &str) -> Result<vkherd_model::Program, vkherd_litmus::Diagnostic> {
+    lower_litmus(&parse_litmus(source)?)
+}
+
+/// The pairs `asmo` orders (spirv.als): the mutordatom pairs of atomic writes, `rai[asmo]
+/// = ((A&W)->(A&W)) & mutordatom`, a *scoped* order over atomics only, which may leave
+/// writes out of each other's scope unordered.
+fn ordered_writes(s: &Statics) -> Rel {
+    let aw = s.set(StaticSet::A).inter(s.set(StaticSet::W));
+    s.rel(StaticRel::MutOrdAtom).restrict(&aw, &aw)
+}
+
+/// The base sets and relations of Vulkan tests (the Alloy model's sets).
+const BASES: &[DialectBase] = &[
+    base(
+        "SC0",
+        "accesses to storage class 0",
+        BaseValue::Set(Flags::SC0),
+    ),
+    base(
+        "SC1",
+        "accesses to storage class 1",
+        BaseValue::Set(Flags::SC1),
+    ),
+    base(
+        "SC2",
+        "accesses to storage class 2",
+        BaseValue::Set(Flags::SC2),
+    ),
+    base(
+        "SC3",
+        "accesses to storage class 3",
+        BaseValue::Set(Flags::SC3),
+    ),
+    base(
+        "SEMSC0",
+        "storage class 0 in the memory semantics",
+        BaseValue::Set(Flags::SEMSC0),
+    ),
+    base(
+        "SEMSC1",
+        "storage class 1 in the memory semantics",
+        BaseValue::Set(Flags::SEMSC1),
+    ),
+    base(
+        "SEMSC2",
+        "storage class 2 in the memory semantics",
+        BaseValue::Set(Flags::SEMSC2),
+    ),
+    base(
+        "SEMSC3",
+        "storage class 3 in the memory semantics",
+        BaseValue::Set(Flags::SEMSC3),
+    ),
+    base("SCOPESG", "subgroup scope", BaseValue::Set(Flags::SCOPESG)),
+    base("SCOPEWG", "workgroup scope", BaseValue::Set(Flags::SCOPEWG)),
+    base(
+        "SCOPEQF",
+        "queue family scope",
+        BaseValue::Set(Flags::SCOPEQF),
+    ),
+    base("SCOPEDEV", "device scope", BaseValue::Set(Flags::SCOPEDEV)),
+    base(
+        "AV",
+        "per-instruction availability operations",
+        BaseValue::Set(Flags::AV),
+    ),
+    base(
+        "VIS",
+        "per-instruction visibility operations",
+        BaseValue::Set(Flags::VIS),
+    ),
+    base(
+        "SEMAV",
+        "availability in the memory semantics",
+        BaseValue::Set(Flags::SEMAV),
+    ),
+    base(
+        "SEMVIS",
+        "visibility in the memory semantics",
+        BaseValue::Set(Flags::SEMVIS),
+    ),
+    base(
+        "AVDEVICE",
+        "availability operations to the device domain",
+        BaseValue::Set(Flags::AVDEVICE),
+    ),
+    base(
+        "VISDEVICE",
+        "visibility operations to the device domain",
+        BaseValue::Set(Flags::VISDEVICE),
+    ),
+    base(
+        "NONPRIV",
+        "non-private accesses",
+        BaseValue::Set(Flags::NONPRIV),
+    ),
+    base("ssg", "same subgroup", BaseValue::SameLevel(0)),
+    base("swg", "same workgroup", BaseValue::SameLevel(1)),
+    base("sqf", "same queue family", BaseValue::SameLevel(2)),
+    base(
+        "ssw",
+        "system-synchronizes-with, from the test's declarations",
+        BaseValue::Ssw,
+    ),
+];
+
+const fn base(name: &'static str, doc: &'static str, value: BaseValue) -> DialectBase {
+    DialectBase { name, doc, value }
+}

@@ -137,7 +137,7 @@ impl Exec {
             location,
         };
         Program {
-            dialect: vkherd_model::Dialect::Vulkan,
+            dialect: &vkherd_dialects::vulkan::VULKAN,
             description: String::new(),
             name: "hand-made".to_string(),
             threads: self

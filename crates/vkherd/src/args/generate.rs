@@ -4,8 +4,8 @@ use super::{ModelArgs, RunArgs, ThreadArgs};
 use clap::Args;
 use std::path::PathBuf;
 use vkherd::generate::alphabet::Alphabet;
+use vkherd::generate::Dialect;
 use vkherd::generate::GenError;
-use vkherd_model::Dialect;
 
 /// The alphabet flags, shared with `distinguish`.
 #[derive(Args, Debug, Clone)]

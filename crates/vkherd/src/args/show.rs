@@ -5,7 +5,6 @@
 use super::herd7_options::HERD7_SHOW_VALUES;
 use std::sync::Arc;
 use vkherd::explain::{check_show, is_relation, UnknownRelation};
-use vkherd::judge::DIALECTS;
 use vkherd_cat::Model;
 
 /// What is wrong with `--show`.
@@ -13,8 +12,9 @@ use vkherd_cat::Model;
 pub enum ShowError {
     /// herd7's `-show` keyword (which executions to draw), not a relation.
     Herd7Keyword(String),
-    /// A name no model of the run has as a relation: why, for each model.
-    Unknown(Vec<UnknownRelation>),
+    /// A name no model of the run has as a relation: why, for each model, with the
+    /// header word of the first dialect whose tests it judges.
+    Unknown(Vec<(&'static str, UnknownRelation)>),
     /// `--show` without `--dot` or `--graph DIR`: nothing would be drawn.
     NothingDrawn,
 }
@@ -28,13 +28,13 @@ impl std::fmt::Display for ShowError {
             ),
             ShowError::Unknown(why) => {
                 let mut parts = why.iter();
-                if let Some(first) = parts.next() {
+                if let Some((_, first)) = parts.next() {
                     write!(f, "error: {first}")?;
                 }
-                for other in parts {
+                for (header, other) in parts {
                     write!(
                         f,
-                        "; nor of `{}` (which judges OPENCL tests): one of {}",
+                        "; nor of `{}` (which judges {header} tests): one of {}",
                         other.model,
                         other.known.join(", ")
                     )?;
@@ -50,14 +50,15 @@ impl std::fmt::Display for ShowError {
 }
 
 /// The models a run may judge with: the one of `--model` (for the dialects it is for),
-/// or each dialect's own, as the run resolves them.
-fn models(opts: &vkherd::Options) -> Vec<Arc<Model>> {
-    let mut out: Vec<Arc<Model>> = Vec::new();
-    for dialect in DIALECTS {
+/// or each dialect's own, as the run resolves them; each with the header word of the
+/// first dialect it judges.
+fn models(opts: &vkherd::Options) -> Vec<(&'static str, Arc<Model>)> {
+    let mut out: Vec<(&'static str, Arc<Model>)> = Vec::new();
+    for dialect in vkherd_dialects::ALL {
         if let Ok(resolved) = opts.model.resolve(dialect) {
             let model = resolved.cat_model();
-            if !out.iter().any(|m| Arc::ptr_eq(m, model)) {
-                out.push(model.clone());
+            if !out.iter().any(|(_, m)| Arc::ptr_eq(m, model)) {
+                out.push((dialect.header, model.clone()));
             }
         }
     }
@@ -72,7 +73,7 @@ pub fn check(show: &[String], drawing: bool, opts: &vkherd::Options) -> Result<(
     }
     let models = models(opts);
     for name in show {
-        if models.iter().any(|m| is_relation(m, name)) {
+        if models.iter().any(|(_, m)| is_relation(m, name)) {
             continue;
         }
         if HERD7_SHOW_VALUES.contains(&name.as_str()) {
@@ -80,7 +81,7 @@ pub fn check(show: &[String], drawing: bool, opts: &vkherd::Options) -> Result<(
         }
         let why = models
             .iter()
-            .filter_map(|m| check_show(m, &[name.as_str()]).err())
+            .filter_map(|(header, m)| Some((*header, check_show(m, &[name.as_str()]).err()?)))
             .collect();
         return Err(ShowError::Unknown(why));
     }

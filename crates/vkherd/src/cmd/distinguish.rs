@@ -10,10 +10,10 @@ use vkherd::generate::alphabet::Alphabet;
 use vkherd::generate::family::Axis;
 use vkherd::generate::search::{self, Limits, Model, Outcome, SizeStats};
 use vkherd::generate::space::{level_words, Bounds, EventKind, Space};
+use vkherd::generate::Dialect;
 use vkherd::generate::{emit, family};
 use vkherd::Options;
 use vkherd::RunConfig;
-use vkherd_model::Dialect;
 
 /// The alphabet `distinguish` draws from by default: small enough that the default
 /// bounds finish in well under a minute on two cores (docs/benchmarks.md).

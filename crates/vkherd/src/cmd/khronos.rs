@@ -28,7 +28,7 @@ pub fn run(
     let opts = limits.options(model);
     // Khronos tests are Vulkan tests: the model is resolved for them once, and one for
     // another dialect is refused before any runs.
-    let resolved = match model.resolve(vkherd_model::Dialect::Vulkan) {
+    let resolved = match model.resolve(&vkherd_dialects::vulkan::VULKAN) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: Khronos tests are Vulkan tests, and {e}");

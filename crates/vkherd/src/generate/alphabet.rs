@@ -4,7 +4,7 @@
 
 use super::ann::{Kind, Level, Mode, Order, Scope};
 use super::error::{ErrorKind, GenError};
-use vkherd_model::Dialect;
+use super::Dialect;
 
 /// The semantics words of an alphabet, each standing for some access and fence
 /// annotations.

@@ -4,7 +4,7 @@
 //! optional; resolving it fills the defaults and checks that the words hold together.
 
 use super::error::ErrorKind;
-use vkherd_model::Dialect;
+use super::Dialect;
 
 /// Why annotation words were refused: an unknown word, or words that clash.
 #[derive(Debug, Clone, PartialEq, Eq)]

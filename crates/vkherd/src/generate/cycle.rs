@@ -13,7 +13,7 @@
 
 use super::ann::{AccessSpec, FenceKind, FenceSpec, Level};
 use super::error::{ErrorKind, GenError, TokenRef};
-use vkherd_model::Dialect;
+use super::Dialect;
 
 /// The direction of an edge's endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

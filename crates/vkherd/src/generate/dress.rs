@@ -9,7 +9,7 @@ use super::error::{ErrorKind, GenError, TokenRef};
 use super::names;
 use super::place;
 use super::test::{loc_name, Dep, Op, Test, Thread};
-use vkherd_model::Dialect;
+use super::Dialect;
 
 /// The annotations of one test of a shape.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -3,7 +3,7 @@
 
 use super::ann::{Access, Fence, FenceKind, Kind, Mode, Order, Scope};
 use super::test::{loc_name, Dep, Obs, Op, Test};
-use vkherd_model::Dialect;
+use super::Dialect;
 
 /// The test's text in its dialect.
 pub fn text(test: &Test) -> String {

@@ -15,9 +15,9 @@ use super::dress::Choice;
 use super::error::{ErrorKind, GenError};
 use super::names;
 use super::test::{loc_name, Test};
+use super::Dialect;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use vkherd_model::Dialect;
 
 /// What a family varies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -3,8 +3,8 @@
 //! read back by `vkherd table` and `vkherd report`.
 
 use super::family::{Dimension, Family, Variant};
+use super::Dialect;
 use serde::{Deserialize, Serialize};
-use vkherd_model::Dialect;
 
 /// The name of a family's index file in its directory.
 pub const INDEX_FILE: &str = "index.json";

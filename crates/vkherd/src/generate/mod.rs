@@ -30,7 +30,33 @@ pub mod space;
 pub mod test;
 
 pub use error::{ErrorKind, GenError};
-pub use vkherd_model::Dialect;
+
+/// The dialects the generators write tests in (docs/generate.md): the alphabets,
+/// annotation words and syntax of each are the generators' own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Dialect {
+    #[default]
+    Vulkan,
+    OpenCl,
+}
+
+impl Dialect {
+    /// Every dialect the generators write.
+    pub const ALL: [Dialect; 2] = [Dialect::Vulkan, Dialect::OpenCl];
+
+    /// The generators' dialect for `d`, if they write tests in it.
+    pub fn of(d: &vkherd_model::Dialect) -> Option<Dialect> {
+        Dialect::ALL.into_iter().find(|g| g.dialect() == d)
+    }
+
+    /// The dialect itself, as the rest of vkherd knows it.
+    pub fn dialect(self) -> &'static vkherd_model::Dialect {
+        match self {
+            Dialect::Vulkan => &vkherd_dialects::vulkan::VULKAN,
+            Dialect::OpenCl => &vkherd_dialects::opencl::OPENCL,
+        }
+    }
+}
 
 /// The test a cycle stands for, with the annotations it gives and defaults for the rest.
 pub fn diy(cycle_text: &str, dialect: Dialect) -> Result<test::Test, GenError> {

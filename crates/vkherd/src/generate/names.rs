@@ -5,7 +5,7 @@
 //! placement.
 
 use super::ann::{Access, Fence, FenceKind, Kind, Level, Mode, Order, Scope};
-use vkherd_model::Dialect;
+use super::Dialect;
 
 /// The classic shapes diy7 and herd7 name, as cycles of `Pod`/`Pos` and com edges.
 const FAMILIES: &[(&str, &str)] = &[

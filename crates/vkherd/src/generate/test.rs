@@ -4,7 +4,7 @@
 //! it in either dialect and [`super::canon`] puts it in canonical form.
 
 use super::ann::{Access, Fence, Kind};
-use vkherd_model::Dialect;
+use super::Dialect;
 
 /// Where an invocation sits: its queue family (OpenCL: device), workgroup and subgroup.
 /// Workgroup ids are unique across queue families, subgroup ids count within their

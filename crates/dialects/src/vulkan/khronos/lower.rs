@@ -122,7 +122,7 @@ pub fn lower_khronos(test: &KhronosTest, name: &str) -> Result<Program, Diagnost
     }
 
     Ok(Program {
-        dialect: Dialect::Vulkan,
+        dialect: &crate::vulkan::VULKAN,
         name: name.to_string(),
         description: String::new(),
         threads,

@@ -17,6 +17,17 @@ use vkherd_litmus::syntax::lex::{PResult, Src};
 use vkherd_litmus::syntax::{comments, cond, header_of, init};
 use vkherd_litmus::{cond_to_string, Diagnostic};
 
+/// The header words of the dialect.
+const LANGUAGE_WORDS: [&str; 3] = ["VULKAN", "Vulkan", "vulkan"];
+
+/// True if the header's language word is `VULKAN` (also `Vulkan`, `vulkan`).
+pub fn claims(source: &str) -> bool {
+    let stripped = comments::strip(source);
+    let text = stripped.text.trim_start().trim_start_matches('\u{feff}');
+    let word = text.split(char::is_whitespace).next().unwrap_or("");
+    LANGUAGE_WORDS.contains(&word)
+}
+
 /// Parses a whole `.litmus` file.
 pub fn parse_litmus(source: &str) -> Result<LitmusTest, Diagnostic> {
     let stripped = comments::strip(source);
@@ -61,7 +72,7 @@ fn file<'a>(src: &Src<'a>) -> PResult<'a, LitmusTest> {
 
 /// `VULKAN NAME` on the first line, then the description.
 fn header(i: &str) -> PResult<'_, (&str, &str)> {
-    header_of(i, ["VULKAN", "Vulkan", "vulkan"])
+    header_of(i, LANGUAGE_WORDS)
 }
 
 #[cfg(test)]

@@ -371,6 +371,13 @@ pub fn diy(corpus: &Corpus, req: &DiyRequest) -> Answer {
         ));
     };
     debug_assert_eq!(dialect_name(dialect), name);
+    let Some(dialect) = vkherd::generate::Dialect::of(dialect) else {
+        return Err(refusal::input(
+            "cycle",
+            "dialect",
+            format!("diy does not write tests in the {} dialect", dialect.title),
+        ));
+    };
     match vkherd::generate::diy(&req.cycle, dialect) {
         Ok(test) => {
             let text = vkherd::generate::emit::text(&test);

@@ -11,7 +11,7 @@ use vkherd_serve::Limits;
 /// The embedded corpus as the library reads it.
 pub struct Corpus {
     /// The dialects of the examples, by name (`vulkan`, `opencl`, ...).
-    pub dialects: BTreeMap<String, Dialect>,
+    pub dialects: BTreeMap<String, &'static Dialect>,
     examples: Vec<Example>,
 }
 
@@ -24,9 +24,9 @@ struct Example {
     dialect: Option<String>,
 }
 
-/// A dialect's name in the API: its name in the library, in lower case.
-pub fn dialect_name(d: Dialect) -> String {
-    format!("{d:?}").to_lowercase()
+/// A dialect's name in the API: its name in the library.
+pub fn dialect_name(d: &Dialect) -> String {
+    d.name.to_string()
 }
 
 impl Corpus {
