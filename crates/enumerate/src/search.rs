@@ -199,9 +199,9 @@ struct Search<'c, 'a, P: PreparedModel, V> {
     /// The asmo-term lower bound (only built when there is a stage 1, and only if the
     /// engine has one: `Ctx::lower_asmo`).
     lower_terms: Option<P::Asmo>,
-    /// The model entails Vulkan's coherence core (`Ctx::vulkan_core`): the coherence
-    /// filter and the placing of an RMW right after the write it reads are sound.
-    vulkan_core: bool,
+    /// The model entails the coherence core ([`crate::Shortcuts::core`]): the placing
+    /// of an RMW right after the write it reads is sound (and so is the filter `core`).
+    rmw_after_source: bool,
     /// A cheap filter run before the model check (coherence.rs), in stage 1 and, when
     /// some location has two writes (where coherence cycles are common: writes-readers
     /// 5 cpu 0.89x), in stage 3. `None` when neither applies: building it per path
@@ -307,7 +307,7 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
             .is_some()
     });
     let stage1 = !choices.is_empty();
-    let vulkan_core = ctx.vulkan_core();
+    let terms = ctx.shortcuts.core;
     let search = Search {
         ctx,
         choices,
@@ -316,8 +316,10 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
         allowed,
         rmw,
         lower_terms: stage1.then(|| ctx.lower_asmo()).flatten(),
-        vulkan_core,
-        core: (vulkan_core && (stage1 || two_writes)).then(|| CoherenceCore::new(s)),
+        rmw_after_source: terms.is_some(),
+        core: terms
+            .filter(|_| stage1 || two_writes)
+            .map(|t| CoherenceCore::new(s, t)),
         reads,
         options,
         suffix,
@@ -478,7 +480,10 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
                 assign(&mut q, *e, src);
                 if let Source::Write(w) = src {
                     // An RMW follows the write it reads in asmo (see the header).
-                    if self.vulkan_core && self.rmw.contains(*e) && self.allowed.contains(w, *e) {
+                    if self.rmw_after_source
+                        && self.rmw.contains(*e)
+                        && self.allowed.contains(w, *e)
+                    {
                         add_asmo(&mut q.asmo, w, *e);
                     }
                 }
