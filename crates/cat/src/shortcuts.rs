@@ -118,6 +118,11 @@ pub struct Analysis {
     pub core: Option<CoreProof>,
     /// `co` contains asmo and is acyclic in every consistent candidate.
     pub co_by_asmo: bool,
+    /// The checks that may cut a search node whose asmo is partial, with the per-asmo
+    /// values bounded below (`Prepared::lower_asmo`): those that may cut
+    /// ([`Check::may_cut`]) and are monotone in the per-asmo values and asmo too
+    /// ([`crate::mono::monotone_over_asmo_values`]). By index in the model's checks.
+    pub partial_cut_checks: Vec<usize>,
 }
 
 impl Analysis {
@@ -288,7 +293,16 @@ pub fn analyse(graph: &Graph, checks: &[Check], co: Option<N>) -> Analysis {
                     p.within(co, k) || matches!(g.node(co).op, Op::Plus(x) if p.within(x, k))
                 }))
     });
-    Analysis { core, co_by_asmo }
+    let partial_cut_checks = (0..checks.len())
+        .filter(|&c| {
+            checks[c].may_cut && crate::mono::monotone_over_asmo_values(graph, checks[c].node)
+        })
+        .collect();
+    Analysis {
+        core,
+        co_by_asmo,
+        partial_cut_checks,
+    }
 }
 
 /// `H ; E` for a two-step chain (as [`Graph::seq`] builds `H ; E` for two relations of

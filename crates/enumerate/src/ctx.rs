@@ -59,9 +59,9 @@ impl<P: PreparedModel, V> Ctx<'_, P, V> {
         (self.model).check_node(Candidate { rf, rfinit, asmo }, state, parent)
     }
 
-    /// [`PreparedModel::lower_asmo`].
-    pub(crate) fn lower_asmo(&self) -> Option<P::Asmo> {
-        self.model.lower_asmo()
+    /// [`PreparedModel::lower_asmo`] for the partial asmo `partial`.
+    pub(crate) fn lower_asmo(&self, partial: &Rel) -> Option<P::Asmo> {
+        self.model.lower_asmo(partial, &self.asmo_pairs)
     }
 
     /// May a node's model check be answered by a witness ([`Capabilities::witness_checks`])?

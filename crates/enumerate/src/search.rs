@@ -139,9 +139,11 @@ impl<N> NodeCheck<N> {
 
 /// A stage-1 node on the explicit stack of `Search::contended`: choice `k` is being
 /// made below `p`, whose check gave `check`; branches `0..next` are done.
-struct OpenChoice<N> {
+struct OpenChoice<N, A> {
     k: usize,
     p: Partial,
+    /// The asmo-term lower bound for `p.asmo` (`Search::lower_for`).
+    lower: Lower<A>,
     unit: Unit,
     check: NodeCheck<N>,
     next: usize,
@@ -175,6 +177,10 @@ impl<N> OpenRead<N> {
     }
 }
 
+/// The asmo-term lower bound of a stage-1 node, shared with its children while their
+/// asmo is the same ([`PreparedModel::lower_asmo`]).
+type Lower<A> = Option<Arc<A>>;
+
 /// One choice of stage 1.
 enum Choice {
     /// The rf source of a read, among its options.
@@ -196,9 +202,9 @@ struct Search<'c, 'a, P: PreparedModel, V> {
     allowed: Rel,
     /// The RMW events (`R & W`).
     rmw: EventSet,
-    /// The asmo-term lower bound (only built when there is a stage 1, and only if the
-    /// engine has one: `Ctx::lower_asmo`).
-    lower_terms: Option<P::Asmo>,
+    /// The engine's asmo-term lower bound varies with the partial asmo
+    /// (`PreparedModel::lower_asmo_varies`): recomputed whenever stage 1 adds asmo pairs.
+    lower_varies: bool,
     /// The model entails the coherence core ([`crate::Shortcuts::core`]): the placing
     /// of an RMW right after the write it reads is sound (and so is the filter `core`).
     rmw_after_source: bool,
@@ -315,7 +321,7 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
         other_pairs,
         allowed,
         rmw,
-        lower_terms: stage1.then(|| ctx.lower_asmo()).flatten(),
+        lower_varies: ctx.model.lower_asmo_varies(),
         rmw_after_source: terms.is_some(),
         core: terms
             .filter(|_| stage1 || two_writes)
@@ -333,6 +339,13 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
         asmo: Rel::empty(s.n()),
         last: vec![0; search.reads.len()],
     };
+    // The asmo-term lower bound (only built when there is a stage 1, and only if the
+    // engine has one: `Ctx::lower_asmo`).
+    let lower = stage1
+        .then(|| ctx.lower_asmo(&root.asmo))
+        .flatten()
+        .map(Arc::new);
+    let root = (root, lower);
     let mut result = search.contended(0, root, ctx.unit_root(), NodeCheck::default());
     if search.overflow.load(Ordering::Relaxed) {
         return Err(EnumError::thin_air());
@@ -354,9 +367,15 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
     /// times makes tens of thousands of choices, far more levels than a thread's native
     /// stack holds. The first [`PARALLEL_DEPTH`] choices are split across rayon tasks,
     /// each of which walks its subtree with a stack of its own.
-    fn contended(&self, k: usize, p: Partial, unit: Unit, parent: NodeCheck<P::Node>) -> Acc<V> {
+    fn contended(
+        &self,
+        k: usize,
+        p: (Partial, Lower<P::Asmo>),
+        unit: Unit,
+        parent: NodeCheck<P::Node>,
+    ) -> Acc<V> {
         let mut out = Acc::<V>::default();
-        let mut stack: Vec<OpenChoice<P::Node>> = Vec::new();
+        let mut stack: Vec<OpenChoice<P::Node, P::Asmo>> = Vec::new();
         self.open_choice((k, p, unit, parent), &mut stack, &mut out);
         while let Some(top) = stack.last_mut() {
             let width = self.width(top.k);
@@ -371,7 +390,7 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
                 continue;
             };
             let k = top.k;
-            match self.branch(k, &top.p, &top.check, i) {
+            match self.branch(k, (&top.p, &top.lower), &top.check, i) {
                 Some((q, check)) => self.open_choice((k + 1, q, unit, check), &mut stack, &mut out),
                 None => self.ctx.prune(&mut out.1, unit, self.choice_suffix[k + 1]),
             }
@@ -390,8 +409,13 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
     /// and the accumulators merge commutatively.
     fn open_choice(
         &self,
-        (mut k, p, mut unit, parent): (usize, Partial, Unit, NodeCheck<P::Node>),
-        stack: &mut Vec<OpenChoice<P::Node>>,
+        (mut k, (p, lower), mut unit, parent): (
+            usize,
+            (Partial, Lower<P::Asmo>),
+            Unit,
+            NodeCheck<P::Node>,
+        ),
+        stack: &mut Vec<OpenChoice<P::Node, P::Asmo>>,
         out: &mut Acc<V>,
     ) {
         loop {
@@ -418,6 +442,7 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
             stack.push(OpenChoice {
                 k,
                 p,
+                lower,
                 unit,
                 check: parent,
                 next: 0,
@@ -431,7 +456,7 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
                 let Some(unit) = self.ctx.unit_child(unit, i as u64, width as u64) else {
                     return Default::default();
                 };
-                match self.branch(k, &p, &parent, i) {
+                match self.branch(k, (&p, &lower), &parent, i) {
                     Some((q, check)) => self.contended(k + 1, q, unit, check),
                     None => {
                         let mut st = EnumStats::default();
@@ -469,10 +494,10 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
     fn branch(
         &self,
         k: usize,
-        p: &Partial,
+        (p, lower): (&Partial, &Lower<P::Asmo>),
         parent: &NodeCheck<P::Node>,
         i: usize,
-    ) -> Option<(Partial, NodeCheck<P::Node>)> {
+    ) -> Option<((Partial, Lower<P::Asmo>), NodeCheck<P::Node>)> {
         let mut q = p.clone();
         match &self.choices[k] {
             Choice::Rf(e, opts) => {
@@ -492,31 +517,33 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
                 }
                 let values = self.ctx.solver.agrees_from(&q.rf_src, parent.values())?;
                 let ok = self.core_acyclic(&q.rf, &q.rfinit, &q.asmo);
-                let model = self.model_viable(&q, ok, parent.model())?;
+                let lower = self.lower_for(&q.asmo, &p.asmo, lower, ok);
+                let model = self.model_viable(&q, ok, &lower, parent.model())?;
                 let check = NodeCheck {
                     model,
                     values: values.map(Arc::new),
                 };
-                (!self.skip_by_state(&q.rf_src, &q.asmo)).then_some((q, check))
+                (!self.skip_by_state(&q.rf_src, &q.asmo)).then_some(((q, lower), check))
             }
             Choice::Orient(a, b) => {
                 let (x, y) = if i == 0 { (*a, *b) } else { (*b, *a) };
                 if p.asmo.contains(x, y) {
                     // Already implied: nothing changes, the parent's check stands.
-                    return Some((q, parent.clone()));
+                    return Some(((q, lower.clone()), parent.clone()));
                 }
                 if p.asmo.contains(y, x) {
                     return None;
                 }
                 add_asmo(&mut q.asmo, x, y);
                 let ok = self.asmo_valid(&q.asmo) && self.core_acyclic(&q.rf, &q.rfinit, &q.asmo);
-                let model = self.model_viable(&q, ok, parent.model())?;
+                let lower = self.lower_for(&q.asmo, &p.asmo, lower, ok);
+                let model = self.model_viable(&q, ok, &lower, parent.model())?;
                 // rf unchanged: the values known are the parent's.
                 let check = NodeCheck {
                     model,
                     values: parent.values.clone(),
                 };
-                (!self.skip_by_state(&q.rf_src, &q.asmo)).then_some((q, check))
+                (!self.skip_by_state(&q.rf_src, &q.asmo)).then_some(((q, lower), check))
             }
         }
     }
@@ -534,22 +561,43 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
             .is_none_or(|c| c.acyclic(rf, rfinit, asmo))
     }
 
+    /// The asmo-term lower bound for the partial asmo `asmo` of a child whose parent had
+    /// `parent_asmo` and the bound `lower`: the parent's, unless the engine's bound varies
+    /// with the partial asmo and the child added pairs (then computed anew; not when `ok`
+    /// is false, as the child is cut anyway). Every completion of the child's asmo
+    /// completes the parent's, so the parent's bound stays a bound; the child's own is
+    /// tighter.
+    fn lower_for(
+        &self,
+        asmo: &Rel,
+        parent_asmo: &Rel,
+        lower: &Lower<P::Asmo>,
+        ok: bool,
+    ) -> Lower<P::Asmo> {
+        if !ok || !self.lower_varies || lower.is_none() || asmo == parent_asmo {
+            return lower.clone();
+        }
+        self.ctx.lower_asmo(asmo).map(Arc::new)
+    }
+
     /// The model check of a stage-1 partial execution, with the asmo lower bound (none
     /// if the engine has no lower bound: then only values and the coherence core cut).
     /// `None` if `ok` is false or the check fails, else what the check computed for the
     /// children (`Some(None)` without a lower bound). `parent`: the parent's, whose
-    /// relations the check may share (stage 1 uses one lower bound throughout, so every
-    /// node's relations are a function of its sw: `Ctx::check_node`).
+    /// relations the check may share (an engine whose bound does not vary uses one lower
+    /// bound throughout, so every node's relations are a function of its sw:
+    /// `Ctx::check_node`; the cat engine, whose bound varies, shares nothing).
     fn model_viable(
         &self,
         p: &Partial,
         ok: bool,
+        lower: &Lower<P::Asmo>,
         parent: Option<&P::Node>,
     ) -> Option<Option<P::Node>> {
         if !ok {
             return None;
         }
-        match &self.lower_terms {
+        match lower {
             None => Some(None),
             Some(terms) => self
                 .ctx

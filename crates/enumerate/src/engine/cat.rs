@@ -170,10 +170,16 @@ impl<'m> PreparedModel for Prepared<'m> {
         }
     }
 
-    /// None yet: a lower bound would need the analysis of `vkherd_cat::mono` extended to
-    /// asmo.
-    fn lower_asmo(&self) -> Option<AsmoValues> {
-        None
+    /// The lower ends of an interval evaluation of the per-asmo program
+    /// (`Prepared::lower_asmo`, which argues it); with them only the checks monotone in
+    /// the per-asmo values and asmo cut (`vkherd_cat::mono::monotone_over_asmo_values`).
+    fn lower_asmo(&self, partial: &Rel, pairs: &Rel) -> Option<AsmoValues> {
+        Some(Prepared::lower_asmo(self, partial, pairs))
+    }
+
+    /// The bound is tighter the more of asmo is known: recomputed as stage 1 orients pairs.
+    fn lower_asmo_varies(&self) -> bool {
+        true
     }
 
     /// Only the checks `vkherd_cat::mono` proves monotone are used.

@@ -168,7 +168,7 @@ impl PreparedModel for HandPrepared<'_> {
     /// gives `stor[REL&A]` and `stor[W&A]`, which every asmo's `rs`/`hypors` contain;
     /// `release` is built from them with `.` and `+` only. (The exact terms of a partial
     /// asmo would not be a bound: `imm[asmo]` is not monotone in asmo.)
-    fn lower_asmo(&self) -> Option<HandAsmo> {
+    fn lower_asmo(&self, _: &Rel, _: &Rel) -> Option<HandAsmo> {
         Some(HandAsmo {
             terms: AsmoTerms::new(self.s, &self.terms, &Rel::empty(self.s.n())),
             co: None,

@@ -127,10 +127,16 @@ pub trait PreparedModel: Sync {
     /// pairs `asmo_pairs` (both directions listed; `candidates::asmo_pairs`).
     fn shortcuts(&self, s: &Statics, asmo_pairs: &Rel) -> Shortcuts;
 
-    /// Per-asmo values contained in those of every asmo, for checking a partial asmo with
-    /// [`Self::check_node`] (stage 1 of the search), or `None` if the engine has no such
-    /// bound (then stage 1 cuts with values and the coherence core only).
-    fn lower_asmo(&self) -> Option<Self::Asmo>;
+    /// Per-asmo values contained in those of every asmo that contains `partial` (a
+    /// transitively closed partial asmo) and orders only `pairs`, for checking a partial
+    /// asmo with [`Self::check_node`] (stage 1 of the search), or `None` if the engine has
+    /// no such bound (then stage 1 cuts with values and the coherence core only).
+    fn lower_asmo(&self, partial: &Rel, pairs: &Rel) -> Option<Self::Asmo>;
+
+    /// Does [`Self::lower_asmo`] depend on `partial`? If not, the search computes it once.
+    fn lower_asmo_varies(&self) -> bool {
+        false
+    }
 
     /// `None` if no completion of this partial candidate (rf and RFINIT can only gain
     /// pairs, asmo is fixed) can be consistent, else what the node's children may start
