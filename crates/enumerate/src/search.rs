@@ -30,9 +30,14 @@
 //! - `asmo` may relate only the pairs of `asmo_pairs` and must be a strict order, so
 //!   a closure that leaves them or has a self-loop cannot complete (as in
 //!   [`AsmoOrders`]).
-//! - Before it, a cheap filter: the coherence core (coherence.rs) must be acyclic; each
-//!   of its terms is contained in the first axiom's relation in every completion.
-//! - The model check ([`Ctx::check_node`]) uses relations monotone in rf,
+//! - Before it, a cheap filter: the coherence core (coherence.rs) must be acyclic. Only
+//!   for models that entail it ([`crate::Shortcuts::core`], derived per path combination
+//!   from the model's checks by `vkherd_cat::shortcuts`, never from its name): each of
+//!   its terms only grows along a branch, and every consistent candidate has their union
+//!   acyclic (Vulkan's model: each term is within the first axiom's relation; C11-style
+//!   coherence such as opencl.cat's: the rank argument of `vkherd_cat::shortcuts`).
+//! - The model check ([`Ctx::check_node`]) of the hand-written engine uses relations
+//!   monotone in rf,
 //!   RFINIT, asmo and the asmo terms (rs, hypors, release):
 //!   - `sw` = release . (rf & mutordatom) . acquire + a static term: monotone in rf and
 //!     release;
@@ -50,10 +55,19 @@
 //!   (`imm[asmo]`), so while asmo is partial (stage 1) the check uses
 //!   [`Ctx::lower_asmo`], contained in the terms of every asmo; from stage 2 on,
 //!   asmo is complete and fixed and its exact terms are used.
-//! - An RMW `e` reading a write `w` with `(w, e)` in mutordatom: every consistent
-//!   completion has `w asmo e`, since asmo orders the pair one way and `e asmo w` closes
-//!   the cycle `w rf e asmo w` in `rf + asmo`. Adding the pair early only drops
-//!   inconsistent completions.
+//!
+//!   A cat model's check uses the checks `vkherd_cat::mono` proves monotone in rf and
+//!   RFINIT. In stage 1 (asmo partial) only those also monotone in asmo and in every
+//!   per-asmo value they read (`vkherd_cat::mono::monotone_over_asmo_values`: no
+//!   complement, no `\` or `total-order` condition over anything but static relations in
+//!   their per-candidate part) are used, with per-asmo values bounded below by an
+//!   interval evaluation of the per-asmo program over every asmo containing the partial
+//!   one ([`Ctx::lower_asmo`], recomputed when stage 1 adds asmo pairs: `Search::lower_for`),
+//!   so a failure there is a failure of every completion.
+//! - An RMW `e` reading a write `w` with `{w, e}` a pair asmo orders: for models with the
+//!   coherence core, every consistent completion has `w asmo e`, since asmo orders the
+//!   pair one way and `e asmo w` closes the cycle `w rf e asmo w`, within the core.
+//!   Adding the pair early only drops inconsistent completions.
 //! - Values: a branch decision whose operands are determined by the reads assigned so far
 //!   stays determined the same way (see `ValueSolver::partial_agrees`), so a disagreeing
 //!   branch cuts the subtree too.

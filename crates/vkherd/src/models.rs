@@ -30,8 +30,9 @@ pub enum ModelSpec {
     Hand(ModelOptions),
     /// A compiled cat model: the bundled files by name, or a file. `vulkan_file`: it is
     /// one of the bundled Vulkan files (vulkan.cat, vulkan-asserts.cat), which the
-    /// resolver knows from the name it was given (the engine then declares the coherence
-    /// core, [`CatEngine::bundled_vulkan`]).
+    /// resolver knows from the name it was given (the engine then builds the static
+    /// relations with the hand-written model's options, [`CatEngine::bundled_vulkan`];
+    /// the search's shortcuts are derived from the model's checks, whatever its name).
     Cat {
         model: Arc<Model>,
         vulkan_file: bool,
