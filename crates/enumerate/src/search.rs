@@ -195,6 +195,17 @@ impl<N> OpenRead<N> {
 /// asmo is the same ([`PreparedModel::lower_asmo`]).
 type Lower<A> = Option<Arc<A>>;
 
+/// A stage-1 partial execution with its asmo-term lower bound.
+type Stage1<A> = (Partial, Lower<A>);
+
+/// A stage-1 node to enter: its choice, partial execution, work unit and what its
+/// parent's check computed.
+type Entry<N, A> = (usize, Stage1<A>, Unit, NodeCheck<N>);
+
+/// A stage-1 branch that survived its checks: its partial execution and what its check
+/// computed.
+type Branch<N, A> = (Stage1<A>, NodeCheck<N>);
+
 /// One choice of stage 1.
 enum Choice {
     /// The rf source of a read, among its options.
@@ -384,7 +395,7 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
     fn contended(
         &self,
         k: usize,
-        p: (Partial, Lower<P::Asmo>),
+        p: Stage1<P::Asmo>,
         unit: Unit,
         parent: NodeCheck<P::Node>,
     ) -> Acc<V> {
@@ -423,12 +434,7 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
     /// and the accumulators merge commutatively.
     fn open_choice(
         &self,
-        (mut k, (p, lower), mut unit, parent): (
-            usize,
-            (Partial, Lower<P::Asmo>),
-            Unit,
-            NodeCheck<P::Node>,
-        ),
+        (mut k, (p, lower), mut unit, parent): Entry<P::Node, P::Asmo>,
         stack: &mut Vec<OpenChoice<P::Node, P::Asmo>>,
         out: &mut Acc<V>,
     ) {
@@ -511,7 +517,7 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
         (p, lower): (&Partial, &Lower<P::Asmo>),
         parent: &NodeCheck<P::Node>,
         i: usize,
-    ) -> Option<((Partial, Lower<P::Asmo>), NodeCheck<P::Node>)> {
+    ) -> Option<Branch<P::Node, P::Asmo>> {
         let mut q = p.clone();
         match &self.choices[k] {
             Choice::Rf(e, opts) => {
