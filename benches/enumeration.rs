@@ -1,6 +1,7 @@
 //! Enumeration benchmarks (`cargo bench`): the litmus-tests corpus, the scalable families
-//! of `vkherd::families` with their growth in size, thread scaling, and the pruned search
-//! against the plain enumeration. Throughput is in candidates examined per second.
+//! of `vkherd::families` with their growth in size, thread scaling, the pruned search
+//! against the plain enumeration, and RMW loops per model (benches/rmw-loops/).
+//! Throughput is in candidates examined per second.
 //!
 //! `VKHERD_BENCH_QUICK=1` uses the small sizes only.
 
@@ -178,5 +179,44 @@ fn spin_unroll(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, corpus, growth, threads, pruning, spin_unroll);
+/// RMW loops per model (issue 32: every model gets the search's shortcuts): the files of
+/// benches/rmw-loops/ (a Vulkan and an OpenCL spin lock of three invocations, and TSan:
+/// three OpenCL work-items in compare-exchange lock loops) under their dialect's bundled
+/// model and under a user model (rc11-coherence.cat), at the default `--unroll`.
+fn rmw_loops(c: &mut Criterion) {
+    let mut g = c.benchmark_group("rmw-loops");
+    g.sample_size(10).measurement_time(Duration::from_secs(3));
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benches/rmw-loops");
+    let user = dir.join("rc11-coherence.cat");
+    for model in ["default", "rc11-coherence"] {
+        let choice = match model {
+            "default" => vkherd::models::ModelChoice::default(),
+            _ => vkherd::models::resolve(user.to_str().expect("utf-8 path"), &[], false)
+                .expect("the user model compiles"),
+        };
+        let opts = Options {
+            model: choice,
+            ..Options::default()
+        };
+        for test in ["spinlock-vulkan-3", "spinlock-opencl-3", "TSan"] {
+            let text = std::fs::read_to_string(dir.join(format!("{test}.litmus"))).unwrap();
+            let p = load(&text);
+            g.throughput(Throughput::Elements(candidates(&p, &opts)));
+            g.bench_with_input(BenchmarkId::new(model, test), &p, |b, p| {
+                b.iter(|| vkherd::run(p, &opts).unwrap())
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    corpus,
+    growth,
+    threads,
+    pruning,
+    spin_unroll,
+    rmw_loops
+);
 criterion_main!(benches);

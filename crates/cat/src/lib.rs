@@ -6,7 +6,8 @@
 //! - [`eval::Prepared`] specialises the model to one execution (once per path
 //!   combination), [`eval::Prepared::for_asmo`] computes what depends on asmo alone, and
 //!   [`eval::Prepared::evaluate`] / [`eval::Prepared::may_complete`] judge a candidate;
-//! - [`mono`] decides which checks may cut the search.
+//! - [`mono`] decides which checks may cut the search, [`shortcuts`] which of the
+//!   search's shortcuts the model's checks allow.
 
 pub mod ast;
 pub mod base;
@@ -20,6 +21,7 @@ mod kernel;
 mod lex;
 pub mod mono;
 pub mod parse;
+pub mod shortcuts;
 mod total_order;
 
 use ast::CheckKind;
@@ -120,6 +122,8 @@ pub struct Model {
     source: Source,
     /// [`Model::bases_read`], computed once: every test a run judges asks for it.
     bases_read: OnceLock<Vec<BaseName>>,
+    /// What the checks allow the search ([`shortcuts::analyse`]).
+    shortcuts: shortcuts::Analysis,
 }
 
 impl Model {
@@ -157,7 +161,16 @@ impl Model {
                 }
             }
         }
+        let co = out
+            .named
+            .iter()
+            .rev()
+            .find(|(m, _)| m == "co")
+            .map(|&(_, n)| n);
+        let co = co.filter(|&n| out.graph.kind(n) == Kind::Rel);
+        let shortcuts = shortcuts::analyse(&out.graph, &out.checks, co);
         Ok(Model {
+            shortcuts,
             name,
             graph: out.graph,
             named: out.named,
@@ -275,6 +288,21 @@ impl Model {
             .rev()
             .find(|(n, _)| n == name)
             .map(|(_, n)| *n)
+    }
+
+    /// Which of the search's shortcuts the model's checks allow ([`shortcuts`]).
+    pub fn shortcuts(&self) -> &shortcuts::Analysis {
+        &self.shortcuts
+    }
+
+    /// The coherence filter the search may use on the execution `s`, whose asmo orders
+    /// the pairs `asmo_pairs` ([`shortcuts::Analysis::coherence`]).
+    pub fn coherence(
+        &self,
+        s: &vkherd_model::Statics,
+        asmo_pairs: &vkherd_model::Rel,
+    ) -> Option<shortcuts::Core> {
+        self.shortcuts.coherence(&self.graph, s, asmo_pairs)
     }
 
     /// Names of the flags the model can raise.

@@ -104,3 +104,47 @@ fn walk(g: &Graph, n: N, grows: &dyn Fn(&Op) -> bool, memo: &mut HashMap<N, Pola
     memo.insert(n, p);
     p
 }
+
+/// May check node `n` cut a search node whose asmo is partial, evaluated with per-asmo
+/// values that are only lower bounds of every completion's (`Prepared::lower_asmo`)?
+/// Yes when every node of its candidate-stage part (the nodes of stage
+/// [`Stage::Candidate`] it reaches without passing a node of an earlier stage) is
+/// monotone in each operand that is not static: then its value on the partial candidate
+/// (rf, RFINIT and asmo partial, each per-asmo operand at its lower bound, each static
+/// operand exact) is within its value on every completion, for `acyclic`, `irreflexive`
+/// and `empty` a failure that every completion shares. Complement, the right side of
+/// `\` and the `C` of `total-order` must therefore be static there; the bodies of a
+/// fixpoint are held to the same rule.
+pub fn monotone_over_asmo_values(g: &Graph, n: N) -> bool {
+    use crate::base::Stage;
+    let mut seen = foldhash::HashSet::default();
+    let mut stack = vec![n];
+    while let Some(m) = stack.pop() {
+        let node = g.node(m);
+        if (node.stage != Stage::Candidate && !node.in_rec) || !seen.insert(m) {
+            continue;
+        }
+        let static_op = |x: N| g.node(x).stage == Stage::Static && !g.node(x).in_rec;
+        match &node.op {
+            Op::Compl(_) => return false,
+            Op::Diff(a, b) => {
+                if !static_op(*b) {
+                    return false;
+                }
+                stack.push(*a);
+            }
+            Op::TotalOrder(p, c, f) => {
+                if !static_op(*c) {
+                    return false;
+                }
+                stack.extend([*p, *f]);
+            }
+            Op::Fix { group, inputs, .. } => {
+                stack.extend(inputs.iter().copied());
+                stack.extend(g.groups[*group as usize].bodies.iter().copied());
+            }
+            op => stack.extend(op.operands()),
+        }
+    }
+    true
+}

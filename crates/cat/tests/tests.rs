@@ -6,3 +6,4 @@
 mod herd7_syntax;
 mod language;
 mod limits;
+mod shortcuts;

@@ -1,15 +1,16 @@
-//! A cheap necessary condition for the model's first axiom, used by the search as a
-//! filter before the full model check. Model-specific: it relies on the containments
-//! below, which a new model engine must keep or drop this filter.
+//! A cheap necessary condition for a model's consistency, used by the search as a filter
+//! before the full model check, for the models that entail it
+//! ([`crate::Shortcuts::core`]: derived from the model's checks by
+//! `vkherd_cat::shortcuts`, which gives the proofs; declared by the hand-written engine).
 
+use crate::engine::CoreTerms;
 use vkherd_model::{EventSet, Rel, StaticRel, StaticSet, Statics};
 
 /// The static parts of the coherence core of one path combination.
 pub(crate) struct CoherenceCore {
-    /// `po & sloc & sref`: contained in every execution's `locord` (`locord` contains
-    /// `sloc & (hb & sthd & sref)`, and `hb` contains `po`, which is within `sthd`).
+    /// `po & sloc & sref` (`po_loc`), if the model's core has it (empty otherwise).
     po_loc: Rel,
-    /// Its `W -> W` part.
+    /// Its `W -> W` part, if the model's core has `fr_ww` (empty otherwise).
     po_loc_ww: Rel,
     /// `sloc . [W] - iden`: what a read of the initial value is fr-before.
     sloc_w: Rel,
@@ -17,14 +18,21 @@ pub(crate) struct CoherenceCore {
 }
 
 impl CoherenceCore {
-    pub(crate) fn new(s: &Statics) -> CoherenceCore {
+    pub(crate) fn new(s: &Statics, terms: CoreTerms) -> CoherenceCore {
         let po_loc = s
             .rel(StaticRel::Po)
             .inter(s.rel(StaticRel::Sloc))
             .inter(s.rel(StaticRel::Sref));
+        let po_loc_ww = match terms.fr_ww {
+            true => po_loc.restrict(s.set(StaticSet::W), s.set(StaticSet::W)),
+            false => Rel::empty(s.n()),
+        };
         CoherenceCore {
-            po_loc_ww: po_loc.restrict(s.set(StaticSet::W), s.set(StaticSet::W)),
-            po_loc,
+            po_loc_ww,
+            po_loc: match terms.po_loc {
+                true => po_loc,
+                false => Rel::empty(s.n()),
+            },
             sloc_w: s
                 .rel(StaticRel::Sloc)
                 .restrict_range(s.set(StaticSet::W))
@@ -34,12 +42,13 @@ impl CoherenceCore {
     }
 
     /// Is `po_loc + rf + asmo + ~rf.asmo + ~rf.(po_loc & W->W) + [RFINIT].sloc.[W] - iden`
-    /// acyclic? Every term is contained in `locord + rf + fr + asmo` of every completion
-    /// of the partial (rf, RFINIT, asmo) (`asmo` transitively closed; `fr` = ~rf.((W->W) &
-    /// locord) + ~rf.asmo + [RFINIT].sloc.[W] - iden, with `locord` and `asmo` shrunk to
-    /// parts of them), so a cycle here is a cycle of the first axiom of `consistent` in
-    /// every completion. The full check implies this one: it only saves time when it
-    /// fails.
+    /// acyclic (without the `po_loc` terms the model's core lacks)? Each term only grows
+    /// along a branch of the search (rf, RFINIT and the transitively closed asmo gain
+    /// pairs), so a cycle on a partial candidate is a cycle of every completion, and the
+    /// model entails the acyclicity of this union in every consistent candidate (for
+    /// Vulkan's model: every term is within `locord + rf + fr + asmo`, the first axiom's
+    /// relation; the general argument is `vkherd_cat::shortcuts`'s). The full check
+    /// implies this one: it only saves time when it fails.
     pub(crate) fn acyclic(&self, rf: &Rel, rfinit: &EventSet, asmo: &Rel) -> bool {
         // ~rf.asmo + ~rf.(po_loc & W->W) as ~rf.(asmo + (po_loc & W->W)): one composition.
         let mut later = asmo.union(&self.po_loc_ww);

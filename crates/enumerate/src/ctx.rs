@@ -3,7 +3,7 @@
 
 use crate::budget::Budget;
 use crate::columns;
-use crate::engine::{Asmo, Capabilities, PreparedModel};
+use crate::engine::{Asmo, Capabilities, PreparedModel, Shortcuts};
 use crate::options::EnumOptions;
 use crate::shard::{mix, Unit};
 use crate::stats::EnumStats;
@@ -22,6 +22,11 @@ pub(crate) struct Ctx<'a, P, V> {
     pub model: &'a P,
     /// What the engine lets the search do besides judging.
     pub caps: Capabilities,
+    /// The shortcuts the model allows on this path combination
+    /// ([`PreparedModel::shortcuts`], or the engine's claim, [`Capabilities::claimed`]).
+    pub shortcuts: Shortcuts,
+    /// The pairs asmo orders (`candidates::asmo_pairs`).
+    pub asmo_pairs: Rel,
     pub solver: &'a ValueSolver<'a>,
     pub opts: &'a EnumOptions,
     pub visitor: &'a V,
@@ -54,19 +59,14 @@ impl<P: PreparedModel, V> Ctx<'_, P, V> {
         (self.model).check_node(Candidate { rf, rfinit, asmo }, state, parent)
     }
 
-    /// [`PreparedModel::lower_asmo`].
-    pub(crate) fn lower_asmo(&self) -> Option<P::Asmo> {
-        self.model.lower_asmo()
+    /// [`PreparedModel::lower_asmo`] for the partial asmo `partial`.
+    pub(crate) fn lower_asmo(&self, partial: &Rel) -> Option<P::Asmo> {
+        self.model.lower_asmo(partial, &self.asmo_pairs)
     }
 
     /// May a node's model check be answered by a witness ([`Capabilities::witness_checks`])?
     pub(crate) fn checks_by_witness(&self) -> bool {
         self.caps.witness_checks
-    }
-
-    /// Does the model entail Vulkan's coherence core ([`Capabilities::coherence_core`])?
-    pub(crate) fn vulkan_core(&self) -> bool {
-        self.caps.coherence_core
     }
 }
 
@@ -91,7 +91,7 @@ impl<P: PreparedModel, V: Visitor> Ctx<'_, P, V> {
             self.solver,
             rf,
             asmo,
-            self.vulkan_core(),
+            self.shortcuts.final_by_asmo.then_some(&self.asmo_pairs),
         );
         self.visitor.skip(&known)
     }

@@ -2,9 +2,10 @@
 //! searched (or plainly enumerated) in parallel, the results merged.
 
 use crate::budget::Budget;
+use crate::candidates::asmo_pairs;
 use crate::combine::{check_instances, layout, meetings, Layout, Meeting};
 use crate::ctx::Ctx;
-use crate::engine::{AnyEngine, Engine};
+use crate::engine::{AnyEngine, Engine, PreparedModel, Shortcuts};
 use crate::error::{barrier_error, EnumError, EnumErrorKind};
 use crate::options::EnumOptions;
 use crate::paths::{thread_paths, Path, PathCombinations, ThreadPaths};
@@ -251,11 +252,21 @@ fn search_layout_with<E: Engine, V: Visitor>(
         )
         .map_err(|e| barrier_error(program, lay, e))?;
         let prepared = engine.prepare(&statics, &wanted);
+        let caps = engine.capabilities();
+        let asmo_pairs = asmo_pairs(program, &statics);
+        // Plain enumeration takes no shortcut: it need not ask.
+        let shortcuts = match caps.claimed {
+            Some(claimed) => claimed,
+            None if opts.run.naive || visitor.needs_inconsistent() => Shortcuts::default(),
+            None => prepared.shortcuts(&statics, &asmo_pairs),
+        };
         let ctx = Ctx {
             program,
             s: &statics,
             model: &prepared,
-            caps: engine.capabilities(),
+            caps,
+            shortcuts,
+            asmo_pairs,
             solver: &solver,
             opts,
             visitor,

@@ -33,7 +33,9 @@ pub use combine::{BarrierError, BarrierRule};
 pub use driver::enumerate;
 pub use engine::cat::{bundled_model, CatEngine};
 pub use engine::hand::HandEngine;
-pub use engine::{AnyEngine, Capabilities, Engine, Judgement, PreparedModel, Wanted};
+pub use engine::{
+    AnyEngine, Capabilities, CoreTerms, Engine, Judgement, PreparedModel, Shortcuts, Wanted,
+};
 pub use error::{EnumError, EnumErrorKind};
 pub use naive::naive_size;
 pub use options::{EnumOptions, RunConfig, Speedcheck, MAX_EVENTS};

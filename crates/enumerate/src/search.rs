@@ -30,9 +30,14 @@
 //! - `asmo` may relate only the pairs of `asmo_pairs` and must be a strict order, so
 //!   a closure that leaves them or has a self-loop cannot complete (as in
 //!   [`AsmoOrders`]).
-//! - Before it, a cheap filter: the coherence core (coherence.rs) must be acyclic; each
-//!   of its terms is contained in the first axiom's relation in every completion.
-//! - The model check ([`Ctx::check_node`]) uses relations monotone in rf,
+//! - Before it, a cheap filter: the coherence core (coherence.rs) must be acyclic. Only
+//!   for models that entail it ([`crate::Shortcuts::core`], derived per path combination
+//!   from the model's checks by `vkherd_cat::shortcuts`, never from its name): each of
+//!   its terms only grows along a branch, and every consistent candidate has their union
+//!   acyclic (Vulkan's model: each term is within the first axiom's relation; C11-style
+//!   coherence such as opencl.cat's: the rank argument of `vkherd_cat::shortcuts`).
+//! - The model check ([`Ctx::check_node`]) of the hand-written engine uses relations
+//!   monotone in rf,
 //!   RFINIT, asmo and the asmo terms (rs, hypors, release):
 //!   - `sw` = release . (rf & mutordatom) . acquire + a static term: monotone in rf and
 //!     release;
@@ -50,10 +55,19 @@
 //!   (`imm[asmo]`), so while asmo is partial (stage 1) the check uses
 //!   [`Ctx::lower_asmo`], contained in the terms of every asmo; from stage 2 on,
 //!   asmo is complete and fixed and its exact terms are used.
-//! - An RMW `e` reading a write `w` with `(w, e)` in mutordatom: every consistent
-//!   completion has `w asmo e`, since asmo orders the pair one way and `e asmo w` closes
-//!   the cycle `w rf e asmo w` in `rf + asmo`. Adding the pair early only drops
-//!   inconsistent completions.
+//!
+//!   A cat model's check uses the checks `vkherd_cat::mono` proves monotone in rf and
+//!   RFINIT. In stage 1 (asmo partial) only those also monotone in asmo and in every
+//!   per-asmo value they read (`vkherd_cat::mono::monotone_over_asmo_values`: no
+//!   complement, no `\` or `total-order` condition over anything but static relations in
+//!   their per-candidate part) are used, with per-asmo values bounded below by an
+//!   interval evaluation of the per-asmo program over every asmo containing the partial
+//!   one ([`Ctx::lower_asmo`], recomputed when stage 1 adds asmo pairs: `Search::lower_for`),
+//!   so a failure there is a failure of every completion.
+//! - An RMW `e` reading a write `w` with `{w, e}` a pair asmo orders: for models with the
+//!   coherence core, every consistent completion has `w asmo e`, since asmo orders the
+//!   pair one way and `e asmo w` closes the cycle `w rf e asmo w`, within the core.
+//!   Adding the pair early only drops inconsistent completions.
 //! - Values: a branch decision whose operands are determined by the reads assigned so far
 //!   stays determined the same way (see `ValueSolver::partial_agrees`), so a disagreeing
 //!   branch cuts the subtree too.
@@ -139,9 +153,11 @@ impl<N> NodeCheck<N> {
 
 /// A stage-1 node on the explicit stack of `Search::contended`: choice `k` is being
 /// made below `p`, whose check gave `check`; branches `0..next` are done.
-struct OpenChoice<N> {
+struct OpenChoice<N, A> {
     k: usize,
     p: Partial,
+    /// The asmo-term lower bound for `p.asmo` (`Search::lower_for`).
+    lower: Lower<A>,
     unit: Unit,
     check: NodeCheck<N>,
     next: usize,
@@ -175,6 +191,21 @@ impl<N> OpenRead<N> {
     }
 }
 
+/// The asmo-term lower bound of a stage-1 node, shared with its children while their
+/// asmo is the same ([`PreparedModel::lower_asmo`]).
+type Lower<A> = Option<Arc<A>>;
+
+/// A stage-1 partial execution with its asmo-term lower bound.
+type Stage1<A> = (Partial, Lower<A>);
+
+/// A stage-1 node to enter: its choice, partial execution, work unit and what its
+/// parent's check computed.
+type Entry<N, A> = (usize, Stage1<A>, Unit, NodeCheck<N>);
+
+/// A stage-1 branch that survived its checks: its partial execution and what its check
+/// computed.
+type Branch<N, A> = (Stage1<A>, NodeCheck<N>);
+
 /// One choice of stage 1.
 enum Choice {
     /// The rf source of a read, among its options.
@@ -196,12 +227,12 @@ struct Search<'c, 'a, P: PreparedModel, V> {
     allowed: Rel,
     /// The RMW events (`R & W`).
     rmw: EventSet,
-    /// The asmo-term lower bound (only built when there is a stage 1, and only if the
-    /// engine has one: `Ctx::lower_asmo`).
-    lower_terms: Option<P::Asmo>,
-    /// The model entails Vulkan's coherence core (`Ctx::vulkan_core`): the coherence
-    /// filter and the placing of an RMW right after the write it reads are sound.
-    vulkan_core: bool,
+    /// The engine's asmo-term lower bound varies with the partial asmo
+    /// (`PreparedModel::lower_asmo_varies`): recomputed whenever stage 1 adds asmo pairs.
+    lower_varies: bool,
+    /// The model entails the coherence core ([`crate::Shortcuts::core`]): the placing
+    /// of an RMW right after the write it reads is sound (and so is the filter `core`).
+    rmw_after_source: bool,
     /// A cheap filter run before the model check (coherence.rs), in stage 1 and, when
     /// some location has two writes (where coherence cycles are common: writes-readers
     /// 5 cpu 0.89x), in stage 3. `None` when neither applies: building it per path
@@ -307,7 +338,7 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
             .is_some()
     });
     let stage1 = !choices.is_empty();
-    let vulkan_core = ctx.vulkan_core();
+    let terms = ctx.shortcuts.core;
     let search = Search {
         ctx,
         choices,
@@ -315,9 +346,11 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
         other_pairs,
         allowed,
         rmw,
-        lower_terms: stage1.then(|| ctx.lower_asmo()).flatten(),
-        vulkan_core,
-        core: (vulkan_core && (stage1 || two_writes)).then(|| CoherenceCore::new(s)),
+        lower_varies: ctx.model.lower_asmo_varies(),
+        rmw_after_source: terms.is_some(),
+        core: terms
+            .filter(|_| stage1 || two_writes)
+            .map(|t| CoherenceCore::new(s, t)),
         reads,
         options,
         suffix,
@@ -331,6 +364,29 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
         asmo: Rel::empty(s.n()),
         last: vec![0; search.reads.len()],
     };
+    // The asmo-term lower bound (only built when there is a stage 1, and only if the
+    // engine has one: `Ctx::lower_asmo`). A bound that varies with the partial asmo (the
+    // cat engine's) is recomputed at every orientation, which costs more than it cuts
+    // where asmo orders atomic writes only (Vulkan tests: their order is mostly fixed by
+    // the RMWs that read them, which the coherence filter already follows; the Vulkan
+    // spin lock of three invocations took 1.9 times the cpu with it). It is used where
+    // asmo orders a non-atomic write: such orders are fixed by happens-before, which only
+    // the model's checks see (the OpenCL spin lock of three invocations examined 6696
+    // candidates without it, 186 with it: one per consistent execution). Which searches
+    // use it depends on the program alone, so the counts do not depend on the run.
+    let orders_plain = || {
+        let a = s.set(StaticSet::A);
+        search
+            .allowed
+            .pairs()
+            .any(|(x, y)| !a.contains(x) || !a.contains(y))
+    };
+    let early = stage1 && (!ctx.model.lower_asmo_varies() || orders_plain());
+    let lower = early
+        .then(|| ctx.lower_asmo(&root.asmo))
+        .flatten()
+        .map(Arc::new);
+    let root = (root, lower);
     let mut result = search.contended(0, root, ctx.unit_root(), NodeCheck::default());
     if search.overflow.load(Ordering::Relaxed) {
         return Err(EnumError::thin_air());
@@ -352,9 +408,15 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
     /// times makes tens of thousands of choices, far more levels than a thread's native
     /// stack holds. The first [`PARALLEL_DEPTH`] choices are split across rayon tasks,
     /// each of which walks its subtree with a stack of its own.
-    fn contended(&self, k: usize, p: Partial, unit: Unit, parent: NodeCheck<P::Node>) -> Acc<V> {
+    fn contended(
+        &self,
+        k: usize,
+        p: Stage1<P::Asmo>,
+        unit: Unit,
+        parent: NodeCheck<P::Node>,
+    ) -> Acc<V> {
         let mut out = Acc::<V>::default();
-        let mut stack: Vec<OpenChoice<P::Node>> = Vec::new();
+        let mut stack: Vec<OpenChoice<P::Node, P::Asmo>> = Vec::new();
         self.open_choice((k, p, unit, parent), &mut stack, &mut out);
         while let Some(top) = stack.last_mut() {
             let width = self.width(top.k);
@@ -369,7 +431,7 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
                 continue;
             };
             let k = top.k;
-            match self.branch(k, &top.p, &top.check, i) {
+            match self.branch(k, (&top.p, &top.lower), &top.check, i) {
                 Some((q, check)) => self.open_choice((k + 1, q, unit, check), &mut stack, &mut out),
                 None => self.ctx.prune(&mut out.1, unit, self.choice_suffix[k + 1]),
             }
@@ -388,8 +450,8 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
     /// and the accumulators merge commutatively.
     fn open_choice(
         &self,
-        (mut k, p, mut unit, parent): (usize, Partial, Unit, NodeCheck<P::Node>),
-        stack: &mut Vec<OpenChoice<P::Node>>,
+        (mut k, (p, lower), mut unit, parent): Entry<P::Node, P::Asmo>,
+        stack: &mut Vec<OpenChoice<P::Node, P::Asmo>>,
         out: &mut Acc<V>,
     ) {
         loop {
@@ -416,6 +478,7 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
             stack.push(OpenChoice {
                 k,
                 p,
+                lower,
                 unit,
                 check: parent,
                 next: 0,
@@ -429,7 +492,7 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
                 let Some(unit) = self.ctx.unit_child(unit, i as u64, width as u64) else {
                     return Default::default();
                 };
-                match self.branch(k, &p, &parent, i) {
+                match self.branch(k, (&p, &lower), &parent, i) {
                     Some((q, check)) => self.contended(k + 1, q, unit, check),
                     None => {
                         let mut st = EnumStats::default();
@@ -467,10 +530,10 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
     fn branch(
         &self,
         k: usize,
-        p: &Partial,
+        (p, lower): (&Partial, &Lower<P::Asmo>),
         parent: &NodeCheck<P::Node>,
         i: usize,
-    ) -> Option<(Partial, NodeCheck<P::Node>)> {
+    ) -> Option<Branch<P::Node, P::Asmo>> {
         let mut q = p.clone();
         match &self.choices[k] {
             Choice::Rf(e, opts) => {
@@ -478,7 +541,10 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
                 assign(&mut q, *e, src);
                 if let Source::Write(w) = src {
                     // An RMW follows the write it reads in asmo (see the header).
-                    if self.vulkan_core && self.rmw.contains(*e) && self.allowed.contains(w, *e) {
+                    if self.rmw_after_source
+                        && self.rmw.contains(*e)
+                        && self.allowed.contains(w, *e)
+                    {
                         add_asmo(&mut q.asmo, w, *e);
                     }
                 }
@@ -487,31 +553,33 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
                 }
                 let values = self.ctx.solver.agrees_from(&q.rf_src, parent.values())?;
                 let ok = self.core_acyclic(&q.rf, &q.rfinit, &q.asmo);
-                let model = self.model_viable(&q, ok, parent.model())?;
+                let lower = self.lower_for(&q.asmo, &p.asmo, lower, ok);
+                let model = self.model_viable(&q, ok, &lower, parent.model())?;
                 let check = NodeCheck {
                     model,
                     values: values.map(Arc::new),
                 };
-                (!self.skip_by_state(&q.rf_src, &q.asmo)).then_some((q, check))
+                (!self.skip_by_state(&q.rf_src, &q.asmo)).then_some(((q, lower), check))
             }
             Choice::Orient(a, b) => {
                 let (x, y) = if i == 0 { (*a, *b) } else { (*b, *a) };
                 if p.asmo.contains(x, y) {
                     // Already implied: nothing changes, the parent's check stands.
-                    return Some((q, parent.clone()));
+                    return Some(((q, lower.clone()), parent.clone()));
                 }
                 if p.asmo.contains(y, x) {
                     return None;
                 }
                 add_asmo(&mut q.asmo, x, y);
                 let ok = self.asmo_valid(&q.asmo) && self.core_acyclic(&q.rf, &q.rfinit, &q.asmo);
-                let model = self.model_viable(&q, ok, parent.model())?;
+                let lower = self.lower_for(&q.asmo, &p.asmo, lower, ok);
+                let model = self.model_viable(&q, ok, &lower, parent.model())?;
                 // rf unchanged: the values known are the parent's.
                 let check = NodeCheck {
                     model,
                     values: parent.values.clone(),
                 };
-                (!self.skip_by_state(&q.rf_src, &q.asmo)).then_some((q, check))
+                (!self.skip_by_state(&q.rf_src, &q.asmo)).then_some(((q, lower), check))
             }
         }
     }
@@ -529,22 +597,43 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
             .is_none_or(|c| c.acyclic(rf, rfinit, asmo))
     }
 
+    /// The asmo-term lower bound for the partial asmo `asmo` of a child whose parent had
+    /// `parent_asmo` and the bound `lower`: the parent's, unless the engine's bound varies
+    /// with the partial asmo and the child added pairs (then computed anew; not when `ok`
+    /// is false, as the child is cut anyway). Every completion of the child's asmo
+    /// completes the parent's, so the parent's bound stays a bound; the child's own is
+    /// tighter.
+    fn lower_for(
+        &self,
+        asmo: &Rel,
+        parent_asmo: &Rel,
+        lower: &Lower<P::Asmo>,
+        ok: bool,
+    ) -> Lower<P::Asmo> {
+        if !ok || !self.lower_varies || lower.is_none() || asmo == parent_asmo {
+            return lower.clone();
+        }
+        self.ctx.lower_asmo(asmo).map(Arc::new)
+    }
+
     /// The model check of a stage-1 partial execution, with the asmo lower bound (none
     /// if the engine has no lower bound: then only values and the coherence core cut).
     /// `None` if `ok` is false or the check fails, else what the check computed for the
     /// children (`Some(None)` without a lower bound). `parent`: the parent's, whose
-    /// relations the check may share (stage 1 uses one lower bound throughout, so every
-    /// node's relations are a function of its sw: `Ctx::check_node`).
+    /// relations the check may share (an engine whose bound does not vary uses one lower
+    /// bound throughout, so every node's relations are a function of its sw:
+    /// `Ctx::check_node`; the cat engine, whose bound varies, shares nothing).
     fn model_viable(
         &self,
         p: &Partial,
         ok: bool,
+        lower: &Lower<P::Asmo>,
         parent: Option<&P::Node>,
     ) -> Option<Option<P::Node>> {
         if !ok {
             return None;
         }
-        match &self.lower_terms {
+        match lower {
             None => Some(None),
             Some(terms) => self
                 .ctx

@@ -657,6 +657,14 @@ fn max_reg_plus_one(t: &vkherd_model::Thread) -> usize {
                 if let Some(v) = &a.value {
                     see(v);
                 }
+                // A compare-exchange's expected value and its 1/0 result (an `int ok =
+                // cas(...)` whose result nothing reads is the thread's last register).
+                if let Some(c) = &a.cas {
+                    see(&c.expected);
+                    if let Some(d) = c.success_dst {
+                        see(&Operand::Reg(d));
+                    }
+                }
             }
             Instruction::Arith { dst, a, b, .. } => {
                 see(&Operand::Reg(*dst));

@@ -13,6 +13,7 @@ mod cat_model;
 mod deep_search;
 mod hand_model_shortcuts;
 mod opencl_sc_order;
+mod shortcuts;
 mod witnesses;
 
 use vkherd_litmus::Diagnostic;

@@ -127,8 +127,9 @@ pub struct BundledModel {
     /// Its line in `vkherd models` when `--model` takes its bare name (`vulkan`,
     /// `opencl`); `None`: it is named `cat:NAME` only.
     pub summary: Option<&'static str>,
-    /// The cat engine may take the coherence core as given for it (docs/models.md,
-    /// "Coherence core"): declared for the bundled Vulkan models, whose axioms contain it
-    /// (crates/enumerate/tests/cat_model.rs compares with the hand-written engine).
-    pub coherence_core: bool,
+    /// The hand-written Vulkan engine implements the same model: the static relations
+    /// are built with its options for the model's variants (`CatEngine::bundled_vulkan`),
+    /// so the differential tests (crates/enumerate/tests/cat_model.rs) compare the two.
+    /// The search's shortcuts are derived from the model's checks, whatever this says.
+    pub hand_written_twin: bool,
 }

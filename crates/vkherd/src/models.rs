@@ -30,8 +30,9 @@ pub enum ModelSpec {
     Hand(ModelOptions),
     /// A compiled cat model: the bundled files by name, or a file. `vulkan_file`: it is
     /// one of the bundled Vulkan files (vulkan.cat, vulkan-asserts.cat), which the
-    /// resolver knows from the name it was given (the engine then declares the coherence
-    /// core, [`CatEngine::bundled_vulkan`]).
+    /// resolver knows from the name it was given (the engine then builds the static
+    /// relations with the hand-written model's options, [`CatEngine::bundled_vulkan`];
+    /// the search's shortcuts are derived from the model's checks, whatever its name).
     Cat {
         model: Arc<Model>,
         vulkan_file: bool,
@@ -414,10 +415,12 @@ fn bare_name(name: &str) -> bool {
         .any(|b| b.name == name && b.summary.is_some())
 }
 
-/// The engine may take the coherence core as given for the bundled model `name`
-/// ([`vkherd_model::BundledModel::coherence_core`]).
-fn declares_coherence_core(name: &str) -> bool {
-    BUNDLED.iter().any(|b| b.name == name && b.coherence_core)
+/// The hand-written engine implements the bundled model `name`
+/// ([`vkherd_model::BundledModel::hand_written_twin`]).
+fn hand_written_twin(name: &str) -> bool {
+    BUNDLED
+        .iter()
+        .any(|b| b.name == name && b.hand_written_twin)
 }
 
 /// Resolves `--model` (a [`ModelName`] spec, with its own `+VARIANT`s), `--variant` and
@@ -488,12 +491,9 @@ pub fn resolve_name(
             }));
         }
         // Other bundled names have no hand-written engine: the bundled cat model.
-        Base::Bundled(base) => (
-            declares_coherence_core(base),
-            Model::bundled_shared(base, &all),
-        ),
+        Base::Bundled(base) => (hand_written_twin(base), Model::bundled_shared(base, &all)),
         Base::Hand(_) => unreachable!("refused above unless options_only"),
-        Base::Cat(b) => (declares_coherence_core(b), Model::bundled_shared(b, &all)),
+        Base::Cat(b) => (hand_written_twin(b), Model::bundled_shared(b, &all)),
         Base::File(path) => {
             // Read as test files are: bytes that are not UTF-8 become U+FFFD, which
             // the lexer then refuses at their place.

@@ -5,6 +5,8 @@
 //! corpus. Tests of the engines alone are in crates/enumerate/tests. Run one module with
 //! `cargo test -p vkherd --test integration MODULE::`.
 
+// Shared with the engines' tests, which use generators this binary does not.
+#[allow(dead_code)]
 #[path = "../../enumerate/tests/common/mod.rs"]
 mod common;
 mod files;

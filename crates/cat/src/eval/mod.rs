@@ -47,6 +47,9 @@ pub struct Prepared<'m> {
     /// time, stopping at the first that fails, as `consistent` does.)
     full_roots: Vec<N>,
     cut_checks: Vec<usize>,
+    /// The checks that may cut with a partial asmo and lower per-asmo values
+    /// ([`crate::shortcuts::Analysis::partial_cut_checks`]).
+    partial_cut_checks: &'m [usize],
     /// The named relations asked for at preparation, in the order asked (`None`: a name
     /// the model does not define).
     wanted: Vec<(String, Option<N>)>,
@@ -62,6 +65,8 @@ pub struct AsmoValues {
     vals: Vec<Option<Value>>,
     /// Whether each value is empty (read at every evaluation by the empty-operand cuts).
     empty: Vec<bool>,
+    /// Lower bounds for a partial asmo ([`Prepared::lower_asmo`]), not one asmo's values.
+    lower: bool,
 }
 
 /// A fresh id for a [`Prepared`] or an [`AsmoValues`].
@@ -114,6 +119,7 @@ impl<'m> Prepared<'m> {
             asmo_program: schedule.asmo_program,
             full_roots,
             cut_checks: (0..checks.len()).filter(|&c| checks[c].may_cut).collect(),
+            partial_cut_checks: &model.shortcuts().partial_cut_checks,
             wanted: wanted_nodes,
             plans: schedule.plans,
             args: schedule.args,
@@ -181,6 +187,93 @@ impl<'m> Prepared<'m> {
             id: fresh_id(),
             vals,
             empty,
+            lower: false,
+        }
+    }
+
+    /// Per-asmo values within those of every asmo that contains `partial` (transitively
+    /// closed) and lies within `pairs`: the lower ends of an interval evaluation of the
+    /// per-asmo program, with asmo between `partial` and `pairs` less `partial`'s
+    /// inverse (an order containing `partial` relates no pair the other way). Each step
+    /// maps its operands' intervals by its monotonicity: union, intersection, chains,
+    /// closures and the other monotone operators end to end; complement and the right
+    /// side of `\` swap the ends; `total-order(P, C, F)` contains P, so P's lower end
+    /// bounds it below (and everything above); a fixpoint is computed exactly when its
+    /// inputs are exact, else bounded by nothing and everything. Only the checks of
+    /// [`crate::shortcuts::Analysis::partial_cut_checks`], monotone in these values, are
+    /// evaluated with them ([`Self::may_complete`]).
+    pub fn lower_asmo(&self, partial: &Rel, pairs: &Rel) -> AsmoValues {
+        let len = self.asmo_program.len();
+        let mut lo: Vec<Option<Value>> = vec![None; len];
+        let mut hi: Vec<Option<Value>> = vec![None; len];
+        let upper = pairs.minus(&partial.inv());
+        for &i in &self.asmo_program {
+            let (l, u) = self.bounds(i, (partial, &upper), &lo, &hi);
+            let Loc::Asmo(slot) = self.p.loc[i as usize] else {
+                unreachable!("asmo node")
+            };
+            lo[slot as usize] = Some(l);
+            hi[slot as usize] = Some(u);
+        }
+        let empty = lo
+            .iter()
+            .map(|v| v.as_ref().is_some_and(Value::is_empty))
+            .collect();
+        AsmoValues {
+            id: fresh_id(),
+            vals: lo,
+            empty,
+            lower: true,
+        }
+    }
+
+    /// The interval of per-asmo node `i` ([`Self::lower_asmo`]).
+    fn bounds(
+        &self,
+        i: N,
+        (asmo_lo, asmo_hi): (&Rel, &Rel),
+        lo: &[Option<Value>],
+        hi: &[Option<Value>],
+    ) -> (Value, Value) {
+        let n = self.p.n;
+        let kind = self.p.kind(i);
+        let get_lo = |m: N| self.value(m, lo, &[]);
+        let get_hi = |m: N| self.value(m, hi, &[]);
+        let nothing = || (kernel::empty_value(kind, n), kernel::full_value(kind, n));
+        let step = self.p.steps[i as usize].as_ref().expect("a step");
+        match step {
+            program::Step::Input(Input::Asmo) => {
+                (Value::Rel(asmo_lo.clone()), Value::Rel(asmo_hi.clone()))
+            }
+            program::Step::Input(_) => nothing(),
+            program::Step::Raw(Op::Fix {
+                group,
+                index,
+                inputs,
+            }) => {
+                if inputs.iter().all(|&m| get_lo(m) == get_hi(m)) {
+                    let v = kernel::least_fixpoint(&self.model.graph, *group, *index, n, &get_lo);
+                    (v.clone(), v)
+                } else {
+                    nothing()
+                }
+            }
+            program::Step::Raw(Op::Compl(a)) => {
+                let c = |v: &Value| kernel::apply(&Op::Compl(*a), kind, n, &|_| v);
+                (c(get_hi(*a)), c(get_lo(*a)))
+            }
+            program::Step::Raw(Op::Diff(a, b)) => {
+                let d = |x: &Value, y: &Value| match (x, y) {
+                    (Value::Rel(x), Value::Rel(y)) => Value::Rel(x.minus(y)),
+                    (Value::Set(x), Value::Set(y)) => Value::Set(x.minus(y)),
+                    _ => unreachable!("type-checked"),
+                };
+                (d(get_lo(*a), get_hi(*b)), d(get_hi(*a), get_lo(*b)))
+            }
+            program::Step::Raw(Op::TotalOrder(p, ..)) => {
+                (get_lo(*p).clone(), kernel::full_value(kind, n))
+            }
+            step => (exec(step, kind, n, &get_lo), exec(step, kind, n, &get_hi)),
         }
     }
 
@@ -195,7 +288,12 @@ impl<'m> Prepared<'m> {
     ) -> bool {
         let mut memo = Memo::take(self.id, asmo.id, self.plans.len());
         let mut ok = true;
-        for &c in &self.cut_checks {
+        // Lower per-asmo values: only the checks monotone in them.
+        let checks = match asmo.lower {
+            true => self.partial_cut_checks,
+            false => &self.cut_checks[..],
+        };
+        for &c in checks {
             let node = self.model.checks[c].node;
             self.demand(node, rf, rfinit, asmo_rel, asmo, &mut memo);
             if !self.check(c, &asmo.vals, &memo.vals) {

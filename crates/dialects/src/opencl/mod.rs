@@ -43,7 +43,7 @@ pub static OPENCL: Dialect = Dialect {
         file: "opencl.cat",
         doc: "the SPIR-V memory model for OpenCL (seed 004), default for OPENCL tests",
         summary: Some("the SPIR-V memory model for OpenCL (seed 004), cat engine; the default for OPENCL tests"),
-        coherence_core: false,
+        hand_written_twin: false,
     }],
     model_files: MODEL_FILES,
     ordered_writes,

@@ -48,7 +48,7 @@ pub static VULKAN: Dialect = Dialect {
             file: "vulkan.cat",
             doc: "the Vulkan memory model (spirv.als) with Khronos' 2025 one-directional av/vis inclusion",
             summary: Some("the Vulkan model (spirv.als with the 2025 av/vis inclusion), the bundled vulkan.cat on the cat engine (default)"),
-            coherence_core: true,
+            hand_written_twin: true,
         },
         BundledModel {
             name: "vulkan-2024",
@@ -56,7 +56,7 @@ pub static VULKAN: Dialect = Dialect {
             file: "vulkan.cat",
             doc: "exactly the seed spirv.als (vulkan.cat with variant vulkan-2024)",
             summary: Some("the Vulkan model exactly as the seed spirv.als (vulkan.cat with variant vulkan-2024)"),
-            coherence_core: true,
+            hand_written_twin: true,
         },
         BundledModel {
             name: "vulkan-asserts",
@@ -64,7 +64,7 @@ pub static VULKAN: Dialect = Dialect {
             file: "vulkan-asserts.cat",
             doc: "vulkan plus the Alloy file's asserts and locordcomplete, as flags",
             summary: None,
-            coherence_core: true,
+            hand_written_twin: true,
         },
     ],
     model_files: MODEL_FILES,

@@ -1,7 +1,7 @@
 //! A compiled cat model ([`vkherd_cat`]) as an [`Engine`]: the bundled vulkan.cat (the
 //! default model), opencl.cat, or any `--model FILE.cat`.
 
-use super::{Capabilities, Engine, Judgement, PreparedModel, Wanted};
+use super::{Capabilities, CoreTerms, Engine, Judgement, PreparedModel, Shortcuts, Wanted};
 use std::sync::Arc;
 use vkherd_cat::{AsmoValues, Evaluation, Model, Prepared};
 use vkherd_model::axioms::Candidate;
@@ -13,46 +13,45 @@ pub struct CatEngine {
     model: Arc<Model>,
     /// The model is one of the bundled Vulkan files ([`CatEngine::bundled_vulkan`]).
     vulkan_file: bool,
+    /// Shortcuts claimed rather than derived ([`CatEngine::claiming`]; tests only).
+    claimed: Option<Shortcuts>,
 }
 
-/// The variants of the bundled Vulkan model that keep the coherence core
-/// ([`CatEngine::bundled_vulkan`]): `vulkan-2024` changes only the av/vis inclusion
-/// (`avvisinc`), `no-chains` only the chains of the av/vis terms, and `mmra` keeps
-/// `po & sref` in locord's single-thread term (docs/mmra.md); none of them changes `fr`,
-/// the first axiom or `co`.
-pub const CORE_KEEPING_VARIANTS: [&str; 3] = ["vulkan-2024", "no-chains", "mmra"];
-
 impl CatEngine {
-    /// Any cat model: it declares no coherence core, so the search uses only the
-    /// model-independent cuts.
+    /// Any cat model. The search's shortcuts it gets are derived from its checks
+    /// (`vkherd_cat::shortcuts`), per path combination ([`PreparedModel::shortcuts`]).
     pub fn new(model: Arc<Model>) -> CatEngine {
         CatEngine {
             model,
             vulkan_file: false,
+            claimed: None,
         }
     }
 
     /// A model of the bundled Vulkan files (vulkan.cat, or vulkan-asserts.cat, which
     /// adds only flags), as `Model::bundled` compiled it, with the variants it was
-    /// compiled with (`model.active`). It declares the coherence core when every variant
-    /// is one of [`CORE_KEEPING_VARIANTS`]: vulkan.cat transcribes the Alloy file's
-    /// `locord` (whose single-thread term is `po & sloc & sref`), `fr`, first axiom, and
-    /// takes `co = (locord + asmo)+`; the differential tests show the file equal to the
-    /// hand-written model candidate by candidate (tests/cat_model.rs), which declares the
-    /// core for the same reasons ([`super::hand::HandEngine`]). The caller vouches that
-    /// `model` is such a file: the engine cannot tell a model's text from another's.
+    /// compiled with (`model.active`). The static relations are then built with the
+    /// hand-written model's options for those variants ([`Engine::statics_options`]),
+    /// which the differential tests compare against; the search's shortcuts are derived
+    /// from the model as for any other (crates/cat/tests/shortcuts.rs shows vulkan.cat
+    /// gets all of them with every variant). The caller vouches that `model` is such a
+    /// file.
     pub fn bundled_vulkan(model: Arc<Model>) -> CatEngine {
         CatEngine {
             model,
             vulkan_file: true,
+            claimed: None,
         }
     }
 
-    /// See [`CatEngine::bundled_vulkan`].
-    fn coherence_core(&self) -> bool {
-        self.vulkan_file
-            && (self.model.active_variants().iter())
-                .all(|v| CORE_KEEPING_VARIANTS.contains(&v.as_str()))
+    /// The same engine with `shortcuts` claimed for the model whatever its checks say.
+    /// For tests only: a claim the model does not support makes the search drop
+    /// consistent candidates, which is what such tests show
+    /// (crates/enumerate/tests/shortcuts.rs).
+    #[doc(hidden)]
+    pub fn claiming(mut self, shortcuts: Shortcuts) -> CatEngine {
+        self.claimed = Some(shortcuts);
+        self
     }
 
     /// The bundled vulkan.cat with the variants `opts` names (`vulkan-2024`, `no-chains`,
@@ -67,6 +66,7 @@ impl CatEngine {
         CatEngine {
             model: Arc::new(self.model.with_variant(v)),
             vulkan_file: self.vulkan_file,
+            claimed: self.claimed,
         }
     }
 
@@ -108,7 +108,7 @@ impl Engine for CatEngine {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             witness_checks: true,
-            coherence_core: self.coherence_core(),
+            claimed: self.claimed,
         }
     }
 
@@ -147,10 +147,29 @@ impl<'m> PreparedModel for Prepared<'m> {
         Prepared::for_asmo(self, asmo)
     }
 
-    /// None yet: a lower bound would need the analysis of `vkherd_cat::mono` extended to
-    /// asmo.
-    fn lower_asmo(&self) -> Option<AsmoValues> {
-        None
+    /// Derived from the model's checks (`vkherd_cat::shortcuts`, where each is argued):
+    /// the coherence filter's terms on this combination, and whether `co` follows asmo.
+    fn shortcuts(&self, s: &Statics, asmo_pairs: &Rel) -> Shortcuts {
+        let model = self.model();
+        Shortcuts {
+            core: model.coherence(s, asmo_pairs).map(|c| CoreTerms {
+                po_loc: c.po_loc,
+                fr_ww: c.fr_ww,
+            }),
+            final_by_asmo: model.shortcuts().co_by_asmo,
+        }
+    }
+
+    /// The lower ends of an interval evaluation of the per-asmo program
+    /// (`Prepared::lower_asmo`, which argues it); with them only the checks monotone in
+    /// the per-asmo values and asmo cut (`vkherd_cat::mono::monotone_over_asmo_values`).
+    fn lower_asmo(&self, partial: &Rel, pairs: &Rel) -> Option<AsmoValues> {
+        Some(Prepared::lower_asmo(self, partial, pairs))
+    }
+
+    /// The bound is tighter the more of asmo is known: recomputed as stage 1 orients pairs.
+    fn lower_asmo_varies(&self) -> bool {
+        true
     }
 
     /// Only the checks `vkherd_cat::mono` proves monotone are used.

@@ -6,7 +6,7 @@
 //! asmo, `co` once per asmo, a search node's relations shared with its parent's when its
 //! sw is the parent's.
 
-use super::{Capabilities, Engine, Judgement, PreparedModel, Wanted};
+use super::{Capabilities, Engine, Judgement, PreparedModel, Shortcuts, Wanted};
 use std::borrow::Cow;
 use std::sync::Arc;
 use vkherd_model::axioms::{sw, AsmoTerms, Candidate, StaticTerms};
@@ -15,10 +15,15 @@ use vkherd_model::{Derived, ModelOptions, Rel, Statics};
 /// The hand-written Vulkan model with the options it runs with (the variant, `no-chains`
 /// and `mmra`, docs/mmra.md).
 ///
-/// It declares the coherence core ([`Capabilities::coherence_core`]): `Derived::locord`
-/// contains `po & sloc & sref` (its single-thread term), `fr` and the first axiom are
-/// the Alloy file's, and the visitors' `co` is `(locord + asmo)+`; the `mmra` variant
-/// keeps `po & sref` in the single-thread term (docs/mmra.md).
+/// It declares every shortcut ([`Shortcuts::ALL`]), by the argument of
+/// `vkherd_cat::shortcuts` for its first form, here by reading the Rust rather than the
+/// IR: `Derived::locord` contains `po & sloc & sref` (its single-thread term), `fr` is
+/// the Alloy file's (`~rf.((W->W)&locord) + ~rf.asmo + [RFINIT].sloc.[W] - iden`), so
+/// every term of the coherence filter is within `locord + rf + fr + asmo`, whose
+/// acyclicity is the first axiom; and the visitors' `co` is `(locord + asmo)+`, within
+/// the same acyclic relation. The `mmra` variant keeps `po & sref` in the single-thread
+/// term (docs/mmra.md). (vulkan.cat, the same model, gets the same shortcuts derived by
+/// the cat crate: crates/cat/tests/shortcuts.rs.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct HandEngine {
     pub options: ModelOptions,
@@ -115,7 +120,7 @@ impl Engine for HandEngine {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             witness_checks: false,
-            coherence_core: true,
+            claimed: None,
         }
     }
 
@@ -153,12 +158,17 @@ impl PreparedModel for HandPrepared<'_> {
         HandAsmo { terms, co }
     }
 
+    /// Every shortcut (see [`HandEngine`]).
+    fn shortcuts(&self, _: &Statics, _: &Rel) -> Shortcuts {
+        Shortcuts::ALL
+    }
+
     /// The terms of the empty order. Sound: `rs` and `hypors` are
     /// `stor[..] . *(imm[asmo] . ..)`, and `*` contains the identity, so the empty asmo
     /// gives `stor[REL&A]` and `stor[W&A]`, which every asmo's `rs`/`hypors` contain;
     /// `release` is built from them with `.` and `+` only. (The exact terms of a partial
     /// asmo would not be a bound: `imm[asmo]` is not monotone in asmo.)
-    fn lower_asmo(&self) -> Option<HandAsmo> {
+    fn lower_asmo(&self, _: &Rel, _: &Rel) -> Option<HandAsmo> {
         Some(HandAsmo {
             terms: AsmoTerms::new(self.s, &self.terms, &Rel::empty(self.s.n())),
             co: None,

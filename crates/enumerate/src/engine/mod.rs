@@ -24,7 +24,7 @@ use vkherd_model::axioms::Candidate;
 use vkherd_model::{ModelOptions, Rel, Statics};
 
 /// What an engine lets the search do besides judging candidates: the search asks for
-/// nothing else, so an engine that declares neither gets only the model-independent
+/// nothing else, so an engine that declares nothing gets only the model-independent
 /// cuts, and the same answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Capabilities {
@@ -32,14 +32,46 @@ pub struct Capabilities {
     /// node's children, so it may be answered by a witness, a completion of the node that
     /// passes it (`search::Search::witness`).
     pub witness_checks: bool,
-    /// The model entails Vulkan's coherence core: `po & sloc & sref` within `locord`,
-    /// `fr` as in the Alloy file, `acyclic(locord + rf + fr + asmo)` required, and the
-    /// final values decided by `co = (locord + asmo)+`. The search's coherence filter
-    /// (coherence.rs), its placing of an RMW right after the write it reads, and the
-    /// final values known before a leaf (columns.rs) rely on it. Not a property an engine
-    /// can check: whoever resolves the model declares it, with the argument
-    /// ([`cat::CatEngine::bundled_vulkan`], [`hand::HandEngine`]).
-    pub coherence_core: bool,
+    /// Shortcuts taken as given instead of asked of the prepared model
+    /// ([`PreparedModel::shortcuts`]). Only tests set it, to show what a claim the model
+    /// does not support would do to the answers ([`cat::CatEngine::claiming`]).
+    pub claimed: Option<Shortcuts>,
+}
+
+/// The search's shortcuts that rely on the model (search.rs, coherence.rs, columns.rs),
+/// on one path combination: what the model's axioms entail there, derived from the model
+/// (`vkherd_cat::shortcuts` for a cat model), never from its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Shortcuts {
+    /// Every consistent candidate has `rf | asmo | fr_asmo | fr_init` acyclic, with the
+    /// terms of [`CoreTerms`] added: the search's coherence filter (coherence.rs), and
+    /// the placing of an RMW right after the write it reads in asmo (a cycle
+    /// `w rf e asmo w` otherwise). `None`: neither.
+    pub core: Option<CoreTerms>,
+    /// The final value of a location whose writes asmo orders totally is the asmo-last
+    /// write's in every consistent candidate (the model's `co` contains asmo and is
+    /// acyclic there): the final values known before a leaf (columns.rs).
+    pub final_by_asmo: bool,
+}
+
+/// The optional terms of the coherence filter (coherence.rs): `po_loc = po & sloc & sref`
+/// and `fr_ww = (rf^-1 ; (po_loc & (W * W))) \ id`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CoreTerms {
+    pub po_loc: bool,
+    pub fr_ww: bool,
+}
+
+impl Shortcuts {
+    /// Every shortcut, with every term: what Vulkan's axioms entail (the hand-written
+    /// engine's declaration, [`hand::HandEngine`]).
+    pub const ALL: Shortcuts = Shortcuts {
+        core: Some(CoreTerms {
+            po_loc: true,
+            fr_ww: true,
+        }),
+        final_by_asmo: true,
+    };
 }
 
 /// A relation a visitor reads, by its place in the visitor's `wanted` list: the engine
@@ -91,10 +123,20 @@ pub trait PreparedModel: Sync {
     /// The per-asmo part of the model for `asmo`.
     fn for_asmo(&self, asmo: &Rel) -> Self::Asmo;
 
-    /// Per-asmo values contained in those of every asmo, for checking a partial asmo with
-    /// [`Self::check_node`] (stage 1 of the search), or `None` if the engine has no such
-    /// bound (then stage 1 cuts with values and the coherence core only).
-    fn lower_asmo(&self) -> Option<Self::Asmo>;
+    /// The shortcuts the model allows on this path combination, whose asmo orders the
+    /// pairs `asmo_pairs` (both directions listed; `candidates::asmo_pairs`).
+    fn shortcuts(&self, s: &Statics, asmo_pairs: &Rel) -> Shortcuts;
+
+    /// Per-asmo values contained in those of every asmo that contains `partial` (a
+    /// transitively closed partial asmo) and orders only `pairs`, for checking a partial
+    /// asmo with [`Self::check_node`] (stage 1 of the search), or `None` if the engine has
+    /// no such bound (then stage 1 cuts with values and the coherence core only).
+    fn lower_asmo(&self, partial: &Rel, pairs: &Rel) -> Option<Self::Asmo>;
+
+    /// Does [`Self::lower_asmo`] depend on `partial`? If not, the search computes it once.
+    fn lower_asmo_varies(&self) -> bool {
+        false
+    }
 
     /// `None` if no completion of this partial candidate (rf and RFINIT can only gain
     /// pairs, asmo is fixed) can be consistent, else what the node's children may start

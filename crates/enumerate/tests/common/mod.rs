@@ -350,3 +350,107 @@ pub fn random_rmw_test(seed: u64) -> (String, u32) {
     }
     (text, unroll)
 }
+
+/// A random OpenCL test with lock loops: 2 or 3 work-items on a lock `l` (global atomic)
+/// and a counter `x` (plain, global or local), each taking the lock with a
+/// compare-exchange loop (strong or weak, `while (!cas(...)) { e = 0; }`), an exchange
+/// loop (`while (atomic_exchange(...) != 0);`) or a single compare-exchange, then
+/// incrementing or writing `x`, releasing with an atomic store, or a fetch-add or atomic
+/// load of `l`; orders, failure orders and scopes vary. Returns the test and the
+/// `--unroll` to run it at (0 or 1, small enough for the naive enumeration).
+pub fn random_opencl_lock_test(seed: u64) -> (String, u32) {
+    let mut rng = Rng::new(seed ^ 0x0C1_10C5);
+    let unroll = rng.below(2) as u32;
+    let nthreads = 2 + usize::from(unroll == 0 && rng.chance(40));
+    let same_wg = rng.chance(30);
+    let local_x = same_wg && rng.chance(50);
+    let orders = [
+        "memory_order_relaxed",
+        "memory_order_acquire",
+        "memory_order_acq_rel",
+        "memory_order_seq_cst",
+    ];
+    let release = [
+        "memory_order_relaxed",
+        "memory_order_release",
+        "memory_order_seq_cst",
+    ];
+    let scopes = ["", ", memory_scope_work_group", ", memory_scope_device"];
+    let mut text =
+        format!("OPENCL random-opencl-lock-{seed}\n\"generated\"\n{{ [l] = 0; [x] = 0; }}\n");
+    let mut shown = vec!["x".to_string(), "l".to_string()];
+    let mut loops_left = if unroll == 0 { 3 } else { 2 };
+    for t in 0..nthreads {
+        let wg = if same_wg { 0 } else { t };
+        let space = if local_x { "local" } else { "global" };
+        text.push_str(&format!(
+            "P{t}@wg {wg}, dev 0 (global atomic_int* l, {space} int* x) {{\n"
+        ));
+        let mut regs = 0;
+        let scope = if same_wg {
+            *rng.pick(&scopes)
+        } else {
+            *rng.pick(&scopes[..1])
+        };
+        for _ in 0..1 + rng.below(2) {
+            let succ = *rng.pick(&orders);
+            let fail = *rng.pick(&orders[..2]);
+            match rng.below(8) {
+                0..=2 if loops_left > 0 => {
+                    loops_left -= 1;
+                    let kind = *rng.pick(&["strong", "weak"]);
+                    text.push_str(&format!(
+                        "  int e{regs} = 0;\n  while (!atomic_compare_exchange_{kind}_explicit(l, &e{regs}, 1, {succ}, {fail}{scope})) {{ e{regs} = 0; }}\n"
+                    ));
+                    shown.push(format!("{t}:e{regs}"));
+                    regs += 1;
+                }
+                3 if loops_left > 0 => {
+                    loops_left -= 1;
+                    text.push_str(&format!(
+                        "  while (atomic_exchange_explicit(l, 1, {succ}{scope}) != 0);\n"
+                    ));
+                }
+                0..=3 => {
+                    let kind = *rng.pick(&["strong", "weak"]);
+                    let expected = rng.below(2);
+                    text.push_str(&format!(
+                        "  int e{regs} = {expected};\n  int ok{regs} = atomic_compare_exchange_{kind}_explicit(l, &e{regs}, {}, {succ}, {fail}{scope});\n",
+                        1 - expected
+                    ));
+                    shown.push(format!("{t}:ok{regs}"));
+                    regs += 1;
+                }
+                4 => {
+                    text.push_str(&format!("  int c{regs} = *x;\n  *x = c{regs} + 1;\n"));
+                    shown.push(format!("{t}:c{regs}"));
+                    regs += 1;
+                }
+                5 => text.push_str(&format!("  *x = {};\n", t + 1)),
+                6 => {
+                    let ord = *rng.pick(&release);
+                    text.push_str(&format!("  atomic_store_explicit(l, 0, {ord}{scope});\n"));
+                }
+                _ => {
+                    if rng.chance(50) {
+                        text.push_str(&format!(
+                            "  int f{regs} = atomic_fetch_add_explicit(l, 1, {succ}{scope});\n"
+                        ));
+                        shown.push(format!("{t}:f{regs}"));
+                    } else {
+                        let ord = *rng.pick(&["memory_order_relaxed", "memory_order_acquire"]);
+                        text.push_str(&format!(
+                            "  int f{regs} = atomic_load_explicit(l, {ord}{scope});\n"
+                        ));
+                        shown.push(format!("{t}:f{regs}"));
+                    }
+                    regs += 1;
+                }
+            }
+        }
+        text.push_str("}\n");
+    }
+    text.push_str(&format!("locations [{}]\n", shown.join("; ")));
+    text.push_str(&format!("exists (x = {nthreads})\n"));
+    (text, unroll)
+}

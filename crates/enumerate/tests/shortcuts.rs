@@ -1,0 +1,236 @@
+//! The search's shortcuts that rely on the model (the coherence filter, an RMW placed
+//! after its source, final values read off asmo: `Shortcuts`), derived from each model's
+//! checks (`vkherd_cat::shortcuts`), against plain generate-and-test (`--naive`) and
+//! against the same search with no shortcut: identical outcomes (states, marks, counts of
+//! consistent executions, race flags) on generated OpenCL lock loops (compare-exchange and
+//! exchange loops) under opencl.cat and under user models, on the OpenCL corpus, and on
+//! Vulkan RMW spin loops under a user model. A user model whose checks do not entail the
+//! core is refused it, and claiming the core for it anyway loses outcomes: the derivation
+//! is what keeps the search exact.
+
+use crate::common;
+use crate::files;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use vkherd_cat::{Model, Source};
+use vkherd_enumerate::{
+    collect_outcomes, naive_size, AnyEngine, CatEngine, EnumOptions, Outcomes, RunConfig, Shortcuts,
+};
+use vkherd_model::Program;
+
+fn opencl() -> CatEngine {
+    CatEngine::new(Arc::new(Model::bundled("opencl", &[]).unwrap()))
+}
+
+fn user(text: &str) -> CatEngine {
+    let model = Model::compile(
+        Source {
+            name: "user.cat".into(),
+            text: Arc::from(text),
+        },
+        &BTreeSet::new(),
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render()));
+    CatEngine::new(Arc::new(model))
+}
+
+/// herd7's SC-per-location and causality, in vkherd's base names: the first form of the
+/// core (`acyclic po-loc | rf | co | fr`).
+const SC_PER_LOCATION: &str = r#"include "stdlib.cat"
+let co = asmo
+let fr = ((rf^-1 ; co) | ([RFINIT] ; loc ; [W])) \ id
+acyclic po-loc | rf | co | fr as sc-per-location
+irreflexive rf ; co as rmw-reads-before
+empty (rf ; [R & W]) & (co ; co) as rmw-atomicity
+let hb = (po | (rf & ext))+
+irreflexive hb ; (co | fr) as causality"#;
+
+/// RC11's coherence (`irreflexive hb ; eco`) with the RMW axioms: the second form.
+const RC11_COHERENCE: &str = r#"let co = asmo
+let fr = ((rf^-1 ; co) | ([RFINIT] ; sloc ; [W])) \ id
+let eco = (rf | co | fr)+
+let sw = [REL & A] ; rf ; [ACQ & A]
+let hb = (po | sw)+
+irreflexive hb ; eco as coherence
+irreflexive rf ; co as rmw-1
+empty (rf ; [R & W]) & (co ; co) as rmw-2
+empty [W] ; co ; [R & W & RFINIT] as rmw-3
+let conflict = (sloc & ((W * (R | W)) | (R * W))) \ sthd
+flag ~empty (conflict \ (A * A)) \ (hb | hb^-1) as racy"#;
+
+/// Causality alone: no coherence axiom, so no core. Claiming one would be wrong.
+const NO_COHERENCE: &str = r#"let co = asmo
+acyclic po | rf as causality"#;
+
+fn options(engine: CatEngine, unroll: u32, naive: bool) -> EnumOptions {
+    EnumOptions {
+        engine: AnyEngine::Cat(engine),
+        run: RunConfig {
+            unroll,
+            naive,
+            ..RunConfig::default()
+        },
+        ..EnumOptions::default()
+    }
+}
+
+fn outcomes(program: &Program, opts: &EnumOptions) -> Outcomes {
+    collect_outcomes(program, opts)
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .0
+}
+
+/// Do the search with the model's shortcuts, the search without any, and (when small
+/// enough) the naive enumeration give the same outcomes? Returns whether naive ran.
+fn compare(name: &str, source: &str, engine: &CatEngine, unroll: u32, budget: u64) -> bool {
+    let program = crate::load_litmus(source)
+        .unwrap_or_else(|d| panic!("{name}: {}\n{source}", d.render(name, source)));
+    let search = outcomes(&program, &options(engine.clone(), unroll, false));
+    let plain = engine.clone().claiming(Shortcuts::default());
+    let without = outcomes(&program, &options(plain, unroll, false));
+    assert_eq!(
+        search, without,
+        "{name}: the shortcuts change the outcomes\n{source}"
+    );
+    let naive = options(engine.clone(), unroll, true);
+    if naive_size(&program, &naive, budget).is_none() {
+        return false;
+    }
+    assert_eq!(
+        search,
+        outcomes(&program, &naive),
+        "{name}: search differs from naive\n{source}"
+    );
+    true
+}
+
+#[test]
+fn opencl_lock_loops_match_naive() {
+    let engine = opencl();
+    let mut naive = 0;
+    for seed in 0..60 {
+        let (source, unroll) = common::random_opencl_lock_test(seed);
+        naive += compare(&format!("seed {seed}"), &source, &engine, unroll, 200_000) as usize;
+    }
+    assert!(naive >= 40, "only {naive} of 60 seeds compared with naive");
+}
+
+#[test]
+fn user_models_on_opencl_lock_loops_match_naive() {
+    for (model, text) in [
+        ("sc-per-location", SC_PER_LOCATION),
+        ("rc11-coherence", RC11_COHERENCE),
+        ("no-coherence", NO_COHERENCE),
+    ] {
+        let engine = user(text);
+        let mut naive = 0;
+        for seed in 0..30 {
+            let (source, unroll) = common::random_opencl_lock_test(seed);
+            let name = format!("{model}, seed {seed}");
+            naive += compare(&name, &source, &engine, unroll, 100_000) as usize;
+        }
+        assert!(
+            naive >= 20,
+            "{model}: only {naive} of 30 seeds compared with naive"
+        );
+    }
+}
+
+#[test]
+fn user_models_on_vulkan_rmw_loops_match_naive() {
+    for (model, text) in [
+        ("sc-per-location", SC_PER_LOCATION),
+        ("rc11-coherence", RC11_COHERENCE),
+        ("no-coherence", NO_COHERENCE),
+    ] {
+        let engine = user(text);
+        let mut naive = 0;
+        for seed in 0..30 {
+            let (source, unroll) = common::random_rmw_test(seed);
+            let name = format!("{model}, seed {seed}");
+            naive += compare(&name, &source, &engine, unroll, 100_000) as usize;
+        }
+        assert!(
+            naive >= 15,
+            "{model}: only {naive} of 30 seeds compared with naive"
+        );
+    }
+}
+
+#[test]
+fn opencl_corpus_matches_without_shortcuts_and_naive() {
+    let root = files::corpus_root().join("opencl");
+    let engine = opencl();
+    let mut naive = 0;
+    let tests = files::litmus_files(&root);
+    for f in &tests {
+        let source = std::fs::read_to_string(f).unwrap();
+        naive += compare(&f.display().to_string(), &source, &engine, 2, 200_000) as usize;
+    }
+    assert!(
+        tests.len() >= 80 && naive >= 80,
+        "{naive} of {} compared",
+        tests.len()
+    );
+}
+
+/// The derivation refuses NO_COHERENCE the core, and rightly: a read of a write that the
+/// work-item's own later write to the location overwrote (`fr_ww ; po_loc` is a cycle
+/// of the core) is consistent under it, and the search claiming the core loses that
+/// state.
+#[test]
+fn claiming_the_core_for_a_model_without_it_is_wrong() {
+    let source = r#"OPENCL stale-read
+"A read of a write the work-item has overwritten: coherence forbids it."
+{ [x] = 0; }
+P0@wg 0, dev 0 (global int* x) {
+  *x = 1;
+  *x = 2;
+  int r = *x;
+}
+exists (0:r = 1)
+"#;
+    let program = crate::load_litmus(source).unwrap();
+    let engine = user(NO_COHERENCE);
+    assert_eq!(engine.model().shortcuts().core, None);
+    let derived = outcomes(&program, &options(engine.clone(), 2, false));
+    let naive = outcomes(&program, &options(engine.clone(), 2, true));
+    assert_eq!(derived, naive);
+    assert!(naive.positive > 0, "the stale read is allowed: {naive:?}");
+    let claimed = outcomes(
+        &program,
+        &options(engine.claiming(Shortcuts::ALL), 2, false),
+    );
+    assert_ne!(
+        claimed, naive,
+        "the claimed core should lose the stale read"
+    );
+    assert_eq!(claimed.positive, 0);
+    // Under a model with coherence the state is forbidden, with or without shortcuts.
+    let coherent = user(SC_PER_LOCATION);
+    assert!(coherent.model().shortcuts().core.is_some());
+    let with = outcomes(&program, &options(coherent.clone(), 2, false));
+    assert_eq!(with, outcomes(&program, &options(coherent, 2, true)));
+    assert_eq!(with.positive, 0);
+}
+
+/// A compare-exchange whose 1/0 result nothing reads names the thread's last register:
+/// the value solver's register file must hold it (it was one short, and the run
+/// panicked).
+#[test]
+fn an_unread_compare_exchange_result_has_a_register() {
+    let source = r#"OPENCL cas-result
+"An exchange whose result is only observed."
+{ [l] = 0; }
+P0@wg 0, dev 0 (global atomic_int* l) {
+  int e = 0;
+  int ok = atomic_compare_exchange_strong_explicit(l, &e, 1, memory_order_relaxed, memory_order_relaxed);
+}
+exists (0:ok = 1)
+"#;
+    let program = crate::load_litmus(source).unwrap();
+    let got = outcomes(&program, &options(opencl(), 2, false));
+    assert_eq!(got, outcomes(&program, &options(opencl(), 2, true)));
+    assert_eq!(got.positive, 1);
+}
