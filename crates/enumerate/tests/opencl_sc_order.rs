@@ -463,7 +463,13 @@ fn the_sc_check_is_the_seeds_order_s_on_every_candidate() {
     for path in files::litmus_files(&corpus) {
         let source = std::fs::read_to_string(&path).unwrap();
         let program = crate::load_litmus(&source).expect("parses");
-        let (c, s, l) = compare(&path.display().to_string(), &program, &model, Pairs::Model, 8);
+        let (c, s, l) = compare(
+            &path.display().to_string(),
+            &program,
+            &model,
+            Pairs::Model,
+            8,
+        );
         compared += c;
         stale_only += s;
         last_only += l;
@@ -528,11 +534,14 @@ fn the_variant_unscoped_sc_is_the_seeds_order_without_scopes() {
         Model::bundled("opencl", &["unscoped-sc".to_string()]).expect("opencl.cat compiles"),
     );
     let mut compared = 0;
-    for (mix, seeds) in [(Mix::OneScope, 40), (Mix::OneWorkGroup, 40), (Mix::Anywhere, 20)] {
+    for (mix, seeds) in [
+        (Mix::OneScope, 40),
+        (Mix::OneWorkGroup, 40),
+        (Mix::Anywhere, 20),
+    ] {
         for seed in 0..seeds {
             let source = random_test(seed, mix);
-            let program =
-                crate::load_litmus(&source).unwrap_or_else(|e| panic!("{source}\n{e:?}"));
+            let program = crate::load_litmus(&source).unwrap_or_else(|e| panic!("{source}\n{e:?}"));
             compared += compare(&source, &program, &model, Pairs::All, 6).0;
         }
     }
