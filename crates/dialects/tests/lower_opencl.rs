@@ -78,7 +78,9 @@ fn rmws_fences_and_barriers() {
          work_group_barrier(CLK_GLOBAL_MEM_FENCE, memory_scope_device);",
     );
     let rmw = F::R | F::W | F::A;
-    let bar = F::CBAR | F::F | F::ACQ | F::REL;
+    // A barrier is two fences (seed 004 §3.6.3): the entry, a release fence, then the
+    // exit, an acquire fence.
+    let bar = F::CBAR | F::F;
     assert_eq!(
         got,
         [
@@ -88,15 +90,27 @@ fn rmws_fences_and_barriers() {
             F::F | F::REL | F::SEMSC0 | F::SCOPEWG,
             F::F | F::ACQ | F::REL | SEQCST | F::SEMSC0 | F::SEMSC1 | F::SCOPEQF,
             F::F | F::SEMSC1 | F::SCOPEQF,
-            bar | F::SEMSC1 | F::SCOPEWG,
-            bar | F::SEMSC0 | F::SCOPEQF,
+            bar | F::REL | F::SEMSC1 | F::SCOPEWG,
+            bar | F::ACQ | F::SEMSC1 | F::SCOPEWG,
+            bar | F::REL | F::SEMSC0 | F::SCOPEQF,
+            bar | F::ACQ | F::SEMSC0 | F::SCOPEQF,
         ]
     );
     let p = lower(&one_thread("barrier(0); B1: barrier(0);"));
-    let names: Vec<_> = accesses(&p, 0)
-        .iter()
-        .map(|a| a.barrier.clone().expect("a barrier"))
-        .collect();
+    let a = accesses(&p, 0);
+    // The entry fence is where work-items meet: it carries the barrier's name; the exit
+    // fence right after it is a fence.
+    let kinds: Vec<_> = a.iter().map(|a| (a.kind, a.barrier.is_some())).collect();
+    assert_eq!(
+        kinds,
+        [
+            (AccessKind::Cbar, true),
+            (AccessKind::Fence, false),
+            (AccessKind::Cbar, true),
+            (AccessKind::Fence, false),
+        ]
+    );
+    let names: Vec<_> = a.iter().filter_map(|a| a.barrier.clone()).collect();
     // Labels do not matter: every barrier of a work-group is the same barrier.
     assert_eq!(names[0], names[1]);
     assert_eq!(p.cbar_rule, CbarRule::Workgroup);

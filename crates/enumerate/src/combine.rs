@@ -1,6 +1,12 @@
 //! A path combination (one path per thread) turned into events, and the ways its control
 //! barriers meet (`scbarinst`), per the input format's rule (control-barriers.md,
 //! khronos-test-format.md).
+//!
+//! The events that meet are those of the accesses that carry a barrier name
+//! (`Access::barrier`). A Vulkan `cbar` is one such event. An OpenCL barrier is two
+//! fences (seed 004 §3.6.3, docs/opencl.md "Lowering"): its entry fence carries the name
+//! and meets the other work-items' entry fences; its exit fence, right after it, carries
+//! none and meets nothing (opencl.cat finds it as the entry's next event in po).
 
 use crate::paths::{Path, Step};
 use std::collections::BTreeMap;
@@ -430,6 +436,29 @@ mod tests {
         assert_eq!(located.kind, EnumErrorKind::BarrierRule(e.rule.clone()));
         assert_eq!((located.span.line, located.span.column), (4, 1));
         assert_eq!(located.to_string(), e.to_string());
+    }
+
+    /// An OpenCL barrier is an entry fence and an exit fence (seed 004 §3.6.3): the
+    /// entries of the work-items of a work-group meet, the exits meet nothing.
+    #[test]
+    fn opencl_barriers_meet_at_their_entry_fences() {
+        let src = "OPENCL B\n{ [x] = 0; }\n\
+                   P0@sg 0, wg 0 (global int* x) { *x = 1; barrier(CLK_GLOBAL_MEM_FENCE); }\n\
+                   P1@sg 1, wg 0 (global int* x) { barrier(CLK_GLOBAL_MEM_FENCE); int r0 = *x; }\n\
+                   exists (1:r0 = 0)\n";
+        let program = vkherd_dialects::opencl::lower_opencl(
+            &vkherd_dialects::opencl::parse_opencl(src).unwrap(),
+        )
+        .unwrap();
+        let lay = first_paths(&program);
+        // P0: W x, entry, exit; P1: entry, exit, R x.
+        assert_eq!(lay.events.len(), 6);
+        let Meeting::Instances(rels) = meetings(&program, &lay).unwrap() else {
+            panic!("a deadlock");
+        };
+        assert_eq!(rels.len(), 1);
+        let pairs: Vec<(usize, usize)> = rels[0].pairs().collect();
+        assert_eq!(pairs, [(1, 1), (1, 3), (3, 1), (3, 3)]);
     }
 
     /// Two cbars of one thread in one instance break `no scbarinst & rai[po]`; the

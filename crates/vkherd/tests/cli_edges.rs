@@ -470,7 +470,7 @@ fn a_variant_no_model_has_is_an_error() {
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
-        err.contains("error: no model has the variant `frob`: without --model, tests are judged by vulkan (variants: mmra, no-chains, vulkan-2024) and OPENCL tests by opencl (variants: mmra, rc11-sc)"),
+        err.contains("error: no model has the variant `frob`: without --model, tests are judged by vulkan (variants: mmra, no-chains, vulkan-2024) and OPENCL tests by opencl (variants: mmra, no-svm-atomics, rc11-sc, unscoped-sc)"),
         "{err}"
     );
     assert!(out.stdout.is_empty());

@@ -59,10 +59,17 @@ exists (1:r0 = 2)
 fn opencl_tags_reach_every_event_of_the_statement() {
     let p = vkherd::load_litmus(OPENCL).unwrap();
     assert_eq!(tags(&p, 0), ["!mmra(sync-as:1)", "!mmra(sync-as:0)", ""]);
-    // Both loads of the first statement carry its tags; statements nest in `if`.
+    // Both loads of the first statement carry its tags; statements nest in `if`; both
+    // fences of the barrier (entry and exit, seed 004 §3.6.3) carry its tags.
     assert_eq!(
         tags(&p, 1),
-        ["!mmra(a:b)", "!mmra(a:b)", "!mmra(c:d)", "!mmra(e:f)"]
+        [
+            "!mmra(a:b)",
+            "!mmra(a:b)",
+            "!mmra(c:d)",
+            "!mmra(e:f)",
+            "!mmra(e:f)"
+        ]
     );
 }
 

@@ -73,7 +73,7 @@ fn models_lists_every_bundled_name() {
             .to_string()
     };
     assert!(
-        line("opencl").ends_with("; variants: mmra, rc11-sc"),
+        line("opencl").ends_with("; variants: mmra, no-svm-atomics, rc11-sc, unscoped-sc"),
         "{out}"
     );
     assert!(

@@ -111,16 +111,15 @@ fn stated(source: &str, key: &str) -> Option<(String, bool)> {
         .map(|l| (l[..2].to_string(), l.contains("data race: yes")))
 }
 
-/// The variant `rc11-sc` (RC11's psc instead of seed 004's order S, docs/opencl.md "The
-/// SC order S"): on every corpus test it gives the header's `RC11-SC:` verdict and race
-/// flag where there is one, else the `Expected:` ones (so a test on which the two SC
-/// axioms differ must say so); its report is locked where it differs from the default's,
-/// and its pruned search equals --naive there.
-#[test]
-fn rc11_sc_differs_only_where_the_headers_say() {
-    let choice = vkherd::models::resolve("opencl", &["rc11-sc".to_string()], false)
-        .expect("opencl has the variant rc11-sc");
-    let rc11 = vkherd::Options {
+/// A variant of opencl.cat on every corpus test: it gives the header's `KEY:` verdict and
+/// race flag where there is one, else the `Expected:` ones (so a test on which the
+/// variant differs must say so); its report is locked where it differs from the
+/// default's, and its pruned search equals --naive there. Returns the tests whose
+/// reports it changes.
+fn variant_differs_only_where_the_headers_say(variant: &str, key: &str) -> Vec<String> {
+    let choice = vkherd::models::resolve("opencl", &[variant.to_string()], false)
+        .unwrap_or_else(|e| panic!("opencl has the variant {variant}: {e:?}"));
+    let opts = vkherd::Options {
         model: choice,
         ..vkherd::Options::default()
     };
@@ -128,10 +127,10 @@ fn rc11_sc_differs_only_where_the_headers_say() {
     let mut differ = Vec::new();
     for (name, source) in corpus() {
         let program = vkherd::load_litmus(&source).expect("parses");
-        let expected = stated(&source, "RC11-SC: ")
+        let expected = stated(&source, key)
             .or_else(|| stated(&source, "Expected: "))
             .expect("an Expected line");
-        let rep = vkherd::run(&program, &rc11).expect("runs");
+        let rep = vkherd::run(&program, &opts).expect("runs");
         let got = (
             match rep.verdict {
                 vkherd::Verdict::Ok => "Ok".to_string(),
@@ -140,7 +139,7 @@ fn rc11_sc_differs_only_where_the_headers_say() {
             rep.outcomes.flag_data_race,
         );
         if got != expected {
-            failures.push(format!("{name}: header {expected:?}, rc11-sc {got:?}"));
+            failures.push(format!("{name}: header {expected:?}, {variant} {got:?}"));
         }
         let text = vkherd::report::herd_text(&rep);
         let plain = vkherd::report::herd_text(
@@ -149,23 +148,67 @@ fn rc11_sc_differs_only_where_the_headers_say() {
         if text != plain {
             let stem = Path::new(&name).file_stem().unwrap().to_string_lossy();
             differ.push(stem.to_string());
-            insta::assert_snapshot!(format!("opencl-{stem}@rc11-sc"), text);
+            insta::assert_snapshot!(format!("opencl-{stem}@{variant}"), text);
             let naive = vkherd::Options {
                 run: RunConfig {
                     naive: true,
-                    ..rc11.run.clone()
+                    ..opts.run.clone()
                 },
-                ..rc11.clone()
+                ..opts.clone()
             };
             let naive = vkherd::report::herd_text(&vkherd::run(&program, &naive).expect("runs"));
-            assert_eq!(text, naive, "{name}: rc11-sc search and --naive differ");
+            assert_eq!(text, naive, "{name}: {variant} search and --naive differ");
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    differ
+}
+
+/// The variant `rc11-sc` (RC11's psc instead of seed 004's order S, docs/opencl.md "The
+/// SC order S"), headers' `RC11-SC:` lines.
+#[test]
+fn rc11_sc_differs_only_where_the_headers_say() {
     assert_eq!(
-        differ,
-        ["IRIW-sc-fences-relaxed", "SC-stale-write-not-last", "Z6.U"],
+        variant_differs_only_where_the_headers_say("rc11-sc", "RC11-SC: "),
+        [
+            "IRIW-sc-fences-relaxed",
+            "SC-scoped-last-write",
+            "SC-stale-write-not-last",
+            "Z6.U"
+        ],
         "the tests whose reports rc11-sc changes"
+    );
+}
+
+/// The variant `unscoped-sc` (seed 004's order S of every seq_cst operation, whatever
+/// their scopes, docs/opencl.md "Scoped SC"), headers' `UNSCOPED-SC:` lines.
+#[test]
+fn unscoped_sc_differs_only_where_the_headers_say() {
+    assert_eq!(
+        variant_differs_only_where_the_headers_say("unscoped-sc", "UNSCOPED-SC: "),
+        [
+            "SB-sc-fences-sg-wg-diffsg",
+            "SB-sc-fences-wg-crosswg",
+            "SB-sc-wg-crosswg",
+            "SC-scoped-last-write"
+        ],
+        "the tests whose reports unscoped-sc changes"
+    );
+}
+
+/// The variant `no-svm-atomics` (global memory other than fine-grained SVM with atomics,
+/// where CrossDevice behaves as Device, docs/opencl.md "CrossDevice scope and the memory
+/// a test assumes"), headers' `NO-SVM-ATOMICS:` lines.
+#[test]
+fn no_svm_atomics_differs_only_where_the_headers_say() {
+    assert_eq!(
+        variant_differs_only_where_the_headers_say("no-svm-atomics", "NO-SVM-ATOMICS: "),
+        [
+            "MP-rel-acq-svm-crossdev",
+            "MP-rel-acq-svm-dev-samedev",
+            "SC-scoped-last-write"
+        ],
+        "the tests whose reports no-svm-atomics changes"
     );
 }
 

@@ -11,7 +11,11 @@
 //! | seq_cst | as acq_rel for the kind, plus `SEQCST` (cat `SC`) |
 //! | work_item, sub_group, work_group | `SCOPEWI`, `SCOPESG`, `SCOPEWG` |
 //! | device, all_svm_devices | `SCOPEQF`, `SCOPEDEV` (a device is a queue-family slot) |
-//! | barrier | `CBAR`, `F`, `ACQ`, `REL`, its region flags and memory scope |
+//! | barrier: entry fence, exit fence | `CBAR`, `F`, `REL` / `ACQ`, its region flags and memory scope |
+//!
+//! A barrier is two events (seed 004 §3.6.3): the entry fence (kind `Cbar`, the one that
+//! carries the barrier's name, where the work-items meet) and right after it the exit
+//! fence (kind `Fence`).
 
 use crate::opencl::ast::{
     AddrSpace, ClExpected, ClExpr, ClMemOp, ClParam, ClScope, ClStmt, ClThread, FenceFlags,
@@ -526,19 +530,21 @@ impl ThreadLowering<'_> {
                 self.push_access(AccessKind::Fence, f, span, |_| {})
             }
             ClStmt::Barrier { flags, scope, .. } => {
-                let f = Flags::CBAR
-                    | Flags::F
-                    | Flags::ACQ
-                    | Flags::REL
-                    | fence_region_flags(*flags)
-                    | scope_flag(*scope);
-                self.push_access(AccessKind::Cbar, f, span, |a| {
+                // Seed 004 §3.6.3: "A work-item executing a dynamic instance of a barrier
+                // results in two operations, both fences, that are called the entry and
+                // exit fences": the entry, a release fence, is where the work-items meet
+                // (it carries the barrier's name); the exit, an acquire fence, follows it
+                // in sequenced-before. Both are CBAR events (opencl.cat tells them apart
+                // by REL and ACQ).
+                let f = Flags::CBAR | Flags::F | fence_region_flags(*flags) | scope_flag(*scope);
+                self.push_access(AccessKind::Cbar, f | Flags::REL, span, |a| {
                     a.barrier = Some(BarrierName {
                         instance: OPENCL_BARRIER.to_string(),
                         id: None,
                         quorum: None,
                     })
-                })
+                })?;
+                self.push_access(AccessKind::Fence, f | Flags::ACQ, span, |_| {})
             }
             ClStmt::If { cond, then, els } => {
                 let else_l = self.label();
