@@ -338,13 +338,15 @@ fn rule_pairs(program: &Program, c: &Captured) -> Rel {
     let events = c.statics.events();
     let n = events.len();
     let place = |e: usize| {
+        // OpenCL's levels, innermost first: sub-group, work-group, device.
         let t = &program.threads[events[e].thread];
-        (t.qf, t.wg, t.sg)
+        let at = |l: usize| t.scope.get(l).copied().unwrap_or(0);
+        (at(2), at(1), at(0))
     };
     let reaches = |a: usize, b: usize| {
         let (pa, pb) = (place(a), place(b));
         let f = events[a].flags;
-        if f.has(Flags::SCOPEWI) {
+        if f.has(vkherd_dialects::opencl::SCOPEWI) {
             events[a].thread == events[b].thread
         } else if f.has(Flags::SCOPESG) {
             pa == pb
@@ -388,7 +390,7 @@ fn compare(
     let (mut compared, mut stale_only, mut last_only) = (0, 0, 0);
     for c in &cands {
         let ins = Inspection::new(model, &c.statics, &c.rf, &c.rfinit, &c.asmo);
-        let sc = c.statics.set(StaticSet::SeqCst);
+        let sc = c.statics.flag_set(vkherd_dialects::opencl::SEQCST);
         let n = c.statics.events().len();
         let incl = match pairs {
             Pairs::Model => {
