@@ -35,6 +35,8 @@ pub enum EnumErrorKind {
     TooManyPathCombinations { combinations: u64, limit: u64 },
     /// Some path combination has `events` events, more than `limit`.
     TooManyEvents { events: usize, limit: usize },
+    /// `--progress` names a level the test's dialect does not have.
+    Progress(crate::liveness::ProgressError),
 }
 
 impl EnumErrorKind {
@@ -48,7 +50,8 @@ impl EnumErrorKind {
             | EnumErrorKind::TooManyThinAir { .. }
             | EnumErrorKind::TooManyReadsFrom
             | EnumErrorKind::TooManyPathCombinations { .. }
-            | EnumErrorKind::TooManyEvents { .. } => None,
+            | EnumErrorKind::TooManyEvents { .. }
+            | EnumErrorKind::Progress(_) => None,
         }
     }
 }
@@ -84,6 +87,7 @@ impl fmt::Display for EnumError {
                 f.write_str("too many reads-from candidates to enumerate (more than 2^64)")
             }
             EnumErrorKind::BarrierRule(rule) => rule.fmt(f),
+            EnumErrorKind::Progress(e) => write!(f, "--progress: {e}"),
         }
     }
 }

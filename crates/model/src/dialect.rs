@@ -29,6 +29,9 @@ pub struct Dialect {
     pub levels: &'static [ScopeLevel],
     /// What one invocation is called (`invocation`, `work-item`, `thread`).
     pub invocation: &'static str,
+    /// What the root holds, in words (`device`): the group the outermost level's
+    /// instances are members of, as liveness explanations name it.
+    pub root: &'static str,
     /// The scope level within whose instances control barriers meet (Vulkan: the
     /// workgroup; control-barriers.md).
     pub barrier_level: usize,

@@ -2,13 +2,35 @@
 //! line, one line per invocation that does not terminate in the witness, the JSON object,
 //! and the witness drawn.
 
-use crate::json::{LivenessObject, ProgressLevels, StuckThread};
+use crate::json::{LivenessObject, StuckThread};
 use std::collections::BTreeMap;
 use vkherd_enumerate::liveness::endings::{Ending, LPath};
 use vkherd_enumerate::liveness::{EndingKind, Level, Liveness, Tree, Verdict};
 use vkherd_model::{Instruction, Program, StaticSet};
 
 pub use vkherd_enumerate::liveness::{Progress, ProgressError, ProgressModel};
+
+/// The `--progress` level keys of every dialect (their levels' keys, outermost first, and
+/// `inv`), each once.
+pub fn level_keys() -> Vec<&'static str> {
+    let mut keys: Vec<&'static str> = Vec::new();
+    for d in vkherd_dialects::ALL {
+        for l in Level::of(d) {
+            if !keys.contains(&l.key) {
+                keys.push(l.key);
+            }
+        }
+    }
+    keys
+}
+
+/// Reads a `--progress` value whose levels are levels of some dialect (which dialect's
+/// is asked of each test).
+pub fn parse_progress(text: &str) -> Result<Progress, ProgressError> {
+    let p = Progress::parse(text)?;
+    p.check_levels(&level_keys())?;
+    Ok(p)
+}
 
 /// How to name instructions and labels: from the source text when there is one.
 pub struct Names<'a> {
@@ -82,7 +104,11 @@ fn labels_of(source: &str) -> Vec<BTreeMap<usize, String>> {
 /// `Liveness: violation (progress obe)` and the lines under it.
 pub fn text(l: &Liveness, program: &Program, names: &Names<'_>, unroll: u32) -> String {
     let mut out = String::new();
-    let head = format!("Liveness: {} (progress {})", l.verdict.name(), l.progress);
+    let head = format!(
+        "Liveness: {} (progress {})",
+        l.verdict.name(),
+        l.progress_text()
+    );
     match l.verdict {
         Verdict::Unknown => {
             out.push_str(&head);
@@ -348,7 +374,9 @@ fn ending_word(p: &LPath) -> &'static str {
 
 /// The `"liveness"` object of the JSON report.
 pub fn json(l: &Liveness, program: &Program, names: &Names<'_>, unroll: u32) -> LivenessObject {
-    let level = |lv: Level| l.progress.at(lv).name().to_string();
+    let progress = (l.levels.iter())
+        .map(|lv| (lv.key.to_string(), l.progress.at(lv.key).name().into()))
+        .collect();
     let mut threads = Vec::new();
     if l.verdict == Verdict::Violation {
         let lines = thread_lines(l, program, names);
@@ -370,13 +398,8 @@ pub fn json(l: &Liveness, program: &Program, names: &Names<'_>, unroll: u32) -> 
     }
     LivenessObject {
         verdict: l.verdict.name().to_string(),
-        progress: ProgressLevels {
-            qf: level(Level::Qf),
-            wg: level(Level::Wg),
-            sg: level(Level::Sg),
-            inv: level(Level::Inv),
-        },
-        progress_text: l.progress.to_string(),
+        progress,
+        progress_text: l.progress_text(),
         threads,
         reason: (l.verdict == Verdict::Unknown).then(|| unknown_reason(l, names, unroll)),
         combinations: l.combinations,
@@ -385,7 +408,7 @@ pub fn json(l: &Liveness, program: &Program, names: &Names<'_>, unroll: u32) -> 
 
 /// The models one step weaker than `p`: one level's model replaced by the next weaker
 /// ones along fair, lobe, hsa_obe, then hsa or obe, then unfair.
-pub fn weaker(p: &Progress) -> Vec<Progress> {
+pub fn weaker(p: &Progress, levels: &[Level]) -> Vec<Progress> {
     use ProgressModel as M;
     let next = |m: M| -> Vec<M> {
         match m {
@@ -396,15 +419,13 @@ pub fn weaker(p: &Progress) -> Vec<Progress> {
             M::Unfair => vec![],
         }
     };
-    if let Some(m) = p.uniform_model() {
+    if let Some(m) = p.uniform_on(levels) {
         return next(m).into_iter().map(Progress::uniform).collect();
     }
     let mut out = Vec::new();
-    for lv in Level::ALL {
-        for w in next(p.at(lv)) {
-            let mut q = *p;
-            q.levels[lv as usize] = w;
-            out.push(q);
+    for lv in levels {
+        for w in next(p.at(lv.key)) {
+            out.push(p.with(lv.key, w));
         }
     }
     out
@@ -421,8 +442,10 @@ pub fn explain(
 ) -> Result<String, crate::Diagnostic> {
     let model = (opts.model.resolve(program.dialect)).map_err(|e| e.diagnostic(&program.name))?;
     let eo = model.enum_options(&opts.run);
-    let progress = opts.liveness.unwrap_or_default();
+    let progress = opts.liveness.clone().unwrap_or_default();
     let names = Names::new(program, source);
+    let tree = Tree::of(program);
+    let levels = tree.levels();
     let check = |p: &Progress| {
         vkherd_enumerate::liveness::check(program, &eo, p)
             .map_err(|e| crate::locate::enum_diagnostic(program, e))
@@ -433,31 +456,33 @@ pub fn explain(
         return Ok(out);
     }
     // Walk down to weaker models until one has a violation.
-    let mut frontier = weaker(&progress);
+    let mut frontier = weaker(&progress, levels);
+    // Choices are the same when they give each level the same model.
     let mut seen = std::collections::HashSet::new();
     while !frontier.is_empty() {
         let mut next = Vec::new();
         let mut any = false;
         for p in frontier {
-            if !seen.insert(p) {
+            if !seen.insert(p.on(levels, program.dialect.title).ok()) {
                 continue;
             }
             let l = check(&p)?;
             if l.verdict != Verdict::Violation {
-                next.extend(weaker(&p));
+                next.extend(weaker(&p, levels));
                 continue;
             }
             any = true;
             let w = l.witness.as_ref().expect("a violation has a witness");
-            let why = Tree::of(program)
-                .rejection(&progress, &w.states())
-                .unwrap_or_else(|| "it accepts it".into());
+            let why =
+                (tree.rejection(&progress, &w.states())).unwrap_or_else(|| "it accepts it".into());
             out.push_str(&format!(
-                "Under {p} it is a violation:\n{}{progress} rules this out: {why}.\n",
+                "Under {} it is a violation:\n{}{} rules this out: {why}.\n",
+                p.text(levels),
                 thread_lines(&l, program, &names)
                     .iter()
                     .map(|s| format!("  {s}\n"))
-                    .collect::<String>()
+                    .collect::<String>(),
+                progress.text(levels),
             ));
         }
         if any {
@@ -482,9 +507,13 @@ pub fn witness_execution(
     ex.state = match l.verdict {
         Verdict::Unknown => format!(
             "liveness: unknown (progress {}): an execution reaching the cut",
-            l.progress
+            l.progress_text()
         ),
-        _ => format!("liveness: {} (progress {})", l.verdict.name(), l.progress),
+        _ => format!(
+            "liveness: {} (progress {})",
+            l.verdict.name(),
+            l.progress_text()
+        ),
     };
     let names = Names::new(program, source);
     let lines = thread_lines(l, program, &names);

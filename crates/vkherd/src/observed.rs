@@ -116,7 +116,7 @@ pub fn hang_text(report: &Report, o: &Observation, max_steps: u32) -> Vec<String
         plural(o.instances, "instance"),
     )];
     if let Some(l) = &report.liveness {
-        let p = l.result.progress;
+        let p = l.result.progress_text();
         let head = format!("Liveness check (progress {p})");
         out.push(match l.result.verdict {
             Verdict::Violation => format!(

@@ -420,7 +420,7 @@ fn brute_accepts(
                 }
                 continue;
             }
-            let level = Level::ALL[*depth];
+            let level = Level::of(program.dialect)[*depth];
             let mut members: Vec<(usize, Vec<u64>)> = nodes
                 .iter()
                 .enumerate()
@@ -441,7 +441,7 @@ fn brute_accepts(
                 let above_started = members[idx..]
                     .iter()
                     .any(|(_, x)| started(&threads_of(depth + 1, x)));
-                let guaranteed = match p.at(level) {
+                let guaranteed = match p.at(level.key) {
                     ProgressModel::Fair => true,
                     ProgressModel::Hsa => !lower_sched,
                     ProgressModel::Obe => started(&ts),

@@ -35,6 +35,7 @@ pub static OPENCL: Dialect = Dialect {
         ScopeLevel { key: "dev", member: "device", drawn: true },
     ],
     invocation: "work-item",
+    root: "system",
     barrier_level: 1,
     bases: BASES,
     models: &[BundledModel {

@@ -34,7 +34,9 @@ use crate::paths::{Path, Step};
 use crate::{witness, EnumError, EnumOptions, StopReason};
 use endings::{thread_endings, Ending, LPath, ThreadEndings};
 use laps::{Found, Mode, StuckVisitor};
-pub use progress::{EndingKind, InvState, Level, Progress, ProgressError, ProgressModel, Tree};
+pub use progress::{
+    EndingKind, InvState, Level, Progress, ProgressError, ProgressModel, Tree, INVOCATIONS,
+};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -85,6 +87,8 @@ impl Witness {
 pub struct Liveness {
     pub verdict: Verdict,
     pub progress: Progress,
+    /// The levels of the test's invocation tree, outermost first (its dialect's).
+    pub levels: Vec<Level>,
     /// `Violation`: the witness. `Unknown`: the execution that reaches the cut (none if
     /// the run stopped at a limit first).
     pub witness: Option<Witness>,
@@ -102,9 +106,15 @@ pub fn check(
     opts: &EnumOptions,
     progress: &Progress,
 ) -> Result<Liveness, EnumError> {
+    let tree = Tree::of(program);
+    if let Err(e) = progress.on(tree.levels(), program.dialect.title) {
+        return Err(EnumError::of_kind(
+            crate::error::EnumErrorKind::Progress(e),
+            opts.run.unroll,
+        ));
+    }
     let run = Runner::new(program, opts);
     let per_thread = all_endings(program, opts)?;
-    let tree = Tree::of(program);
     // Witnesses.
     let options = stuck_options(&per_thread);
     let accept = |paths: &[&LPath]| {
@@ -124,7 +134,8 @@ pub fn check(
     };
     let mut result = Liveness {
         verdict: Verdict::Violation,
-        progress: *progress,
+        progress: progress.clone(),
+        levels: tree.levels().to_vec(),
         witness: None,
         cut: None,
         stopped: None,
@@ -471,4 +482,12 @@ fn blocked_arrivals_hold(program: &Program, combo: &[&LPath], lay: &Layout) -> b
             }
         }
     })
+}
+
+impl Liveness {
+    /// The progress model as `--progress` takes it, on the test's levels (`obe`,
+    /// `wg=obe,inv=hsa`).
+    pub fn progress_text(&self) -> String {
+        self.progress.text(&self.levels)
+    }
 }

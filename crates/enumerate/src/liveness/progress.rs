@@ -16,6 +16,7 @@
 //! for one schedulable member that can progress, i.e. one that is ok.
 
 use std::fmt;
+use vkherd_model::Dialect;
 
 /// A forward-progress model of one level (liveness.md "Progress models").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -85,55 +86,58 @@ impl fmt::Display for ProgressModel {
     }
 }
 
-/// A level of the invocation tree, named after the members it schedules.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Level {
-    /// The queue families of the device.
-    Qf,
-    /// The workgroups of one queue family.
-    Wg,
-    /// The subgroups of one workgroup.
-    Sg,
-    /// The invocations of one subgroup.
-    Inv,
+/// A level of the invocation tree, named after the members it schedules: the members of
+/// a scope instance one level out (the workgroups of a queue family), or the invocations
+/// of an innermost instance. Built from the test's dialect ([`Level::of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Level {
+    /// Its `--progress` key: the dialect's key for the level (`wg`), `inv` for invocations.
+    pub key: &'static str,
+    /// A member in words (`workgroup`, `work-item`).
+    pub member: &'static str,
+    /// The group whose members it schedules, in words (`queue family`; `device` at the top).
+    pub group: &'static str,
 }
+
+/// The key of the invocations' level in every dialect.
+pub const INVOCATIONS: &str = "inv";
 
 impl Level {
-    pub const ALL: [Level; 4] = [Level::Qf, Level::Wg, Level::Sg, Level::Inv];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::Qf => "qf",
-            Level::Wg => "wg",
-            Level::Sg => "sg",
-            Level::Inv => "inv",
+    /// The levels of `dialect`'s invocation tree, outermost first: its scope levels from
+    /// the outermost in, then the invocations.
+    pub fn of(dialect: &Dialect) -> Vec<Level> {
+        let mut group = dialect.root;
+        let mut out = Vec::new();
+        for l in dialect.levels.iter().rev() {
+            out.push(Level {
+                key: l.key,
+                member: l.member,
+                group,
+            });
+            group = l.member;
         }
+        out.push(Level {
+            key: INVOCATIONS,
+            member: dialect.invocation,
+            group,
+        });
+        out
     }
 
-    /// A member of this level in words (`workgroup`).
-    pub fn member_word(self) -> &'static str {
-        match self {
-            Level::Qf => "queue family",
-            Level::Wg => "workgroup",
-            Level::Sg => "subgroup",
-            Level::Inv => "invocation",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Level> {
-        let t = text.trim().to_ascii_lowercase();
-        Level::ALL.into_iter().find(|l| l.name() == t)
-    }
-
-    fn index(self) -> usize {
-        self as usize
+    /// Is it the invocations' level?
+    pub fn is_invocations(&self) -> bool {
+        self.key == INVOCATIONS
     }
 }
 
-/// The progress model of each level (`--progress`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// The progress model of each level (`--progress`): a default, and the levels named.
+/// Read without a test (`Progress::parse`); the levels are a test's dialect's
+/// ([`Progress::on`] says which models its levels get).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Progress {
-    pub levels: [ProgressModel; 4],
+    default: ProgressModel,
+    /// The levels named, by key, in the order given.
+    named: Vec<(String, ProgressModel)>,
 }
 
 impl Default for Progress {
@@ -146,7 +150,17 @@ impl Default for Progress {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ProgressError {
     UnknownModel(String),
-    UnknownLevel(String),
+    /// A level that is no level of the dialects: `expected` lists their keys.
+    UnknownLevel {
+        level: String,
+        expected: Vec<&'static str>,
+    },
+    /// A level the test's dialect does not have (`dev=obe` on a Vulkan test).
+    NotALevelOf {
+        level: String,
+        dialect: &'static str,
+        expected: Vec<&'static str>,
+    },
     /// A level (or `default`) set twice.
     Repeated(String),
     /// An item that is neither `MODEL` nor `LEVEL=MODEL`, or an empty value.
@@ -167,9 +181,19 @@ impl fmt::Display for ProgressError {
             ProgressError::UnknownModel(m) => {
                 write!(f, "unknown progress model `{m}`: expected one of {models}")
             }
-            ProgressError::UnknownLevel(l) => write!(
+            ProgressError::UnknownLevel { level, expected } => write!(
                 f,
-                "unknown level `{l}`: expected qf, wg, sg, inv or default (as in wg=obe,inv=hsa)"
+                "unknown level `{level}`: expected {} (as in wg=obe,inv=hsa)",
+                or_list(&with_default(expected))
+            ),
+            ProgressError::NotALevelOf {
+                level,
+                dialect,
+                expected,
+            } => write!(
+                f,
+                "`{level}` is not a level of {dialect} tests: expected {}",
+                or_list(&with_default(expected))
             ),
             ProgressError::Repeated(l) => write!(f, "`{l}` is set twice: expected each level once"),
             ProgressError::Malformed(t) => write!(
@@ -193,19 +217,78 @@ impl fmt::Display for ProgressError {
     }
 }
 
+/// The level keys a `LEVEL=MODEL` item may name: `keys` and `default`.
+fn with_default(keys: &[&'static str]) -> Vec<&'static str> {
+    keys.iter().copied().chain(["default"]).collect()
+}
+
+/// `a, b, c or d`.
+fn or_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
 impl std::error::Error for ProgressError {}
 
 impl Progress {
     pub fn uniform(model: ProgressModel) -> Progress {
-        Progress { levels: [model; 4] }
+        Progress {
+            default: model,
+            named: Vec::new(),
+        }
     }
 
-    pub fn at(&self, level: Level) -> ProgressModel {
-        self.levels[level.index()]
+    /// The model of the level `key` (the default unless named).
+    pub fn at(&self, key: &str) -> ProgressModel {
+        (self.named.iter())
+            .find(|(k, _)| k == key)
+            .map_or(self.default, |&(_, m)| m)
+    }
+
+    /// The models of `levels` (a test's, [`Level::of`]), outermost first; or the first
+    /// level named that is not one of them.
+    pub fn on(
+        &self,
+        levels: &[Level],
+        dialect: &'static str,
+    ) -> Result<Vec<ProgressModel>, ProgressError> {
+        if let Some((k, _)) = (self.named.iter()).find(|(k, _)| levels.iter().all(|l| l.key != k)) {
+            return Err(ProgressError::NotALevelOf {
+                level: k.clone(),
+                dialect,
+                expected: levels.iter().map(|l| l.key).collect(),
+            });
+        }
+        Ok(levels.iter().map(|l| self.at(l.key)).collect())
+    }
+
+    /// The same choice with the level `key` given `model`.
+    pub fn with(&self, key: &str, model: ProgressModel) -> Progress {
+        let mut p = self.clone();
+        match p.named.iter_mut().find(|(k, _)| k == key) {
+            Some(entry) => entry.1 = model,
+            None => p.named.push((key.to_string(), model)),
+        }
+        p
+    }
+
+    /// Each level named is one of `keys` (every dialect's keys, for the command line).
+    pub fn check_levels(&self, keys: &[&'static str]) -> Result<(), ProgressError> {
+        match (self.named.iter()).find(|(k, _)| !keys.contains(&k.as_str())) {
+            Some((k, _)) => Err(ProgressError::UnknownLevel {
+                level: k.clone(),
+                expected: keys.to_vec(),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// `obe` (uniform), or `wg=obe,inv=hsa[,default=MODEL]` (the levels not named are
-    /// `fair` unless `default` says otherwise).
+    /// `fair` unless `default` says otherwise). Level keys are lower-case words; which
+    /// are levels is the test's dialect's ([`Progress::on`]).
     pub fn parse(text: &str) -> Result<Progress, ProgressError> {
         let text = text.trim();
         if !text.contains('=') && !text.contains(',') {
@@ -214,7 +297,7 @@ impl Progress {
                 .ok_or_else(|| ProgressError::UnknownModel(text.to_string()));
         }
         dat3m_levels(text)?;
-        let mut set: [Option<ProgressModel>; 4] = [None; 4];
+        let mut named: Vec<(String, ProgressModel)> = Vec::new();
         let mut default = None;
         for item in text.split(',') {
             let Some((level, model)) = item.split_once('=') else {
@@ -229,33 +312,89 @@ impl Progress {
                 }
                 continue;
             }
-            let level = Level::parse(level_text)
-                .ok_or_else(|| ProgressError::UnknownLevel(level_text.to_string()))?;
-            if set[level.index()].replace(model).is_some() {
-                return Err(ProgressError::Repeated(level.name().into()));
+            let word = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_';
+            if level_text.is_empty() || !level_text.chars().all(word) {
+                return Err(ProgressError::UnknownLevel {
+                    level: level_text.to_string(),
+                    expected: Vec::new(),
+                });
             }
+            if named.iter().any(|(k, _)| k == level_text) {
+                return Err(ProgressError::Repeated(level_text.into()));
+            }
+            named.push((level_text.to_string(), model));
         }
-        let default = default.unwrap_or(ProgressModel::Fair);
         Ok(Progress {
-            levels: set.map(|m| m.unwrap_or(default)),
+            default: default.unwrap_or(ProgressModel::Fair),
+            named,
         })
     }
 
-    /// The uniform model, if every level has the same.
+    /// The uniform model, if every level of `levels` has the same.
+    pub fn uniform_on(&self, levels: &[Level]) -> Option<ProgressModel> {
+        let first = self.at(levels.first()?.key);
+        levels
+            .iter()
+            .all(|l| self.at(l.key) == first)
+            .then_some(first)
+    }
+
+    /// The uniform model, if no level is named apart from the default.
     pub fn uniform_model(&self) -> Option<ProgressModel> {
-        let first = self.levels[0];
-        self.levels.iter().all(|&m| m == first).then_some(first)
+        self.named
+            .iter()
+            .all(|&(_, m)| m == self.default)
+            .then_some(self.default)
+    }
+
+    /// `obe` for a model uniform on `levels`; else the levels that differ from the most
+    /// common model (`wg=obe,inv=hsa`), then `default=MODEL` unless that model is `fair`.
+    /// Reads back with [`Progress::parse`] to the same models on `levels`.
+    pub fn text(&self, levels: &[Level]) -> String {
+        if let Some(m) = self.uniform_on(levels) {
+            return m.name().to_string();
+        }
+        let count = |m: ProgressModel| levels.iter().filter(|l| self.at(l.key) == m).count();
+        // The most common model; ties go to fair, then to the first in ALL.
+        let default = std::iter::once(ProgressModel::Fair)
+            .chain(ProgressModel::ALL)
+            .max_by_key(|&m| (count(m), m == ProgressModel::Fair))
+            .unwrap_or(ProgressModel::Fair);
+        let mut items: Vec<String> = levels
+            .iter()
+            .filter(|l| self.at(l.key) != default)
+            .map(|l| format!("{}={}", l.key, self.at(l.key)))
+            .collect();
+        if default != ProgressModel::Fair {
+            items.push(format!("default={default}"));
+        }
+        items.join(",")
+    }
+}
+
+/// The choice as given, without a test's levels: `obe`, or the levels named with a model
+/// other than the default (in the order given), then `default=MODEL` unless `fair`. A
+/// test's reports print [`Progress::text`], normalised on its levels.
+impl fmt::Display for Progress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(m) = self.uniform_model() {
+            return f.write_str(m.name());
+        }
+        let mut items: Vec<String> = (self.named.iter())
+            .filter(|&&(_, m)| m != self.default)
+            .map(|(k, m)| format!("{k}={m}"))
+            .collect();
+        if self.default != ProgressModel::Fair {
+            items.push(format!("default={}", self.default));
+        }
+        f.write_str(&items.join(","))
     }
 }
 
 /// Dat3M's level of a model: the enclosing scope of the members it schedules, so Dat3M's
-/// `QF` is vkherd's `wg` (the workgroups of a queue family).
-const DAT3M_LEVELS: [(&str, Level); 4] = [
-    ("DV", Level::Qf),
-    ("QF", Level::Wg),
-    ("WG", Level::Sg),
-    ("SG", Level::Inv),
-];
+/// `QF` is vkherd's `wg` (the workgroups of a queue family). Dat3M spells the levels of
+/// Vulkan's tree.
+const DAT3M_LEVELS: [(&str, &str); 4] = [("DV", "qf"), ("QF", "wg"), ("WG", "sg"), ("SG", "inv")];
 
 /// Refuses a `LEVEL=MODEL` list whose levels are written with an upper-case letter: Dat3M
 /// writes `QF=OBE` for what vkherd calls `wg=obe`, so a silent reading would take the
@@ -279,40 +418,14 @@ fn dat3m_levels(text: &str) -> Result<(), ProgressError> {
             if is_default(l) {
                 return Some(format!("default={model}"));
             }
-            let (_, level) = DAT3M_LEVELS.iter().find(|(d, _)| *d == l)?;
-            Some(format!("{}={model}", level.name()))
+            let (_, key) = DAT3M_LEVELS.iter().find(|(d, _)| *d == l)?;
+            Some(format!("{key}={model}"))
         })
         .collect();
     Err(ProgressError::Dat3m {
         given: text.to_string(),
         equivalent: translated.map(|t| t.join(",")),
     })
-}
-
-/// `obe` for a uniform model; else the levels that differ from the most common model
-/// (`wg=obe,inv=hsa`), then `default=MODEL` unless that model is `fair`. Reads back
-/// with [`Progress::parse`] to the same levels.
-impl fmt::Display for Progress {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(m) = self.uniform_model() {
-            return f.write_str(m.name());
-        }
-        let count = |m: ProgressModel| self.levels.iter().filter(|&&x| x == m).count();
-        // The most common model; ties go to fair, then to the first in ALL.
-        let default = std::iter::once(ProgressModel::Fair)
-            .chain(ProgressModel::ALL)
-            .max_by_key(|&m| (count(m), m == ProgressModel::Fair))
-            .unwrap_or(ProgressModel::Fair);
-        let mut items: Vec<String> = Level::ALL
-            .iter()
-            .filter(|&&l| self.at(l) != default)
-            .map(|&l| format!("{}={}", l.name(), self.at(l)))
-            .collect();
-        if default != ProgressModel::Fair {
-            items.push(format!("default={default}"));
-        }
-        f.write_str(&items.join(","))
-    }
 }
 
 /// How an invocation's path ends in a stuck execution (liveness.md "Stuck executions").
@@ -353,35 +466,51 @@ pub struct InvState {
 /// The invocation tree of a program: at each level, the groups and their members by id.
 #[derive(Debug, Clone)]
 pub struct Tree {
+    /// Its levels, outermost first ([`Level::of`]).
+    levels: Vec<Level>,
     root: Node,
 }
 
 #[derive(Debug, Clone)]
 struct Node {
-    /// The member's id in its group (qf, wg, sg, or the thread number).
+    /// The member's id in its group (its scope instance, or the thread number).
     id: u64,
-    /// The level of `children` (none for an invocation).
-    level: Option<Level>,
+    /// The depth of `children` in the tree's levels (none for an invocation).
+    level: Option<usize>,
     children: Vec<Node>,
     /// The invocations below, by thread number.
     threads: Vec<usize>,
 }
 
 impl Tree {
-    /// The tree of the invocations of `program`, from their `Pn@sg A, wg B, qf C` ids.
+    /// The tree of the invocations of `program`, from their placements (`Pn@sg A, wg B,
+    /// qf C`): the levels are its dialect's.
     pub fn of(program: &vkherd_model::Program) -> Tree {
-        // The Vulkan levels (qf, wg, sg): the dialect's levels 2, 1, 0.
-        let id = |t: &vkherd_model::Thread, l: usize| t.scope.get(l).copied().unwrap_or(0);
-        let ids: Vec<(u64, u64, u64)> = (program.threads.iter())
-            .map(|t| (id(t, 2), id(t, 1), id(t, 0)))
+        let levels = Level::of(program.dialect);
+        let depth = levels.len() - 1;
+        let ids: Vec<Vec<u64>> = (program.threads.iter())
+            .map(|t| {
+                (0..depth)
+                    .rev()
+                    .map(|l| t.scope.get(l).copied().unwrap_or(0))
+                    .collect()
+            })
             .collect();
-        Tree::new(&ids)
+        Tree::new(levels, &ids)
     }
 
-    /// The tree of invocations with these (qf, wg, sg) ids, thread `t` being `ids[t]`.
-    pub fn new(ids: &[(u64, u64, u64)]) -> Tree {
-        fn build(level: usize, threads: Vec<usize>, ids: &[(u64, u64, u64)], id: u64) -> Node {
-            if level == 4 {
+    /// The tree of invocations over `levels` (outermost first, the invocations last)
+    /// whose thread `t` is in the instances `ids[t]` (one per level but the last,
+    /// outermost first).
+    pub fn new(levels: Vec<Level>, ids: &[Vec<u64>]) -> Tree {
+        fn build(
+            depth: usize,
+            last: usize,
+            threads: Vec<usize>,
+            ids: &[Vec<u64>],
+            id: u64,
+        ) -> Node {
+            if depth > last {
                 return Node {
                     id,
                     level: None,
@@ -389,11 +518,9 @@ impl Tree {
                     threads,
                 };
             }
-            let key = |t: usize| match level {
-                0 => ids[t].0,
-                1 => ids[t].1,
-                2 => ids[t].2,
-                _ => t as u64,
+            let key = |t: usize| match depth < last {
+                true => ids[t].get(depth).copied().unwrap_or(0),
+                false => t as u64,
             };
             let mut groups: std::collections::BTreeMap<u64, Vec<usize>> = Default::default();
             for &t in &threads {
@@ -401,22 +528,35 @@ impl Tree {
             }
             Node {
                 id,
-                level: Some(Level::ALL[level]),
+                level: Some(depth),
                 children: groups
                     .into_iter()
-                    .map(|(k, ts)| build(level + 1, ts, ids, k))
+                    .map(|(k, ts)| build(depth + 1, last, ts, ids, k))
                     .collect(),
                 threads,
             }
         }
+        let last = levels.len() - 1;
         Tree {
-            root: build(0, (0..ids.len()).collect(), ids, 0),
+            root: build(0, last, (0..ids.len()).collect(), ids, 0),
+            levels,
         }
+    }
+
+    /// Its levels, outermost first.
+    pub fn levels(&self) -> &[Level] {
+        &self.levels
+    }
+
+    /// The model of each level under `progress` (a level it names that is not one of
+    /// these is refused before: [`Progress::on`]).
+    fn models(&self, progress: &Progress) -> Vec<ProgressModel> {
+        self.levels.iter().map(|l| progress.at(l.key)).collect()
     }
 
     /// Is there a progress assignment under `progress` for these endings (one per thread)?
     pub fn accepts(&self, progress: &Progress, inv: &[InvState]) -> bool {
-        ok(&self.root, progress, inv)
+        ok(&self.root, &self.models(progress), inv)
     }
 
     /// For a paused invocation of an accepted execution, the member of its ancestry (or
@@ -428,14 +568,16 @@ impl Tree {
         inv: &[InvState],
         thread: usize,
     ) -> Option<Unscheduled> {
+        let models = self.models(progress);
         let mut node = &self.root;
         loop {
-            let level = node.level?;
+            let depth = node.level?;
+            let level = self.levels[depth];
             let k = node
                 .children
                 .iter()
                 .position(|c| c.threads.contains(&thread))?;
-            let model = progress.at(level);
+            let model = models[depth];
             let facts = member_facts(node, k, inv);
             let guaranteed =
                 model.guarantees(facts.lower_schedulable, facts.started, facts.started_above);
@@ -446,13 +588,13 @@ impl Tree {
                     let f = member_facts(node, j, inv);
                     model.guarantees(f.lower_schedulable, f.started, f.started_above)
                         && schedulable(m, inv)
-                        && ok(m, progress, inv)
+                        && ok(m, &models, inv)
                 });
                 !covered
                     && node
                         .children
                         .iter()
-                        .position(|m| schedulable(m, inv) && ok(m, progress, inv))
+                        .position(|m| schedulable(m, inv) && ok(m, &models, inv))
                         == Some(k)
             };
             if !guaranteed && !picked() {
@@ -486,27 +628,33 @@ impl Tree {
             return None;
         }
         let mut reasons = Vec::new();
-        reject(&self.root, progress, inv, &mut reasons);
+        let models = self.models(progress);
+        reject(&self.root, &self.levels, &models, inv, &mut reasons);
         Some(reasons.join("; "))
     }
 }
 
 /// Appends why progressing node `node` is not ok.
-fn reject(node: &Node, progress: &Progress, inv: &[InvState], out: &mut Vec<String>) {
-    let Some(level) = node.level else {
+fn reject(
+    node: &Node,
+    levels: &[Level],
+    models: &[ProgressModel],
+    inv: &[InvState],
+    out: &mut Vec<String>,
+) {
+    let Some(depth) = node.level else {
         out.push(format!("P{} is paused", node.threads[0]));
         return;
     };
-    let model = progress.at(level);
+    let (level, model) = (levels[depth], models[depth]);
     for (k, m) in node.children.iter().enumerate() {
         let f = member_facts(node, k, inv);
-        if model.guarantees(f.lower_schedulable, f.started, f.started_above)
-            && !ok(m, progress, inv)
+        if model.guarantees(f.lower_schedulable, f.started, f.started_above) && !ok(m, models, inv)
         {
-            let name = if m.threads.len() == 1 && level == Level::Inv {
+            let name = if m.threads.len() == 1 && level.is_invocations() {
                 format!("P{}", m.threads[0])
             } else {
-                format!("{} {}", level.member_word(), m.id)
+                format!("{} {}", level.member, m.id)
             };
             let why = match model {
                 ProgressModel::Fair => "fair guarantees every member".to_string(),
@@ -526,18 +674,13 @@ fn reject(node: &Node, progress: &Progress, inv: &[InvState], out: &mut Vec<Stri
                 ProgressModel::Unfair => String::new(),
             };
             out.push(format!("{name}: {why}"));
-            reject(m, progress, inv, out);
+            reject(m, levels, models, inv, out);
             return;
         }
     }
     out.push(format!(
         "no schedulable member of this {} can progress (minimal progress)",
-        match level {
-            Level::Qf => "device",
-            Level::Wg => "queue family",
-            Level::Sg => "workgroup",
-            Level::Inv => "subgroup",
-        }
+        level.group
     ));
 }
 
@@ -562,7 +705,7 @@ impl Unscheduled {
         let subject = if self.alone {
             String::new()
         } else {
-            format!("{} {}: ", self.level.member_word(), self.member_id)
+            format!("{} {}: ", self.level.member, self.member_id)
         };
         let lower = || {
             let names: Vec<String> = self
@@ -615,11 +758,11 @@ fn member_facts(group: &Node, k: usize, inv: &[InvState]) -> MemberFacts {
 }
 
 /// `ok(g)` of liveness.md for a progressing node.
-fn ok(node: &Node, progress: &Progress, inv: &[InvState]) -> bool {
-    let Some(level) = node.level else {
+fn ok(node: &Node, models: &[ProgressModel], inv: &[InvState]) -> bool {
+    let Some(depth) = node.level else {
         return inv[node.threads[0]].kind != EndingKind::Paused;
     };
-    let model = progress.at(level);
+    let model = models[depth];
     let mut any_schedulable = false;
     let mut some_schedulable_ok = false;
     for (k, m) in node.children.iter().enumerate() {
@@ -632,7 +775,7 @@ fn ok(node: &Node, progress: &Progress, inv: &[InvState]) -> bool {
             any_schedulable |= sched;
             continue;
         }
-        let m_ok = ok(m, progress, inv);
+        let m_ok = ok(m, models, inv);
         if guaranteed && !m_ok {
             return false;
         }
@@ -671,8 +814,8 @@ mod tests {
                 continue;
             }
             for n in &all {
-                if let Some(level) = n.level {
-                    let model = progress.at(level);
+                if let Some(depth) = n.level {
+                    let model = progress.at(tree.levels[depth].key);
                     let mut sched_member = false;
                     let mut sched_progressing = false;
                     for (k, c) in n.children.iter().enumerate() {
@@ -732,16 +875,27 @@ mod tests {
         out
     }
 
+    /// Vulkan's levels: qf, wg, sg, inv.
+    fn levels() -> Vec<Level> {
+        Level::of(&vkherd_dialects::vulkan::VULKAN)
+    }
+
+    /// The tree of threads with these (qf, wg, sg) ids.
+    fn vulkan_tree(ids: &[(u64, u64, u64)]) -> Tree {
+        let ids: Vec<Vec<u64>> = ids.iter().map(|&(q, w, s)| vec![q, w, s]).collect();
+        Tree::new(levels(), &ids)
+    }
+
     fn trees() -> Vec<Tree> {
         vec![
             // Three workgroups of one invocation.
-            Tree::new(&[(0, 0, 0), (0, 1, 0), (0, 2, 0)]),
+            vulkan_tree(&[(0, 0, 0), (0, 1, 0), (0, 2, 0)]),
             // Two subgroups of one workgroup, and another workgroup.
-            Tree::new(&[(0, 0, 0), (0, 0, 1), (0, 1, 0)]),
+            vulkan_tree(&[(0, 0, 0), (0, 0, 1), (0, 1, 0)]),
             // Three invocations of one subgroup.
-            Tree::new(&[(0, 0, 0), (0, 0, 0), (0, 0, 0)]),
+            vulkan_tree(&[(0, 0, 0), (0, 0, 0), (0, 0, 0)]),
             // Two queue families; ids not in thread order.
-            Tree::new(&[(1, 0, 0), (0, 3, 0), (0, 2, 0)]),
+            vulkan_tree(&[(1, 0, 0), (0, 3, 0), (0, 2, 0)]),
         ]
     }
 
@@ -759,7 +913,7 @@ mod tests {
                     assert_eq!(
                         tree.accepts(p, &inv),
                         brute(&tree, p, &inv),
-                        "{p} {inv:?} {tree:?}"
+                        "{p:?} {inv:?} {tree:?}"
                     );
                 }
             }
@@ -795,7 +949,7 @@ mod tests {
     #[test]
     fn the_worked_examples_endings() {
         // spin-flag-lo: P0 (wg 0) writes, P1 (wg 1) spins.
-        let tree = Tree::new(&[(0, 0, 0), (0, 1, 0)]);
+        let tree = vulkan_tree(&[(0, 0, 0), (0, 1, 0)]);
         let p0_unstarted = [st(Paused, false), st(Spinning, true)];
         let accepts = |m: &str, inv: &[InvState]| tree.accepts(&Progress::parse(m).unwrap(), inv);
         assert!(!accepts("fair", &p0_unstarted));
@@ -821,9 +975,11 @@ mod tests {
 
     #[test]
     fn parsing_and_printing() {
+        let levels = levels();
+        let on = |p: &Progress| p.on(&levels, "Vulkan").unwrap();
         let p = Progress::parse("wg=obe,inv=hsa").unwrap();
         assert_eq!(
-            p.levels,
+            on(&p),
             [
                 ProgressModel::Fair,
                 ProgressModel::Obe,
@@ -831,19 +987,41 @@ mod tests {
                 ProgressModel::Hsa
             ]
         );
-        assert_eq!(p.to_string(), "wg=obe,inv=hsa");
+        assert_eq!(p.text(&levels), "wg=obe,inv=hsa");
         let q = Progress::parse("wg=OBE, Default=hsa-obe").unwrap();
-        assert_eq!(q.to_string(), "wg=obe,default=hsa_obe");
-        assert_eq!(Progress::parse(&q.to_string()).unwrap(), q);
-        assert_eq!(Progress::parse("Unfair").unwrap().to_string(), "unfair");
+        assert_eq!(q.text(&levels), "wg=obe,default=hsa_obe");
+        assert_eq!(on(&Progress::parse(&q.text(&levels)).unwrap()), on(&q));
+        assert_eq!(Progress::parse("Unfair").unwrap().text(&levels), "unfair");
         assert_eq!(
-            Progress::parse("wg=obe,default=obe").unwrap().to_string(),
+            Progress::parse("wg=obe,default=obe").unwrap().text(&levels),
             "obe"
         );
+        // Every level named with one model is that model.
         assert_eq!(
-            Progress::parse("wx=obe"),
-            Err(ProgressError::UnknownLevel("wx".into()))
+            Progress::parse("qf=obe,wg=obe,sg=obe,inv=obe")
+                .unwrap()
+                .text(&levels),
+            "obe"
         );
+        // A word that is a level of no dialect is refused on the command line, one that
+        // is not the test's dialect's when the test is checked.
+        let wx = Progress::parse("wx=obe").unwrap();
+        assert_eq!(
+            wx.check_levels(&["qf", "wg", "sg", "inv"]),
+            Err(ProgressError::UnknownLevel {
+                level: "wx".into(),
+                expected: vec!["qf", "wg", "sg", "inv"]
+            })
+        );
+        let e = wx.on(&levels, "Vulkan").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "`wx` is not a level of Vulkan tests: expected qf, wg, sg, inv or default"
+        );
+        assert!(matches!(
+            Progress::parse("w x=obe"),
+            Err(ProgressError::UnknownLevel { .. })
+        ));
         assert_eq!(
             Progress::parse("fast"),
             Err(ProgressError::UnknownModel("fast".into()))
@@ -856,6 +1034,26 @@ mod tests {
             Progress::parse("obe,hsa"),
             Err(ProgressError::Malformed(_))
         ));
+    }
+
+    /// The levels come from the dialect: OpenCL's are dev, wg, sg and its work-items.
+    #[test]
+    fn levels_are_the_dialects() {
+        let keys = |d| Level::of(d).iter().map(|l| l.key).collect::<Vec<_>>();
+        assert_eq!(
+            keys(&vkherd_dialects::vulkan::VULKAN),
+            ["qf", "wg", "sg", "inv"]
+        );
+        assert_eq!(
+            keys(&vkherd_dialects::opencl::OPENCL),
+            ["dev", "wg", "sg", "inv"]
+        );
+        let ocl = Level::of(&vkherd_dialects::opencl::OPENCL);
+        assert_eq!(ocl[3].member, "work-item");
+        assert_eq!(ocl[1].group, "device");
+        let p = Progress::parse("dev=obe").unwrap();
+        assert_eq!(p.text(&ocl), "dev=obe");
+        assert!(p.on(&levels(), "Vulkan").is_err());
     }
 
     /// Dat3M's `QF=OBE` means vkherd's `wg=obe`: an upper-case level is refused with

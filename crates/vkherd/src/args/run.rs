@@ -39,7 +39,8 @@ pub struct LivenessArgs {
     #[arg(long)]
     liveness: bool,
     /// The progress model for --liveness (implies it): fair (default), hsa, obe, hsa_obe,
-    /// lobe or unfair, or per level: qf=MODEL,wg=MODEL,sg=MODEL,inv=MODEL[,default=MODEL].
+    /// lobe or unfair, or per level of the test's dialect: LEVEL=MODEL,...[,default=MODEL]
+    /// (Vulkan's levels: qf, wg, sg, inv).
     // A short value name: a long one would switch clap's help to the two-line layout for
     // every option, changing the help of commands that have nothing to do with liveness.
     #[arg(long, value_name = "MODEL", value_parser = parse_progress)]
@@ -49,15 +50,14 @@ pub struct LivenessArgs {
 impl LivenessArgs {
     /// The progress model to check liveness under, if asked.
     pub fn progress(&self) -> Option<vkherd::liveness::Progress> {
-        self.progress
-            .or(self.liveness.then(vkherd::liveness::Progress::default))
+        (self.progress.clone()).or(self.liveness.then(vkherd::liveness::Progress::default))
     }
 }
 
 pub(super) fn parse_progress(
     s: &str,
 ) -> Result<vkherd::liveness::Progress, vkherd::liveness::ProgressError> {
-    vkherd::liveness::Progress::parse(s)
+    vkherd::liveness::parse_progress(s)
 }
 
 /// `--speedcheck MODE`: herd7's words for the modes.

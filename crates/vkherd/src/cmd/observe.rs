@@ -56,7 +56,7 @@ pub fn run(args: &ObserveArgs) -> ExitStatus {
             ..RunConfig::default()
         },
         // What the model predicts for a test whose instances hang (docs/observe.md).
-        liveness: Some(args.progress),
+        liveness: Some(args.progress.clone()),
     };
     let info = vkherd::report::run_info(&opts);
     let params = args.params();

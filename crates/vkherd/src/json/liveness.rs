@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 pub struct LivenessObject {
     /// `violation`, `ok` or `unknown`.
     pub verdict: String,
-    /// Each level's progress model (`fair`, `lobe`, `hsa_obe`, `hsa`, `obe`, `unfair`).
+    /// Each level's progress model (`fair`, `lobe`, `hsa_obe`, `hsa`, `obe`, `unfair`),
+    /// by the level's key, outermost first (Vulkan: `qf`, `wg`, `sg`, `inv`).
     pub progress: ProgressLevels,
     /// The progress model as `--progress` would take it (`fair`, `wg=obe,default=fair`).
     pub progress_text: String,
@@ -19,14 +20,8 @@ pub struct LivenessObject {
     pub combinations: u64,
 }
 
-/// The progress model of each level of the invocation tree, outermost first.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ProgressLevels {
-    pub qf: String,
-    pub wg: String,
-    pub sg: String,
-    pub inv: String,
-}
+/// The progress model of each level of the invocation tree by its key, outermost first.
+pub type ProgressLevels = serde_json::Map<String, serde_json::Value>;
 
 /// An invocation of a violation's witness that does not terminate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

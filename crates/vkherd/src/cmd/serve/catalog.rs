@@ -91,7 +91,6 @@ struct LimitsObject {
 
 pub fn catalog(corpus: &Corpus, limits: &Limits) -> String {
     use vkherd::liveness::ProgressModel;
-    use vkherd_enumerate::liveness::Level;
     let models: Vec<Model> = vkherd::models::list()
         .into_iter()
         .map(|(name, doc)| Model {
@@ -113,7 +112,7 @@ pub fn catalog(corpus: &Corpus, limits: &Limits) -> String {
         default_variants,
         dialects: corpus.dialects.keys().map(String::as_str).collect(),
         progress: ProgressModel::ALL.iter().map(|m| m.name()).collect(),
-        levels: Level::ALL.iter().map(|l| l.name()).collect(),
+        levels: vkherd::liveness::level_keys(),
         examples: &corpus.examples,
         defaults: Defaults {
             unroll: vkherd::RunConfig::default().unroll,

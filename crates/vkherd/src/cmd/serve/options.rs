@@ -63,7 +63,7 @@ pub fn options(
 ) -> Result<Options, OptionsError> {
     let progress = match &o.progress {
         Some(p) if !p.is_empty() => {
-            Some(vkherd::liveness::Progress::parse(p).map_err(OptionsError::Progress)?)
+            Some(vkherd::liveness::parse_progress(p).map_err(OptionsError::Progress)?)
         }
         _ => None,
     };
