@@ -11,7 +11,15 @@ use vkherd::generate::alphabet::Alphabet;
 use vkherd::generate::search::{self, Limits, Model};
 use vkherd::generate::space::{Bounds, EventKind, Space};
 use vkherd::generate::test::Test;
-use vkherd::generate::{family, Dialect};
+use vkherd::generate::{dialects, family, GenDialect};
+
+fn vulkan_gen() -> &'static dyn GenDialect {
+    dialects::by_name("vulkan").unwrap()
+}
+
+fn opencl_gen() -> &'static dyn GenDialect {
+    dialects::by_name("opencl").unwrap()
+}
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -20,7 +28,12 @@ fn words(w: &[&str]) -> Vec<String> {
     w.iter().map(|s| s.to_string()).collect()
 }
 
-fn alphabet(d: Dialect, sems: &[&str], scopes: &[&str], levels: &[&str]) -> Alphabet {
+fn alphabet(
+    d: &'static dyn GenDialect,
+    sems: &[&str],
+    scopes: &[&str],
+    levels: &[&str],
+) -> Alphabet {
     Alphabet::family_default(d)
         .with(&words(sems), &words(scopes), &words(levels))
         .expect("a valid alphabet")
@@ -42,7 +55,7 @@ fn pairs() -> Vec<(&'static str, &'static str, Over)> {
     let rw = [EventKind::Read, EventKind::Write];
     let vulkan = || {
         let a = alphabet(
-            Dialect::Vulkan,
+            vulkan_gen(),
             &["rlx", "relacq", "semavvis"],
             &["wg", "dv"],
             &["qf"],
@@ -51,7 +64,7 @@ fn pairs() -> Vec<(&'static str, &'static str, Over)> {
     };
     let opencl = || {
         let a = alphabet(
-            Dialect::OpenCl,
+            opencl_gen(),
             &["rlx", "relacq", "sc"],
             &["wg", "dev"],
             &["dev"],
@@ -60,10 +73,10 @@ fn pairs() -> Vec<(&'static str, &'static str, Over)> {
     };
     let chain = family::family(
         "[av.wg] PodWW PosWW Rfe PodRR [vis.qf] Fre",
-        Dialect::Vulkan,
+        vulkan_gen(),
         &[family::Axis::Scope, family::Axis::Semantics],
         &alphabet(
-            Dialect::Vulkan,
+            vulkan_gen(),
             &["avvis", "relacq", "semavvis"],
             &["wg", "qf"],
             &["qf"],
@@ -76,14 +89,9 @@ fn pairs() -> Vec<(&'static str, &'static str, Over)> {
     // with both fences seq_cst tells C11's S from RC11's psc (tests/distinguish.rs).
     let iriw_fences = family::family(
         "[rlx] Rfe [rlx] FencedRR [rlx] Fre [rlx] Rfe [rlx] FencedRR [rlx] Fre",
-        Dialect::OpenCl,
+        opencl_gen(),
         &[family::Axis::Semantics],
-        &alphabet(
-            Dialect::OpenCl,
-            &["rlx", "relacq", "sc"],
-            &["dev"],
-            &["dev"],
-        ),
+        &alphabet(opencl_gen(), &["rlx", "relacq", "sc"], &["dev"], &["dev"]),
         10_000,
     )
     .expect("the IRIW fence family")

@@ -8,11 +8,14 @@ use std::path::Path;
 use vkherd::generate::alphabet::Alphabet;
 use vkherd::generate::family::{self, Axis, Family};
 use vkherd::generate::index::{file_stem, INDEX_FILE};
-use vkherd::generate::{emit, GenError};
+use vkherd::generate::{dialects, emit, GenError};
 
 pub fn run(args: &DiyArgs) -> ExitStatus {
     let text = args.cycle.join(" ");
-    let d = args.dialect;
+    let d = match dialects::for_dialect(args.dialect) {
+        Ok(d) => d,
+        Err(e) => return bad_cycle(&e, &text),
+    };
     if !args.all {
         if !args.vary.is_empty() || args.run {
             eprintln!("error: --vary and --run go with --all (a family of variants)");
