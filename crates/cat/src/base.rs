@@ -1,7 +1,10 @@
 //! The base sets and relations a model may use: the only names that are not defined in
-//! the cat file itself. docs/models.md has the same table, with what each one means.
+//! the cat file itself. The shared ones ([`BASES`]) every test has; the others are the
+//! dialects' own ([`vkherd_model::Dialect::bases`]), found in the registry
+//! ([`dialect_bases`]). docs/models.md has the same tables, with what each one means.
 
-use vkherd_model::{EventSet, Rel, StaticRel, StaticSet, Statics};
+use std::sync::LazyLock;
+use vkherd_model::{BaseValue, EventSet, Rel, StaticRel, StaticSet, Statics};
 
 /// A cat value's type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -32,21 +35,42 @@ pub struct Base {
 macro_rules! bases {
     ($($id:ident $name:literal $kind:ident $stage:ident $doc:literal;)*) => {
         /// A base name, typed: what the evaluators match on instead of the name's text.
-        /// Its position in [`BASES`] is its index there ([`BaseName::info`]).
+        /// A shared one's position in [`BASES`] is its index there; a dialect's base is
+        /// its index in [`dialect_bases`] ([`BaseName::info`]).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum BaseName {
             $(#[doc = $doc] $id,)*
+            /// A base a dialect gives its tests: its index in [`dialect_bases`].
+            Dialect(u16),
         }
 
-        /// Every base name, in the order of docs/models.md.
+        /// The shared base names, in the order of docs/models.md.
         pub const BASES: &[Base] = &[$(Base { id: BaseName::$id, name: $name, kind: Kind::$kind, stage: Stage::$stage, doc: $doc },)*];
 
         impl BaseName {
-            /// Its value in `s`: a static base is the [`StaticSet`] or [`StaticRel`] of
-            /// the same name (so the table's kind is checked by the compiler).
+            /// Its value in `s`: a shared static base is the [`StaticSet`] or
+            /// [`StaticRel`] of the same name (so the table's kind is checked by the
+            /// compiler), a dialect's base what the test's dialect computes for it.
             fn static_value(self, s: &Statics) -> Value {
                 match self {
                     $(BaseName::$id => static_of!($stage $kind $id s),)*
+                    BaseName::Dialect(i) => dialect_value(&dialect_bases()[i as usize], s),
+                }
+            }
+
+            /// Its entry in [`BASES`] or [`dialect_bases`].
+            pub fn info(self) -> &'static Base {
+                let mut i = 0;
+                $(
+                    if self == BaseName::$id {
+                        return &BASES[i];
+                    }
+                    i += 1;
+                )*
+                let _ = i;
+                match self {
+                    BaseName::Dialect(d) => &dialect_bases()[d as usize],
+                    _ => unreachable!("every shared base is in BASES"),
                 }
             }
         }
@@ -74,36 +98,11 @@ bases! {
     A "A" Set Static "atomic accesses";
     Acq "ACQ" Set Static "acquire semantics";
     Rel "REL" Set Static "release semantics";
-    Sc0 "SC0" Set Static "accesses to storage class 0";
-    Sc1 "SC1" Set Static "accesses to storage class 1";
-    Sc2 "SC2" Set Static "accesses to storage class 2";
-    Sc3 "SC3" Set Static "accesses to storage class 3";
-    SemSc0 "SEMSC0" Set Static "storage class 0 in the memory semantics";
-    SemSc1 "SEMSC1" Set Static "storage class 1 in the memory semantics";
-    SemSc2 "SEMSC2" Set Static "storage class 2 in the memory semantics";
-    SemSc3 "SEMSC3" Set Static "storage class 3 in the memory semantics";
-    ScopeSg "SCOPESG" Set Static "subgroup scope";
-    ScopeWg "SCOPEWG" Set Static "workgroup scope";
-    ScopeQf "SCOPEQF" Set Static "queue family scope";
-    ScopeDev "SCOPEDEV" Set Static "device scope";
-    SeqCst "SC" Set Static "OpenCL: seq_cst operations (empty in Vulkan tests)";
-    ScopeWi "SCOPEWI" Set Static "OpenCL: memory_scope_work_item (empty in Vulkan tests)";
     Cbar "CBAR" Set Static "control barriers";
-    Av "AV" Set Static "per-instruction availability operations";
-    Vis "VIS" Set Static "per-instruction visibility operations";
-    SemAv "SEMAV" Set Static "availability in the memory semantics";
-    SemVis "SEMVIS" Set Static "visibility in the memory semantics";
-    AvDevice "AVDEVICE" Set Static "availability operations to the device domain";
-    VisDevice "VISDEVICE" Set Static "visibility operations to the device domain";
-    NonPriv "NONPRIV" Set Static "non-private accesses";
     Id "id" Rel Static "the identity on events (Alloy `iden`)";
     Sthd "sthd" Rel Static "same thread (invocation)";
     Po "po" Rel Static "program order (transitive)";
     MmraCompat "mmra-compat" Rel Static "pairs of events whose MMRA tag sets are compatible (seed 003; every pair when no event has tags)";
-    Ssg "ssg" Rel Static "same subgroup";
-    Swg "swg" Rel Static "same workgroup";
-    Sqf "sqf" Rel Static "same queue family";
-    Ssw "ssw" Rel Static "system-synchronizes-with, from the test's declarations";
     ScbarInst "scbarinst" Rel Static "same dynamic instance of a control barrier";
     Sloc "sloc" Rel Static "same location (an equivalence on R+W)";
     Sref "sref" Rel Static "same reference (an equivalence on R+W)";
@@ -113,11 +112,6 @@ bases! {
 }
 
 impl BaseName {
-    /// Its entry in [`BASES`].
-    pub fn info(self) -> &'static Base {
-        &BASES[self as usize]
-    }
-
     /// Its name in cat files.
     pub fn name(self) -> &'static str {
         self.info().name
@@ -132,9 +126,72 @@ impl BaseName {
     }
 }
 
-/// The base name written `name` in cat files.
+/// The base name written `name` in cat files: a shared one or some dialect's.
 pub fn lookup(name: &str) -> Option<BaseName> {
-    BASES.iter().find(|b| b.name == name).map(|b| b.id)
+    all_bases().find(|b| b.name == name).map(|b| b.id)
+}
+
+/// Every base name: the shared ones, then the dialects' in the order of the registry.
+pub fn all_bases() -> impl Iterator<Item = &'static Base> {
+    BASES.iter().chain(dialect_bases())
+}
+
+/// The bases the dialects give their tests ([`vkherd_model::Dialect::bases`]), each name
+/// once, in the order of the registry: a name several dialects give is one base, whose
+/// value each test's dialect computes ([`dialect_value`]).
+pub fn dialect_bases() -> &'static [Base] {
+    static TABLE: LazyLock<Vec<Base>> = LazyLock::new(|| {
+        let mut table: Vec<Base> = Vec::new();
+        for d in vkherd_dialects::ALL {
+            for b in d.bases {
+                let kind = kind_of(b.value);
+                match table.iter().find(|t| t.name == b.name) {
+                    Some(t) => assert_eq!(
+                        t.kind, kind,
+                        "dialects disagree on the kind of `{}`",
+                        b.name
+                    ),
+                    None => {
+                        assert!(
+                            BASES.iter().all(|s| s.name != b.name),
+                            "`{}` is a shared base name",
+                            b.name
+                        );
+                        table.push(Base {
+                            id: BaseName::Dialect(table.len() as u16),
+                            name: b.name,
+                            kind,
+                            stage: Stage::Static,
+                            doc: b.doc,
+                        });
+                    }
+                }
+            }
+        }
+        table
+    });
+    &TABLE
+}
+
+fn kind_of(v: BaseValue) -> Kind {
+    match v {
+        BaseValue::Set(_) => Kind::Set,
+        BaseValue::SameLevel(_) | BaseValue::Ssw => Kind::Rel,
+    }
+}
+
+/// The value of a dialect's base `b` in `s`, as the test's dialect computes it; empty in
+/// a test of a dialect without it (a model that reads it is refused for such tests,
+/// [`crate::Model::foreign_bases`]).
+fn dialect_value(b: &Base, s: &Statics) -> Value {
+    let n = s.n();
+    match s.dialect().base(b.name).map(|d| d.value) {
+        Some(BaseValue::Set(mask)) => Value::Set(s.flag_set(mask)),
+        Some(BaseValue::SameLevel(level)) => Value::Rel(s.same_level(level).clone()),
+        Some(BaseValue::Ssw) => Value::Rel(s.rel(StaticRel::Ssw).clone()),
+        None if b.kind == Kind::Set => Value::Set(EventSet::new(n)),
+        None => Value::Rel(Rel::empty(n)),
+    }
 }
 
 /// A value of the evaluator.
@@ -177,18 +234,31 @@ pub fn static_value(b: BaseName, s: &Statics) -> Value {
 mod tests {
     use super::*;
 
-    /// [`BaseName::info`] indexes [`BASES`] by the variant's position: each entry's id is
-    /// its own, and its name finds it.
+    /// [`BaseName::info`] finds each base's entry: its id is its own, and its name finds
+    /// it, for the shared bases and the dialects'.
     #[test]
     fn each_base_name_is_its_entry() {
-        for (i, b) in BASES.iter().enumerate() {
-            assert_eq!(b.id as usize, i, "{}", b.name);
+        for b in all_bases() {
+            assert_eq!(b.id.info().name, b.name);
             assert_eq!(b.id.name(), b.name);
             assert_eq!(lookup(b.name), Some(b.id));
         }
+        assert!(!dialect_bases().is_empty());
         assert_eq!(lookup("RFINIT"), Some(BaseName::RfInit));
         assert_eq!(BaseName::RfInit.stage(), Stage::Candidate);
         assert_eq!(BaseName::Po.kind(), Kind::Rel);
         assert_eq!(lookup("rfinit"), None);
+    }
+
+    /// Every dialect's base is in the table once, with its kind.
+    #[test]
+    fn every_dialect_base_is_in_the_table() {
+        for d in vkherd_dialects::ALL {
+            for b in d.bases {
+                let found = lookup(b.name).unwrap_or_else(|| panic!("{}", b.name));
+                assert_eq!(found.kind(), kind_of(b.value), "{}", b.name);
+                assert!(matches!(found, BaseName::Dialect(_)), "{}", b.name);
+            }
+        }
     }
 }

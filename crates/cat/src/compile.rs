@@ -676,7 +676,7 @@ const HERD7_NAMES: &[(&str, &str)] = &[
 /// The message for a name that is neither defined nor a base name: the base names, and
 /// the vkherd equivalent of a herd7 name.
 fn unknown_name(name: &str) -> String {
-    let bases: Vec<&str> = crate::base::BASES.iter().map(|b| b.name).collect();
+    let bases: Vec<&str> = crate::base::all_bases().map(|b| b.name).collect();
     let hint = HERD7_NAMES
         .iter()
         .find(|(n, _)| *n == name)

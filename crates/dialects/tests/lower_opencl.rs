@@ -1,7 +1,7 @@
 //! Lowering of OpenCL tests (docs/opencl.md "Lowering"): the flags of every kind of
 //! operation, control flow, thread ids, and the semantic errors.
 
-use vkherd_dialects::opencl::{lower_opencl, parse_opencl};
+use vkherd_dialects::opencl::{lower_opencl, parse_opencl, SCOPEWI, SEQCST};
 use vkherd_model::*;
 
 fn lower(src: &str) -> Program {
@@ -54,11 +54,11 @@ fn loads_and_stores_get_region_order_and_scope_flags() {
     assert_eq!(
         got,
         [
-            F::R | F::A | F::SC0 | F::ACQ | F::SEQCST | F::SCOPEQF,
+            F::R | F::A | F::SC0 | F::ACQ | SEQCST | F::SCOPEQF,
             F::R | F::A | F::SC1 | F::ACQ | F::SCOPEWG,
             F::R | F::A | F::SC0 | F::SCOPEDEV,
             F::W | F::A | F::SC0 | F::REL | F::SCOPESG,
-            F::W | F::A | F::SC1 | F::REL | F::SEQCST | F::SCOPEWI,
+            F::W | F::A | F::SC1 | F::REL | SEQCST | SCOPEWI,
             F::R | F::SC0,
             F::W | F::SC1,
         ]
@@ -84,9 +84,9 @@ fn rmws_fences_and_barriers() {
         [
             rmw | F::SC0 | F::ACQ | F::REL | F::SCOPEQF,
             rmw | F::SC1 | F::ACQ | F::SCOPEQF,
-            rmw | F::SC0 | F::ACQ | F::REL | F::SEQCST | F::SCOPEQF,
+            rmw | F::SC0 | F::ACQ | F::REL | SEQCST | F::SCOPEQF,
             F::F | F::REL | F::SEMSC0 | F::SCOPEWG,
-            F::F | F::ACQ | F::REL | F::SEQCST | F::SEMSC0 | F::SEMSC1 | F::SCOPEQF,
+            F::F | F::ACQ | F::REL | SEQCST | F::SEMSC0 | F::SEMSC1 | F::SCOPEQF,
             F::F | F::SEMSC1 | F::SCOPEQF,
             bar | F::SEMSC1 | F::SCOPEWG,
             bar | F::SEMSC0 | F::SCOPEQF,
@@ -135,7 +135,7 @@ fn compare_exchange_carries_its_failure_flags_and_registers() {
     assert_eq!(a[1].dst, Some(3));
     assert_eq!(
         cas.fail_flags,
-        F::R | F::A | F::SC1 | F::ACQ | F::SEQCST | F::SCOPEQF
+        F::R | F::A | F::SC1 | F::ACQ | SEQCST | F::SCOPEQF
     );
 }
 
@@ -174,15 +174,19 @@ fn control_flow_lowers_to_jumps() {
 #[test]
 fn thread_ids_devices_and_defaults() {
     let p = lower("OPENCL t {}\nP0@sg 1, wg 2, dev 3 () {}\nP1@sg 0, wg 2, dev 0 () {}\n");
-    let ids: Vec<_> = p.threads.iter().map(|t| (t.qf, t.wg, t.sg)).collect();
+    let ids: Vec<_> = p
+        .threads
+        .iter()
+        .map(|t| (t.scope[2], t.scope[1], t.scope[0]))
+        .collect();
     assert_eq!(ids, [(3, 2, 1), (0, 2, 0)]);
     // Without wg / sg, each work-item is alone in its work-group and sub-group.
     let p = lower("OPENCL t {}\nP0 () {}\nP1 () {}\n");
-    assert!(!p.threads[0].same_workgroup(&p.threads[1]));
-    assert!(p.threads[0].same_queue_family(&p.threads[1]));
+    assert!(!p.threads[0].same_instance(&p.threads[1], 1));
+    assert!(p.threads[0].same_instance(&p.threads[1], 2));
     let p = lower("OPENCL t {}\nP0@wg 0 () {}\nP1@wg 0 () {}\n");
-    assert!(p.threads[0].same_workgroup(&p.threads[1]));
-    assert!(!p.threads[0].same_subgroup(&p.threads[1]));
+    assert!(p.threads[0].same_instance(&p.threads[1], 1));
+    assert!(!p.threads[0].same_instance(&p.threads[1], 0));
 }
 
 #[test]

@@ -145,6 +145,11 @@ pub fn meetings(program: &Program, layout: &Layout) -> Result<Meeting, BarrierEr
     }
 }
 
+/// A scope instance's ids, outermost first (the order instances are met in).
+fn outer_first(ids: &[u64]) -> Vec<u64> {
+    ids.iter().rev().copied().collect()
+}
+
 fn barrier_of<'p>(program: &'p Program, e: &Event) -> Option<&'p vkherd_model::BarrierName> {
     match &program.threads[e.thread].code[e.instr] {
         Instruction::Access(a) => a.barrier.as_ref(),
@@ -222,8 +227,10 @@ fn workgroup_choices(
     program: &Program,
     layout: &Layout,
 ) -> Result<Option<InstanceChoices>, BarrierError> {
-    // (qf, wg, N, ID, k) -> events of that instance.
-    type Key<'a> = (u64, u64, &'a str, Option<&'a str>, usize);
+    // (the barrier-level instance, outermost id first; N, ID, k) -> events of that
+    // instance. (Vulkan: (qf, wg, N, ID, k).)
+    type Key<'a> = (Vec<u64>, &'a str, Option<&'a str>, usize);
+    let level = program.dialect.barrier_level;
     let mut instances: BTreeMap<Key<'_>, Vec<usize>> = BTreeMap::new();
     let mut occurrences: BTreeMap<(usize, &str, Option<&str>), usize> = BTreeMap::new();
     for (e, ev) in layout.events.iter().enumerate() {
@@ -235,14 +242,20 @@ fn workgroup_choices(
             .entry((ev.thread, &b.instance, b.id.as_deref()))
             .or_insert(0);
         instances
-            .entry((th.qf, th.wg, &b.instance, b.id.as_deref(), *k))
+            .entry((
+                outer_first(th.instance(level)),
+                &b.instance,
+                b.id.as_deref(),
+                *k,
+            ))
             .or_default()
             .push(e);
         *k += 1;
     }
     // Every instance's relation choices: C x C, or S x C for each quorum set S.
     let mut choices: Vec<Vec<Vec<(usize, usize)>>> = Vec::new();
-    for (&(qf, wg, inst, id, _k), members) in &instances {
+    for ((group, inst, id, _k), members) in &instances {
+        let (inst, id) = (*inst, *id);
         let quorum = barrier_of(program, &layout.events[members[0]]).and_then(|b| b.quorum);
         match quorum {
             None => {
@@ -250,7 +263,7 @@ fn workgroup_choices(
                 let expected = program
                     .threads
                     .iter()
-                    .filter(|t| (t.qf, t.wg) == (qf, wg))
+                    .filter(|t| outer_first(t.instance(level)) == *group)
                     .filter(|t| {
                         t.code.iter().any(|i| matches!(i, Instruction::Access(a)
                             if a.barrier.as_ref().is_some_and(|b| b.instance == inst && b.id.as_deref() == id)))

@@ -129,7 +129,7 @@ impl Facts {
     fn new(c: &Captured, ins: &Inspection<'_>) -> Facts {
         let s = &c.statics;
         Facts {
-            sc: s.set(StaticSet::SeqCst).iter().collect(),
+            sc: s.flag_set(vkherd_dialects::opencl::SEQCST).iter().collect(),
             r: s.set(StaticSet::R).clone(),
             w: s.set(StaticSet::W).clone(),
             f: s.set(StaticSet::F).clone(),

@@ -125,9 +125,9 @@ impl StaticTerms {
             fence_release,
             acquire,
             ithb_static,
-            ssg_inc: s.ssg.inter(&s.avvisinc),
-            swg_inc: s.swg.inter(&s.avvisinc),
-            sqf_inc: s.sqf.inter(&s.avvisinc),
+            ssg_inc: s.same_level[0].inter(&s.avvisinc),
+            swg_inc: s.same_level[1].inter(&s.avvisinc),
+            sqf_inc: s.same_level[2].inter(&s.avvisinc),
             w_np_po_inc_avsg: po_inc.restrict(&w_np, &s.avsg),
             vissg_po_inc_r_np: po_inc.restrict(&s.vissg, &r_np),
             w_np_po_inc: po_inc.restrict_domain(&w_np),
@@ -524,16 +524,22 @@ fn locord(s: &Statics, t: &StaticTerms, hb: &Rel, c: &Chains<'_>) -> Rel {
     // Subgroup: avsg and vissg are stor[AVSG] and stor[VISSG], so the prefix starts and
     // the RaW tail ends with static relations (StaticTerms).
     add(
-        t.w_np_po_inc_avsg.seq(&hb.inter(&s.ssg)),
+        t.w_np_po_inc_avsg.seq(&hb.inter(&s.same_level[0])),
         &t.vissg_po_inc_r_np,
     );
     let avwg = t.w_np_po_inc.seq(c.avwg);
     if !avwg.is_empty() {
-        add(avwg.seq(&hb.inter(&s.swg)), &c.viswg.seq(&t.po_inc_r_np));
+        add(
+            avwg.seq(&hb.inter(&s.same_level[1])),
+            &c.viswg.seq(&t.po_inc_r_np),
+        );
     }
     let avqf = t.w_np_po_inc.seq(c.avqf);
     if !avqf.is_empty() {
-        add(avqf.seq(&hb.inter(&s.sqf)), &c.visqf.seq(&t.po_inc_r_np));
+        add(
+            avqf.seq(&hb.inter(&s.same_level[2])),
+            &c.visqf.seq(&t.po_inc_r_np),
+        );
     }
     let avsh = t.w_np_po_inc.seq(c.avsh);
     if !avsh.is_empty() {

@@ -29,6 +29,9 @@ pub struct Dialect {
     pub levels: &'static [ScopeLevel],
     /// What one invocation is called (`invocation`, `work-item`, `thread`).
     pub invocation: &'static str,
+    /// The scope level within whose instances control barriers meet (Vulkan: the
+    /// workgroup; control-barriers.md).
+    pub barrier_level: usize,
     /// The base sets and relations it gives cat models beyond the shared ones
     /// (docs/models.md): a model that reads a base of another dialect is not for it.
     pub bases: &'static [DialectBase],

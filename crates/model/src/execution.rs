@@ -3,6 +3,7 @@
 //!
 //! Each field is named after the Alloy set or relation it holds (lower-cased).
 
+use crate::dialect::Dialect;
 use crate::flags::Flags;
 use crate::program::{Instruction, LocId, MmraTags, Program, RefId};
 use crate::rel::Rel;
@@ -26,6 +27,8 @@ pub const CLASSES: usize = 4;
 /// Event sets and static relations of one path combination.
 #[derive(Debug, Clone)]
 pub struct Statics {
+    /// The dialect of the program: what its events' flags and scope levels mean.
+    pub(crate) dialect: &'static Dialect,
     pub(crate) n: usize,
     pub(crate) events: Vec<Event>,
     // --- sets (sig Exec) ---
@@ -42,10 +45,6 @@ pub struct Statics {
     pub(crate) scopewg: EventSet,
     pub(crate) scopeqf: EventSet,
     pub(crate) scopedev: EventSet,
-    /// OpenCL: seq_cst operations (`Flags::SEQCST`; empty in Vulkan tests).
-    pub(crate) seqcst: EventSet,
-    /// OpenCL: memory_scope_work_item (`Flags::SCOPEWI`; empty in Vulkan tests).
-    pub(crate) scopewi: EventSet,
     pub(crate) cbar: EventSet,
     pub(crate) av: EventSet,
     pub(crate) vis: EventSet,
@@ -69,9 +68,9 @@ pub struct Statics {
     // --- static relations ---
     pub(crate) sthd: Rel,
     pub(crate) po: Rel,
-    pub(crate) ssg: Rel,
-    pub(crate) swg: Rel,
-    pub(crate) sqf: Rel,
+    /// "Same instance" of each scope level of the dialect, innermost first (Vulkan:
+    /// `ssg`, `swg`, `sqf`).
+    pub(crate) same_level: Vec<Rel>,
     pub(crate) ssw: Rel,
     /// `^ssw`, used by locord.
     pub(crate) ssw_plus: Rel,
@@ -121,8 +120,6 @@ pub enum StaticSet {
     ScopeWg,
     ScopeQf,
     ScopeDev,
-    SeqCst,
-    ScopeWi,
     Cbar,
     Av,
     Vis,
@@ -195,6 +192,24 @@ impl Statics {
         self.classes_in_use
     }
 
+    /// The program's dialect.
+    #[inline]
+    pub fn dialect(&self) -> &'static Dialect {
+        self.dialect
+    }
+
+    /// The events with every flag of `mask` (a dialect's base set, [`crate::BaseValue`]).
+    pub fn flag_set(&self, mask: Flags) -> EventSet {
+        set_of(&self.events, self.n, |e| e.flags.has(mask))
+    }
+
+    /// "Same instance" of the dialect's scope level `level` (0 innermost): the pairs of
+    /// events whose invocations share it.
+    #[inline]
+    pub fn same_level(&self, level: usize) -> &Rel {
+        &self.same_level[level]
+    }
+
     /// The static event set `s`.
     #[inline]
     pub fn set(&self, s: StaticSet) -> &EventSet {
@@ -218,8 +233,6 @@ impl Statics {
             StaticSet::ScopeWg => &self.scopewg,
             StaticSet::ScopeQf => &self.scopeqf,
             StaticSet::ScopeDev => &self.scopedev,
-            StaticSet::SeqCst => &self.seqcst,
-            StaticSet::ScopeWi => &self.scopewi,
             StaticSet::Cbar => &self.cbar,
             StaticSet::Av => &self.av,
             StaticSet::Vis => &self.vis,
@@ -248,9 +261,9 @@ impl Statics {
             StaticRel::Sthd => &self.sthd,
             StaticRel::Po => &self.po,
             StaticRel::MmraCompat => &self.mmra_compat,
-            StaticRel::Ssg => &self.ssg,
-            StaticRel::Swg => &self.swg,
-            StaticRel::Sqf => &self.sqf,
+            StaticRel::Ssg => &self.same_level[0],
+            StaticRel::Swg => &self.same_level[1],
+            StaticRel::Sqf => &self.same_level[2],
             StaticRel::Ssw => &self.ssw,
             StaticRel::ScbarInst => &self.scbarinst,
             StaticRel::Sloc => &self.sloc,
@@ -384,8 +397,6 @@ impl Statics {
         let scopewg = flag(Flags::SCOPEWG);
         let scopeqf = flag(Flags::SCOPEQF);
         let scopedev = flag(Flags::SCOPEDEV);
-        let seqcst = flag(Flags::SEQCST);
-        let scopewi = flag(Flags::SCOPEWI);
         let nonpriv = flag(Flags::NONPRIV);
         let rw = r.union(&w);
         // PRIV = R+W-NONPRIV
@@ -397,12 +408,12 @@ impl Statics {
         let all_scopes = dev_qf_wg.union(&scopesg);
 
         let th = |i: usize| &program.threads[events[i].thread];
-        // sthd, ssg, swg, sqf: equivalences from the thread ids.
-        // Thread::same_subgroup / same_workgroup / same_queue_family compare these keys.
+        // sthd and "same instance" of each scope level (Vulkan: ssg, swg, sqf):
+        // equivalences from the thread ids, as Thread::same_instance compares them.
         let sthd = rel_by_key(n, |a| Some(events[a].thread));
-        let ssg = rel_by_key(n, |a| Some((th(a).qf, th(a).wg, th(a).sg)));
-        let swg = rel_by_key(n, |a| Some((th(a).qf, th(a).wg)));
-        let sqf = rel_by_key(n, |a| Some(th(a).qf));
+        let same_level: Vec<Rel> = (0..program.dialect.levels.len())
+            .map(|l| rel_by_key(n, |a| Some(th(a).instance(l))))
+            .collect();
         // po: events are listed in program order within a thread.
         let po = program_order(n, |a| events[a].thread);
         // ssw: every event of thread i ssw every event of thread j.
@@ -437,6 +448,10 @@ impl Statics {
             iden.clone()
         };
         // inscope = (SCOPEDEV -> SCOPEDEV) + (sqf & (...)) + (swg & (...)) + (ssg & (...))
+        // (the hand-written engine's Vulkan terms: levels 0, 1, 2 are the subgroup,
+        // workgroup and queue family; another dialect's tests never reach it)
+        let level = |l: usize| same_level.get(l).cloned().unwrap_or_else(|| Rel::empty(n));
+        let (ssg, swg, sqf) = (level(0), level(1), level(2));
         let inscope = Rel::cross(&scopedev, &scopedev)
             .union(&sqf.inter(&Rel::cross(&dev_qf, &dev_qf)))
             .union(&swg.inter(&Rel::cross(&dev_qf_wg, &dev_qf_wg)))
@@ -484,6 +499,7 @@ impl Statics {
         };
 
         Statics {
+            dialect: program.dialect,
             mmra_compat,
             po_hb,
             mmra: opts.mmra,
@@ -511,8 +527,6 @@ impl Statics {
             scopewg,
             scopeqf,
             scopedev,
-            seqcst,
-            scopewi,
             av,
             vis,
             semav,
@@ -524,9 +538,7 @@ impl Statics {
             classes_in_use,
             sthd,
             po,
-            ssg,
-            swg,
-            sqf,
+            same_level,
             ssw,
             ssw_plus,
             scbarinst,

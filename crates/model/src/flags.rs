@@ -1,4 +1,9 @@
 //! Event flags: membership of an event in the Alloy model's sets (`sig Exec { W, R, F, ... }`).
+//!
+//! Bits 0 to 25 are the Vulkan model's sets, among them the ones every dialect shares
+//! (`R`, `W`, `F`, `A`, `ACQ`, `REL`, `CBAR`: the cat base names of [`crate::Statics`]).
+//! A dialect's lowering may set other bits too: they mean what its base sets say
+//! ([`crate::Dialect::bases`]), and only to its own tests.
 
 /// A set of Alloy event sets, as a bit mask.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -19,9 +24,6 @@ flag_consts! {
     SCOPESG = 14; SCOPEWG = 15; SCOPEQF = 16; SCOPEDEV = 17;
     CBAR = 18; AV = 19; VIS = 20; SEMAV = 21; SEMVIS = 22;
     AVDEVICE = 23; VISDEVICE = 24; NONPRIV = 25;
-    // OpenCL (docs/opencl.md): seq_cst operations (cat base set `SC`) and
-    // memory_scope_work_item. The Vulkan lowerings never set them.
-    SEQCST = 26; SCOPEWI = 27;
 }
 
 impl Flags {

@@ -137,25 +137,26 @@ pub enum Instruction {
 /// One invocation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Thread {
-    /// Hierarchical ids: same subgroup iff (qf, wg, sg) equal, same workgroup iff (qf, wg)
-    /// equal, same queue family iff qf equal.
-    pub qf: u64,
-    pub wg: u64,
-    pub sg: u64,
+    /// The ids of its scope instances, one per level of the dialect's scope tree
+    /// ([`crate::Dialect::levels`]), innermost first (Vulkan: subgroup, workgroup, queue
+    /// family). Ids are per parent: two threads share the instance of a level iff their
+    /// ids agree at that level and at every level around it.
+    pub scope: Vec<u64>,
     pub code: Vec<Instruction>,
     /// Initial register values (others start at 0).
     pub init_regs: Vec<(u32, i64)>,
 }
 
 impl Thread {
-    pub fn same_subgroup(&self, o: &Thread) -> bool {
-        (self.qf, self.wg, self.sg) == (o.qf, o.wg, o.sg)
+    /// The ids that name its instance of scope level `level`: its id there and at every
+    /// level around it.
+    pub fn instance(&self, level: usize) -> &[u64] {
+        &self.scope[level.min(self.scope.len())..]
     }
-    pub fn same_workgroup(&self, o: &Thread) -> bool {
-        (self.qf, self.wg) == (o.qf, o.wg)
-    }
-    pub fn same_queue_family(&self, o: &Thread) -> bool {
-        self.qf == o.qf
+
+    /// It shares its instance of scope level `level` with `o`.
+    pub fn same_instance(&self, o: &Thread, level: usize) -> bool {
+        self.instance(level) == o.instance(level)
     }
 }
 

@@ -1606,8 +1606,6 @@ fn each_static_set_is_the_set_of_its_flag() {
         (S::ScopeWg, Flags::SCOPEWG),
         (S::ScopeQf, Flags::SCOPEQF),
         (S::ScopeDev, Flags::SCOPEDEV),
-        (S::SeqCst, Flags::SEQCST),
-        (S::ScopeWi, Flags::SCOPEWI),
         (S::Cbar, Flags::CBAR),
         (S::Av, Flags::AV),
         (S::Vis, Flags::VIS),

@@ -121,12 +121,12 @@ impl Plan {
         if !program.ssw.is_empty() {
             return refuse(Unsupported::Ssw, None);
         }
-        let first_qf = program.threads.first().map_or(0, |t| t.qf);
-        if let Some(t) = program.threads.iter().find(|t| t.qf != first_qf) {
+        let first_qf = program.threads.first().map_or(0, qf);
+        if let Some(t) = program.threads.iter().find(|t| qf(t) != first_qf) {
             return refuse(
                 Unsupported::QueueFamilies {
                     first: first_qf,
-                    second: t.qf,
+                    second: qf(t),
                 },
                 None,
             );
@@ -256,11 +256,11 @@ fn place(program: &Program) -> Result<Placement, ObserveError> {
     let mut thread_group = Vec::new();
     let mut thread_subgroup = Vec::new();
     for (t, thread) in program.threads.iter().enumerate() {
-        let g = match groups.iter().position(|g| g.wg == thread.wg) {
+        let g = match groups.iter().position(|g| g.wg == wg(thread)) {
             Some(g) => g,
             None => {
                 groups.push(Group {
-                    wg: thread.wg,
+                    wg: wg(thread),
                     subgroups: Vec::new(),
                     barriers: Vec::new(),
                 });
@@ -268,10 +268,10 @@ fn place(program: &Program) -> Result<Placement, ObserveError> {
                 groups.len() - 1
             }
         };
-        let s = match sg_ids[g].iter().position(|&s| s == thread.sg) {
+        let s = match sg_ids[g].iter().position(|&s| s == sg(thread)) {
             Some(s) => s,
             None => {
-                sg_ids[g].push(thread.sg);
+                sg_ids[g].push(sg(thread));
                 groups[g].subgroups.push(Vec::new());
                 sg_ids[g].len() - 1
             }
@@ -324,6 +324,20 @@ fn barrier_sequence(
         }
     }
     Ok(out)
+}
+
+/// A Vulkan invocation's subgroup, workgroup and queue family ids (the Vulkan dialect's
+/// scope levels 0, 1 and 2; observe runs Vulkan tests only).
+fn sg(t: &vkherd_model::Thread) -> u64 {
+    t.scope[0]
+}
+
+fn wg(t: &vkherd_model::Thread) -> u64 {
+    t.scope[1]
+}
+
+fn qf(t: &vkherd_model::Thread) -> u64 {
+    t.scope[2]
 }
 
 /// Refuses what SPIR-V cannot say and notes the features an instruction uses.

@@ -160,7 +160,7 @@ fn columns(ex: &Execution) -> Vec<&ThreadInfo> {
     let key = |t: &ThreadInfo| {
         let mut key: Vec<usize> = levels
             .iter()
-            .map(|&l| first(&|u| (l..LEVELS).all(|k| place(u, k) == place(t, k))))
+            .map(|&l| first(&|u| u.scope.get(l..) == t.scope.get(l..)))
             .collect();
         key.push(t.thread);
         key
@@ -171,12 +171,9 @@ fn columns(ex: &Execution) -> Vec<&ThreadInfo> {
     keyed.into_iter().map(|(_, t)| t).collect()
 }
 
-/// The levels of the placement ([`place`]).
-const LEVELS: usize = 3;
-
 /// The id of `t`'s instance at scope level `level` (0 innermost).
 fn place(t: &ThreadInfo, level: usize) -> u64 {
-    [t.sg, t.wg, t.qf][level]
+    t.scope.get(level).copied().unwrap_or(0)
 }
 
 /// The scope levels of `ex`'s dialect that are drawn as boxes, outermost first.
@@ -408,9 +405,8 @@ mod tests {
             .map(|(t, &(wg, sg))| ThreadInfo {
                 thread: t,
                 name: format!("P{t}"),
-                qf: 0,
-                wg,
-                sg,
+                scope: vec![sg, wg, 0],
+                levels: Default::default(),
             })
             .collect();
         let events: Vec<EventInfo> = (0..8)

@@ -39,10 +39,12 @@ pub struct ThreadInfo {
     pub thread: usize,
     /// `P0`.
     pub name: String,
-    /// Queue family (OpenCL: device), workgroup, subgroup.
-    pub qf: u64,
-    pub wg: u64,
-    pub sg: u64,
+    /// The ids of its scope instances, innermost level first (the dialect's levels).
+    #[serde(skip)]
+    pub scope: Vec<u64>,
+    /// The same ids by level key, outermost first (Vulkan: `"qf": 0, "wg": 1, "sg": 0`).
+    #[serde(flatten)]
+    pub levels: serde_json::Map<String, serde_json::Value>,
 }
 
 /// A candidate execution, its values, and the relations asked for.
@@ -219,9 +221,10 @@ impl Execution {
             .map(|(t, th)| ThreadInfo {
                 thread: t,
                 name: format!("P{t}"),
-                qf: th.qf,
-                wg: th.wg,
-                sg: th.sg,
+                scope: th.scope.clone(),
+                levels: (program.dialect.levels.iter().zip(&th.scope).rev())
+                    .map(|(level, &id)| (level.key.to_string(), id.into()))
+                    .collect(),
             })
             .collect();
         Execution {

@@ -312,13 +312,13 @@ fn absent(
             .iter()
             .enumerate()
             .filter(|(u, p)| {
-                matches!(p.ending, Ending::Blocked { cbar: c } if program.threads[*u].same_workgroup(me) && barrier_of(program, *u, c) == Some(b))
+                matches!(p.ending, Ending::Blocked { cbar: c } if program.threads[*u].same_instance(me, program.dialect.barrier_level) && barrier_of(program, *u, c) == Some(b))
             })
             .count();
         return format!("{arrived} arrived of a quorum of {q}");
     }
     let missing: Vec<String> = (0..program.threads.len())
-        .filter(|&u| u != t && program.threads[u].same_workgroup(me) && has(u))
+        .filter(|&u| u != t && program.threads[u].same_instance(me, program.dialect.barrier_level) && has(u))
         .filter(|&u| !matches!(w.paths[u].ending, Ending::Blocked { cbar: c } if barrier_of(program, u, c) == Some(b)))
         .map(|u| format!("P{u}, {}", ending_word(&w.paths[u])))
         .collect();

@@ -385,7 +385,7 @@ fn brute_accepts(
     use vkherd_enumerate::liveness::{EndingKind, Level};
     let key = |t: usize, depth: usize| -> Vec<u64> {
         let th = &program.threads[t];
-        [th.qf, th.wg, th.sg, t as u64][..depth].to_vec()
+        [th.scope[2], th.scope[1], th.scope[0], t as u64][..depth].to_vec()
     };
     // Every node: (depth, key); depth 0 is the device.
     let mut nodes: Vec<(usize, Vec<u64>)> = Vec::new();

@@ -234,7 +234,11 @@ fn dump_lowered_corpus() {
             let _ = writeln!(out, "LOC {} {}", l.name, l.init);
         }
         for (t, th) in p.threads.iter().enumerate() {
-            let _ = writeln!(out, "THREAD {t} {} {} {}", th.qf, th.wg, th.sg);
+            let _ = writeln!(
+                out,
+                "THREAD {t} {} {} {}",
+                th.scope[2], th.scope[1], th.scope[0]
+            );
             for (r, v) in &th.init_regs {
                 let _ = writeln!(out, "REG r{r} {v}");
             }

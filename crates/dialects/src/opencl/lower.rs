@@ -69,11 +69,10 @@ pub fn lower_opencl(test: &OpenClTest) -> Result<Program, Diagnostic> {
         let code = l.finish();
         total += code.len();
         regs_used[t] = user_regs;
-        let (qf, wg, sg) = ids[t];
+        // OpenCL's levels: sub-group, work-group, device (OPENCL's `levels`).
+        let (device, wg, sg) = ids[t];
         threads.push(Thread {
-            qf,
-            wg,
-            sg,
+            scope: vec![sg, wg, device],
             code,
             init_regs: std::mem::take(&mut init_regs[t]),
         });
@@ -341,7 +340,7 @@ fn order_flags(k: Kind, o: MemOrder) -> Flags {
         f |= Flags::REL;
     }
     if o == MemOrder::SeqCst {
-        f |= Flags::SEQCST;
+        f |= super::SEQCST;
     }
     f
 }
@@ -349,7 +348,7 @@ fn order_flags(k: Kind, o: MemOrder) -> Flags {
 /// The scope flag of an OpenCL scope.
 pub fn scope_flag(s: ClScope) -> Flags {
     match s {
-        ClScope::WorkItem => Flags::SCOPEWI,
+        ClScope::WorkItem => super::SCOPEWI,
         ClScope::SubGroup => Flags::SCOPESG,
         ClScope::WorkGroup => Flags::SCOPEWG,
         ClScope::Device => Flags::SCOPEQF,

@@ -16,6 +16,11 @@ use vkherd_model::{
     Statics,
 };
 
+/// seq_cst operations (the base set `SC`; docs/opencl.md), a flag bit of OpenCL's own.
+pub const SEQCST: Flags = Flags(1 << 26);
+/// memory_scope_work_item (the base set `SCOPEWI`), a flag bit of OpenCL's own.
+pub const SCOPEWI: Flags = Flags(1 << 27);
+
 /// The OpenCL dialect.
 pub static OPENCL: Dialect = Dialect {
     name: "opencl",
@@ -30,6 +35,7 @@ pub static OPENCL: Dialect = Dialect {
         ScopeLevel { key: "dev", member: "device", drawn: true },
     ],
     invocation: "work-item",
+    barrier_level: 1,
     bases: BASES,
     models: &[BundledModel {
         name: "opencl",
@@ -116,12 +122,8 @@ const BASES: &[DialectBase] = &[
         "memory_scope_all_svm_devices",
         BaseValue::Set(Flags::SCOPEDEV),
     ),
-    base("SC", "seq_cst operations", BaseValue::Set(Flags::SEQCST)),
-    base(
-        "SCOPEWI",
-        "memory_scope_work_item",
-        BaseValue::Set(Flags::SCOPEWI),
-    ),
+    base("SC", "seq_cst operations", BaseValue::Set(SEQCST)),
+    base("SCOPEWI", "memory_scope_work_item", BaseValue::Set(SCOPEWI)),
     base("ssg", "same sub-group", BaseValue::SameLevel(0)),
     base("swg", "same work-group", BaseValue::SameLevel(1)),
     base("sqf", "same device", BaseValue::SameLevel(2)),

@@ -1,6 +1,7 @@
 //! Lowering of a parsed `.litmus` test to a [`Program`]: names resolved, implicit facts
 //! applied, semantic errors reported with spans.
 
+use super::VULKAN;
 use crate::vulkan::ast::{self, Instr, LitmusTest, MemAttrs, Scope};
 use std::collections::{BTreeSet, HashMap};
 use vkherd_litmus::limits::MAX_QUORUM_CHOICE_BITS;
@@ -87,9 +88,7 @@ pub fn lower_litmus(test: &LitmusTest) -> Result<Program, Diagnostic> {
         let code = lower_code(&test.code[t], &mut names, &mut regs_used[t], &mut constants)?;
         regs_used[t].extend(init_regs[t].iter().map(|&(r, _)| r));
         threads.push(Thread {
-            qf: header.qf,
-            wg: header.wg,
-            sg: header.sg,
+            scope: vec![header.sg, header.wg, header.qf],
             code,
             init_regs: std::mem::take(&mut init_regs[t]),
         });
@@ -301,8 +300,8 @@ fn lower_code(
 /// barrier (N, ID) have the same scope, acquire/release and semsc (Alloy: `no scbarinst &
 /// (SCOPEDEV -> (EV-SCOPEDEV))` ...), and the same quorum.
 fn check_barriers(threads: &[Thread]) -> Result<(), Diagnostic> {
-    // (qf, wg, N, ID) -> the first cbar of that barrier and its thread.
-    type BarrierKey<'a> = (u64, u64, &'a str, Option<&'a str>);
+    // (workgroup, N, ID) -> the first cbar of that barrier and its thread.
+    type BarrierKey<'a> = (&'a [u64], &'a str, Option<&'a str>);
     let mut first: HashMap<BarrierKey<'_>, (&Access, usize)> = HashMap::new();
     // Barriers with a quorum -> how many of their cbars each thread's code has.
     let mut quorum_cbars: HashMap<BarrierKey<'_>, HashMap<usize, usize>> = HashMap::new();
@@ -310,7 +309,11 @@ fn check_barriers(threads: &[Thread]) -> Result<(), Diagnostic> {
         for i in &th.code {
             let Instruction::Access(a) = i else { continue };
             let Some(b) = &a.barrier else { continue };
-            let key = (th.qf, th.wg, b.instance.as_str(), b.id.as_deref());
+            let key = (
+                th.instance(VULKAN.barrier_level),
+                b.instance.as_str(),
+                b.id.as_deref(),
+            );
             if b.quorum.is_some() {
                 *quorum_cbars.entry(key).or_default().entry(t).or_default() += 1;
                 // Each instance chooses a quorum set among its members, and the choices of

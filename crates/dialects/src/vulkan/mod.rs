@@ -39,6 +39,7 @@ pub static VULKAN: Dialect = Dialect {
         ScopeLevel { key: "qf", member: "queue family", drawn: true },
     ],
     invocation: "invocation",
+    barrier_level: 1,
     bases: BASES,
     models: &[
         BundledModel {

@@ -400,8 +400,10 @@ fn barrier_at(program: &Program, t: usize, pc: usize) -> Option<&vkherd_model::B
 /// Q, fewer than Q arrive. (Instances that invocations pass are checked by `meetings`:
 /// every invocation they wait for passes them too.)
 fn blocked_arrivals_hold(program: &Program, combo: &[&LPath], lay: &Layout) -> bool {
-    type Key<'p> = (u64, u64, &'p str, Option<&'p str>, usize);
+    // (the barrier-level instance, N, ID, k) -> how many wait there.
+    type Key<'p> = (&'p [u64], &'p str, Option<&'p str>, usize);
     let mut waiting: BTreeMap<Key<'_>, usize> = BTreeMap::new();
+    let level = program.dialect.barrier_level;
     for (t, p) in combo.iter().enumerate() {
         let Ending::Blocked { cbar } = p.ending else {
             continue;
@@ -421,7 +423,7 @@ fn blocked_arrivals_hold(program: &Program, combo: &[&LPath], lay: &Layout) -> b
             })
             .count();
         *waiting
-            .entry((th.qf, th.wg, &b.instance, b.id.as_deref(), k))
+            .entry((th.instance(level), &b.instance, b.id.as_deref(), k))
             .or_insert(0) += 1;
     }
     if waiting.is_empty() {
@@ -437,12 +439,12 @@ fn blocked_arrivals_hold(program: &Program, combo: &[&LPath], lay: &Layout) -> b
         let k = occurrences
             .entry((ev.thread, &b.instance, b.id.as_deref()))
             .or_insert(0);
-        if waiting.contains_key(&(th.qf, th.wg, b.instance.as_str(), b.id.as_deref(), *k)) {
+        if waiting.contains_key(&(th.instance(level), b.instance.as_str(), b.id.as_deref(), *k)) {
             return false;
         }
         *k += 1;
     }
-    waiting.iter().all(|(&(qf, wg, inst, id, _), &arrived)| {
+    waiting.iter().all(|(&(group, inst, id, _), &arrived)| {
         let quorum = program.threads.iter().enumerate().find_map(|(t, th)| {
             th.code.iter().enumerate().find_map(|(pc, _)| {
                 barrier_at(program, t, pc)
@@ -457,7 +459,7 @@ fn blocked_arrivals_hold(program: &Program, combo: &[&LPath], lay: &Layout) -> b
                     .threads
                     .iter()
                     .enumerate()
-                    .filter(|(_, th)| (th.qf, th.wg) == (qf, wg))
+                    .filter(|(_, th)| th.instance(level) == group)
                     .filter(|(t, th)| {
                         (0..th.code.len()).any(|pc| {
                             barrier_at(program, *t, pc)

@@ -370,8 +370,11 @@ struct Node {
 impl Tree {
     /// The tree of the invocations of `program`, from their `Pn@sg A, wg B, qf C` ids.
     pub fn of(program: &vkherd_model::Program) -> Tree {
-        let ids: Vec<(u64, u64, u64)> =
-            program.threads.iter().map(|t| (t.qf, t.wg, t.sg)).collect();
+        // The Vulkan levels (qf, wg, sg): the dialect's levels 2, 1, 0.
+        let id = |t: &vkherd_model::Thread, l: usize| t.scope.get(l).copied().unwrap_or(0);
+        let ids: Vec<(u64, u64, u64)> = (program.threads.iter())
+            .map(|t| (id(t, 2), id(t, 1), id(t, 0)))
+            .collect();
         Tree::new(&ids)
     }
 

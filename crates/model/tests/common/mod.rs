@@ -144,9 +144,7 @@ impl Exec {
                 .groups
                 .iter()
                 .map(|&(qf, wg, sg)| Thread {
-                    qf,
-                    wg,
-                    sg,
+                    scope: vec![sg, wg, qf],
                     code: Vec::new(),
                     init_regs: Vec::new(),
                 })

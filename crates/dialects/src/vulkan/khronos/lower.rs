@@ -87,9 +87,7 @@ pub fn lower_khronos(test: &KhronosTest, name: &str) -> Result<Program, Diagnost
             code.push(Instruction::Access(lower_instr(test, i, &by_name)));
         }
         threads.push(Thread {
-            qf: t.qf,
-            wg: t.wg,
-            sg: t.sg,
+            scope: vec![t.sg, t.wg, t.qf],
             code,
             init_regs: Vec::new(),
         });

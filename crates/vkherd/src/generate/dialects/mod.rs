@@ -155,6 +155,7 @@ mod tests {
         load: |_| unreachable!(),
         levels: &[],
         invocation: "thread",
+        barrier_level: 0,
         bases: &[],
         models: &[],
         model_files: &[],
