@@ -7,11 +7,12 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::time::Duration;
-use vkherd::generate::alphabet::Alphabet;
-use vkherd::generate::search::{self, Limits, Model};
-use vkherd::generate::space::{Bounds, EventKind, Space};
-use vkherd::generate::test::Test;
-use vkherd::generate::{dialects, family, GenDialect};
+use vkherd::models::Compared;
+use vkherd_generate::alphabet::Alphabet;
+use vkherd_generate::search::{self, Limits};
+use vkherd_generate::space::{Bounds, EventKind, Space};
+use vkherd_generate::test::Test;
+use vkherd_generate::{dialects, family, GenDialect};
 
 fn vulkan_gen() -> &'static dyn GenDialect {
     dialects::by_name("vulkan").unwrap()
@@ -105,7 +106,7 @@ fn pairs() -> Vec<(&'static str, &'static str, Over)> {
     ]
 }
 
-fn run(over: &Over, a: &Model, b: &Model, limits: &Limits) -> search::Outcome {
+fn run(over: &Over, a: &Compared, b: &Compared, limits: &Limits) -> search::Outcome {
     match over {
         Over::Space(s) => search::search(s, a, b, limits, |_| {}),
         Over::Cycle(t) => search::compare_all(t, a, b, limits, |_| {}),
@@ -115,7 +116,10 @@ fn run(over: &Over, a: &Model, b: &Model, limits: &Limits) -> search::Outcome {
 fn distinguish(c: &mut Criterion) {
     let quick = std::env::var_os("VKHERD_BENCH_QUICK").is_some();
     for (a, b, over) in pairs() {
-        let (ma, mb) = (Model::from_spec(a).unwrap(), Model::from_spec(b).unwrap());
+        let (ma, mb) = (
+            Compared::from_spec(a).unwrap(),
+            Compared::from_spec(b).unwrap(),
+        );
         let whole = Limits::default();
         let examined = run(&over, &ma, &mb, &whole).examined();
         let mut g = c.benchmark_group(format!("distinguish/{a}~{b}"));

@@ -5,13 +5,14 @@
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use vkherd::generate::alphabet::Alphabet;
-use vkherd::generate::search::{self, Limits, Model, Outcome};
-use vkherd::generate::space::{Bounds, EventKind, Space};
-use vkherd::generate::test::{Op, Test};
-use vkherd::generate::{canon, diy, family, place};
-use vkherd::generate::{dialects, GenDialect};
+use vkherd::models::Compared;
 use vkherd::RunConfig;
+use vkherd_generate::alphabet::Alphabet;
+use vkherd_generate::search::{self, Limits, Outcome};
+use vkherd_generate::space::{Bounds, EventKind, Space};
+use vkherd_generate::test::{Op, Test};
+use vkherd_generate::{canon, diy, family, place};
+use vkherd_generate::{dialects, GenDialect};
 
 fn vulkan() -> &'static dyn GenDialect {
     dialects::by_name("vulkan").unwrap()
@@ -45,8 +46,8 @@ const TWO_BY_TWO: Bounds = Bounds {
     locations: 2,
 };
 
-fn model(spec: &str) -> Model {
-    Model::from_spec(spec).unwrap_or_else(|e| panic!("{spec}: {e}"))
+fn model(spec: &str) -> Compared {
+    Compared::from_spec(spec).unwrap_or_else(|e| panic!("{spec}: {e}"))
 }
 
 fn search(space: &Space, a: &str, b: &str) -> Outcome {
@@ -199,7 +200,7 @@ fn opencl_and_its_rc11_sc_variant_differ_on_iriw_with_sc_fences_only() {
     let found = &out.found[0];
     // Allowed by opencl (the first model), forbidden by rc11-sc; the state is IRIW's.
     assert_eq!((found.allowed_by, found.only_a, found.only_b), (0, 1, 0));
-    let text = vkherd::generate::emit::text(&found.test);
+    let text = vkherd_generate::emit::text(&found.test);
     assert_eq!(text.matches("memory_order_seq_cst").count(), 2, "{text}");
     assert!(
         text.contains("exists (1:r0 = 1 /\\ 1:r1 = 0 /\\ 3:r0 = 1 /\\ 3:r1 = 0)"),
@@ -314,7 +315,7 @@ fn brute_key(t: &Test) -> String {
                 th.place = p;
             }
             u.observe = u.full_state();
-            let text = vkherd::generate::emit::text(&u);
+            let text = vkherd_generate::emit::text(&u);
             if best.as_ref().is_none_or(|b| text < *b) {
                 best = Some(text);
             }
@@ -400,7 +401,7 @@ fn the_states_a_search_compares_are_those_of_the_plain_enumeration() {
         for (events, threads) in sp.sizes() {
             for unit in sp.units(events, threads) {
                 for t in sp.programs(&unit).0 {
-                    let p = vkherd::load_litmus(&vkherd::generate::emit::text(&t)).unwrap();
+                    let p = vkherd::load_litmus(&vkherd_generate::emit::text(&t)).unwrap();
                     let states = |o: &vkherd::Options| -> Vec<Vec<i64>> {
                         vkherd::run(&p, o)
                             .unwrap()

@@ -4,12 +4,12 @@
 //! deduplicated up to renaming.
 
 use std::path::Path;
-use vkherd::generate::ann::Level;
-use vkherd::generate::canon;
-use vkherd::generate::test::{Obs, Op, Test};
-use vkherd::generate::{alphabet::Alphabet, diy, emit, family, ErrorKind};
-use vkherd::generate::{dialects, GenDialect};
 use vkherd::{load_litmus, run, Options};
+use vkherd_generate::ann::Level;
+use vkherd_generate::canon;
+use vkherd_generate::test::{Obs, Op, Test};
+use vkherd_generate::{alphabet::Alphabet, diy, emit, family, ErrorKind};
+use vkherd_generate::{dialects, GenDialect};
 use vkherd_model::Quantifier;
 
 fn vulkan() -> &'static dyn GenDialect {

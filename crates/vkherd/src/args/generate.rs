@@ -3,8 +3,8 @@
 use super::{ModelArgs, RunArgs, ThreadArgs};
 use clap::Args;
 use std::path::PathBuf;
-use vkherd::generate::alphabet::Alphabet;
-use vkherd::generate::GenError;
+use vkherd_generate::alphabet::Alphabet;
+use vkherd_generate::GenError;
 use vkherd_model::Dialect;
 
 /// The alphabet flags, shared with `distinguish`.

@@ -6,13 +6,14 @@ use crate::args::DistinguishArgs;
 use crate::cli::exit::ExitStatus;
 use std::time::Duration;
 use vkherd::explain::{explain, explanation_text, Target};
-use vkherd::generate::alphabet::Alphabet;
-use vkherd::generate::family::Axis;
-use vkherd::generate::search::{self, Limits, Model, Outcome, SizeStats};
-use vkherd::generate::space::{level_words, Bounds, EventKind, Space};
-use vkherd::generate::{dialects, emit, family, GenDialect};
+use vkherd::models::Compared;
 use vkherd::Options;
 use vkherd::RunConfig;
+use vkherd_generate::alphabet::Alphabet;
+use vkherd_generate::family::Axis;
+use vkherd_generate::search::{self, Limits, Outcome, SizeStats};
+use vkherd_generate::space::{level_words, Bounds, EventKind, Space};
+use vkherd_generate::{dialects, emit, family, GenDialect};
 use vkherd_model::Dialect;
 
 /// The dialect whose bundled models `spec` names, if it names one.
@@ -39,8 +40,8 @@ fn programs_dialect(args: &DistinguishArgs) -> &'static Dialect {
 pub fn run(args: &DistinguishArgs) -> ExitStatus {
     args.threads.init_threads();
     let (a, b) = match (
-        Model::from_spec(&args.model_a),
-        Model::from_spec(&args.model_b),
+        Compared::from_spec(&args.model_a),
+        Compared::from_spec(&args.model_b),
     ) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
@@ -138,8 +139,8 @@ fn print_size(s: &SizeStats) {
 fn run_cycle(
     cycle: &str,
     d: &'static dyn GenDialect,
-    a: &Model,
-    b: &Model,
+    a: &Compared,
+    b: &Compared,
     limits: &Limits,
     args: &DistinguishArgs,
 ) -> ExitStatus {
@@ -167,7 +168,7 @@ fn run_cycle(
     report(&outcome, a, b, args, true)
 }
 
-fn describe_space(a: &Model, b: &Model, space: &Space) {
+fn describe_space(a: &Compared, b: &Compared, space: &Space) {
     let al = &space.alphabet;
     let d = al.dialect;
     let bo = space.bounds;
@@ -206,8 +207,8 @@ fn describe_space(a: &Model, b: &Model, space: &Space) {
 
 fn report(
     outcome: &Outcome,
-    a: &Model,
-    b: &Model,
+    a: &Compared,
+    b: &Compared,
     args: &DistinguishArgs,
     cycle: bool,
 ) -> ExitStatus {
@@ -292,7 +293,7 @@ fn report(
             }
         }
         files.push((
-            format!("{}.litmus", vkherd::generate::index::file_stem(&name)),
+            format!("{}.litmus", vkherd_generate::index::file_stem(&name)),
             with_comment(
                 &text,
                 &format!(
@@ -327,8 +328,8 @@ fn report(
 }
 
 /// `1:r0=1; 1:r1=0;`, the state a found test asks about (herd's spelling).
-fn state_text(test: &vkherd::generate::test::Test) -> String {
-    use vkherd::generate::test::{loc_name, Obs};
+fn state_text(test: &vkherd_generate::test::Test) -> String {
+    use vkherd_generate::test::{loc_name, Obs};
     test.exists
         .iter()
         .map(|&(o, v)| match o {
@@ -340,7 +341,7 @@ fn state_text(test: &vkherd::generate::test::Test) -> String {
 }
 
 /// Why `model` forbids the state `text`'s condition asks about, in words.
-fn explanation(text: &str, model: &Model) -> String {
+fn explanation(text: &str, model: &Compared) -> String {
     let program = match vkherd::load_litmus(text) {
         Ok(p) => p,
         Err(d) => return format!("(no explanation: {})", d.message),

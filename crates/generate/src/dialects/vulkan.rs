@@ -3,10 +3,10 @@
 //! (docs/litmus-format.md).
 
 use super::GenDialect;
-use crate::generate::alphabet::Sem;
-use crate::generate::ann::{Access, Fence, FenceKind, Kind, Mode, Order, Scope, Word};
-use crate::generate::emit::{self, Condition};
-use crate::generate::test::{loc_name, Dep, Op, Test};
+use crate::alphabet::Sem;
+use crate::ann::{Access, Fence, FenceKind, Kind, Mode, Order, Scope, Word};
+use crate::emit::{self, Condition};
+use crate::test::{loc_name, Dep, Op, Test};
 use vkherd_dialects::vulkan::ast::MAX_STORAGE_CLASSES;
 use vkherd_model::Dialect;
 

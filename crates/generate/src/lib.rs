@@ -1,6 +1,7 @@
 //! Test generators (docs/generate.md): `vkherd diy`, a test per cycle of relaxations in
-//! diy7's vocabulary with Vulkan and OpenCL annotations, and families of its annotated
-//! variants; `vkherd distinguish`, the smallest tests on which two models differ.
+//! diy7's vocabulary with each dialect's annotations, and families of its annotated
+//! variants; `vkherd distinguish`, the smallest tests on which two models differ. The
+//! models themselves are vkherd's: a search asks them through [`search::Model`].
 //!
 //! - [`cycle`]: the cycle grammar; [`ann`]: the annotation words and their defaults;
 //! - [`build`]: cycle to [`test::Test`] (invocations, locations, values, condition);
@@ -12,7 +13,6 @@
 //! - [`dress`]: a shape dressed with annotations, its test and name;
 //! - [`family`]: the annotated variants of a cycle ([`alphabet`]: what they range over);
 //!   [`index`]: their index;
-//! - [`matrix`]: the allowed/forbidden table of a family;
 //! - [`space`] and [`search`]: the bounded program space and the distinguishing search.
 
 pub mod alphabet;
@@ -26,7 +26,6 @@ pub mod emit;
 pub mod error;
 pub mod family;
 pub mod index;
-pub mod matrix;
 pub mod names;
 pub mod place;
 pub mod search;
@@ -48,7 +47,7 @@ pub fn diy(cycle_text: &str, dialect: &'static dyn GenDialect) -> Result<test::T
 /// A generated test must read back: past the parser's limits (64 invocations, 1024
 /// locations, ...) it is refused, saying which limit.
 pub fn check_loads(test: &test::Test) -> Result<(), GenError> {
-    crate::load_litmus(&emit::text(test)).map(|_| ()).map_err(|d| {
+    vkherd_dialects::load(&emit::text(test)).map(|_| ()).map_err(|d| {
         GenError::new(
             ErrorKind::TooMany,
             format!(

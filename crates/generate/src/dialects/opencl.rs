@@ -3,11 +3,11 @@
 //! (docs/opencl.md).
 
 use super::GenDialect;
-use crate::generate::alphabet::Sem;
-use crate::generate::ann::{FenceKind, Kind, Mode, Order, Scope, Word};
-use crate::generate::emit::{self, Condition};
-use crate::generate::error::{ErrorKind, GenError};
-use crate::generate::test::{loc_name, Dep, Op, Test, Thread};
+use crate::alphabet::Sem;
+use crate::ann::{FenceKind, Kind, Mode, Order, Scope, Word};
+use crate::emit::{self, Condition};
+use crate::error::{ErrorKind, GenError};
+use crate::test::{loc_name, Dep, Op, Test, Thread};
 use vkherd_model::Dialect;
 
 pub struct OpenCl;
