@@ -7,11 +7,20 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::time::Duration;
-use vkherd::generate::alphabet::Alphabet;
-use vkherd::generate::search::{self, Limits, Model};
-use vkherd::generate::space::{Bounds, EventKind, Space};
-use vkherd::generate::test::Test;
-use vkherd::generate::{family, Dialect};
+use vkherd::models::Compared;
+use vkherd_generate::alphabet::Alphabet;
+use vkherd_generate::search::{self, Limits};
+use vkherd_generate::space::{Bounds, EventKind, Space};
+use vkherd_generate::test::Test;
+use vkherd_generate::{dialects, family, GenDialect};
+
+fn vulkan_gen() -> &'static dyn GenDialect {
+    dialects::by_name("vulkan").unwrap()
+}
+
+fn opencl_gen() -> &'static dyn GenDialect {
+    dialects::by_name("opencl").unwrap()
+}
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -20,7 +29,12 @@ fn words(w: &[&str]) -> Vec<String> {
     w.iter().map(|s| s.to_string()).collect()
 }
 
-fn alphabet(d: Dialect, sems: &[&str], scopes: &[&str], levels: &[&str]) -> Alphabet {
+fn alphabet(
+    d: &'static dyn GenDialect,
+    sems: &[&str],
+    scopes: &[&str],
+    levels: &[&str],
+) -> Alphabet {
     Alphabet::family_default(d)
         .with(&words(sems), &words(scopes), &words(levels))
         .expect("a valid alphabet")
@@ -42,7 +56,7 @@ fn pairs() -> Vec<(&'static str, &'static str, Over)> {
     let rw = [EventKind::Read, EventKind::Write];
     let vulkan = || {
         let a = alphabet(
-            Dialect::Vulkan,
+            vulkan_gen(),
             &["rlx", "relacq", "semavvis"],
             &["wg", "dv"],
             &["qf"],
@@ -51,7 +65,7 @@ fn pairs() -> Vec<(&'static str, &'static str, Over)> {
     };
     let opencl = || {
         let a = alphabet(
-            Dialect::OpenCl,
+            opencl_gen(),
             &["rlx", "relacq", "sc"],
             &["wg", "dev"],
             &["dev"],
@@ -60,10 +74,10 @@ fn pairs() -> Vec<(&'static str, &'static str, Over)> {
     };
     let chain = family::family(
         "[av.wg] PodWW PosWW Rfe PodRR [vis.qf] Fre",
-        Dialect::Vulkan,
+        vulkan_gen(),
         &[family::Axis::Scope, family::Axis::Semantics],
         &alphabet(
-            Dialect::Vulkan,
+            vulkan_gen(),
             &["avvis", "relacq", "semavvis"],
             &["wg", "qf"],
             &["qf"],
@@ -76,14 +90,9 @@ fn pairs() -> Vec<(&'static str, &'static str, Over)> {
     // with both fences seq_cst tells C11's S from RC11's psc (tests/distinguish.rs).
     let iriw_fences = family::family(
         "[rlx] Rfe [rlx] FencedRR [rlx] Fre [rlx] Rfe [rlx] FencedRR [rlx] Fre",
-        Dialect::OpenCl,
+        opencl_gen(),
         &[family::Axis::Semantics],
-        &alphabet(
-            Dialect::OpenCl,
-            &["rlx", "relacq", "sc"],
-            &["dev"],
-            &["dev"],
-        ),
+        &alphabet(opencl_gen(), &["rlx", "relacq", "sc"], &["dev"], &["dev"]),
         10_000,
     )
     .expect("the IRIW fence family")
@@ -97,7 +106,7 @@ fn pairs() -> Vec<(&'static str, &'static str, Over)> {
     ]
 }
 
-fn run(over: &Over, a: &Model, b: &Model, limits: &Limits) -> search::Outcome {
+fn run(over: &Over, a: &Compared, b: &Compared, limits: &Limits) -> search::Outcome {
     match over {
         Over::Space(s) => search::search(s, a, b, limits, |_| {}),
         Over::Cycle(t) => search::compare_all(t, a, b, limits, |_| {}),
@@ -107,7 +116,10 @@ fn run(over: &Over, a: &Model, b: &Model, limits: &Limits) -> search::Outcome {
 fn distinguish(c: &mut Criterion) {
     let quick = std::env::var_os("VKHERD_BENCH_QUICK").is_some();
     for (a, b, over) in pairs() {
-        let (ma, mb) = (Model::from_spec(a).unwrap(), Model::from_spec(b).unwrap());
+        let (ma, mb) = (
+            Compared::from_spec(a).unwrap(),
+            Compared::from_spec(b).unwrap(),
+        );
         let whole = Limits::default();
         let examined = run(&over, &ma, &mb, &whole).examined();
         let mut g = c.benchmark_group(format!("distinguish/{a}~{b}"));

@@ -38,7 +38,7 @@ pub struct FamilyTable {
     pub cycle: String,
     /// The axes varied.
     pub vary: String,
-    /// The table (a `<table>` fragment, [`crate::generate::matrix::html`]).
+    /// The table (a `<table>` fragment, [`crate::matrix::html`]).
     pub table: String,
     /// Counts of each verdict.
     pub summary: String,
@@ -323,7 +323,7 @@ fn push_families(out: &mut String, page: &Page) {
         return;
     }
     out.push_str("<section id=\"families\">\n<h2>Families</h2>\n");
-    let _ = writeln!(out, "<p>{}</p>", escape(crate::generate::matrix::LEGEND));
+    let _ = writeln!(out, "<p>{}</p>", escape(crate::matrix::LEGEND));
     for f in &page.families {
         let _ = writeln!(
             out,

@@ -617,3 +617,62 @@ pub fn by_dialect(variants: &[String], no_chains: bool) -> Result<ModelChoice, M
     }
     Ok(choice)
 }
+
+/// A model as `vkherd distinguish` compares it: its name as given and the options that
+/// run it, for the set of states only ([`vkherd_generate::search::Model`]).
+#[derive(Debug, Clone)]
+pub struct Compared {
+    pub name: String,
+    pub options: crate::Options,
+}
+
+impl Compared {
+    /// A model as `vkherd diff` names it (`NAME|FILE` with `+VARIANT` suffixes), run
+    /// for the set of states only. The bundled Vulkan models that the hand-written
+    /// engine also runs (`vulkan`, `vulkan-2024`, with `no-chains` or `mmra`) run on it:
+    /// it agrees with vulkan.cat candidate by candidate (crates/enumerate/tests/cat_model.rs; on the
+    /// search's own programs, tests/distinguish.rs) and is twice as fast on programs
+    /// this small. Explanations still name vulkan.cat's definitions.
+    pub fn from_spec(spec: &str) -> Result<Compared, ModelError> {
+        let name = ModelName::parse(spec);
+        let choice = resolve_name(&name, &[], false)?;
+        let engine = match name.on_hand_engine() {
+            Some(hand) => resolve_name(&hand, &[], false)?,
+            None => choice.clone(),
+        };
+        Ok(Compared {
+            name: choice.name.clone(),
+            options: crate::Options {
+                model: ModelChoice {
+                    name: choice.name.clone(),
+                    given: true,
+                    ..engine
+                },
+                run: crate::RunConfig {
+                    states_only: true,
+                    ..crate::RunConfig::default()
+                },
+                ..crate::Options::default()
+            },
+        })
+    }
+}
+
+impl vkherd_generate::search::Model for Compared {
+    fn states(
+        &self,
+        program: &vkherd_model::Program,
+    ) -> Result<vkherd_generate::search::States, String> {
+        let r = crate::run(program, &self.options).map_err(|d| d.message)?;
+        let states = &r.outcomes.states;
+        Ok(vkherd_generate::search::States {
+            all: states.keys().cloned().collect(),
+            race_free: states
+                .iter()
+                .filter(|(_, i)| i.race_free)
+                .map(|(k, _)| k.clone())
+                .collect(),
+            stopped: r.stats.stopped.is_some(),
+        })
+    }
+}

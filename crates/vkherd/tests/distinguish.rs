@@ -5,20 +5,29 @@
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use vkherd::generate::alphabet::Alphabet;
-use vkherd::generate::search::{self, Limits, Model, Outcome};
-use vkherd::generate::space::{Bounds, EventKind, Space};
-use vkherd::generate::test::{Op, Test};
-use vkherd::generate::Dialect;
-use vkherd::generate::{canon, diy, family, place};
+use vkherd::models::Compared;
 use vkherd::RunConfig;
+use vkherd_generate::alphabet::Alphabet;
+use vkherd_generate::search::{self, Limits, Outcome};
+use vkherd_generate::space::{Bounds, EventKind, Space};
+use vkherd_generate::test::{Op, Test};
+use vkherd_generate::{canon, diy, family, place};
+use vkherd_generate::{dialects, GenDialect};
+
+fn vulkan() -> &'static dyn GenDialect {
+    dialects::by_name("vulkan").unwrap()
+}
+
+fn opencl() -> &'static dyn GenDialect {
+    dialects::by_name("opencl").unwrap()
+}
 
 fn words(w: &[&str]) -> Vec<String> {
     w.iter().map(|s| s.to_string()).collect()
 }
 
 fn space(
-    dialect: Dialect,
+    dialect: &'static dyn GenDialect,
     sems: &[&str],
     scopes: &[&str],
     levels: &[&str],
@@ -37,8 +46,8 @@ const TWO_BY_TWO: Bounds = Bounds {
     locations: 2,
 };
 
-fn model(spec: &str) -> Model {
-    Model::from_spec(spec).unwrap_or_else(|e| panic!("{spec}: {e}"))
+fn model(spec: &str) -> Compared {
+    Compared::from_spec(spec).unwrap_or_else(|e| panic!("{spec}: {e}"))
 }
 
 fn search(space: &Space, a: &str, b: &str) -> Outcome {
@@ -64,7 +73,7 @@ fn assert_minimal(out: &Outcome) {
 #[test]
 fn vulkan_and_vulkan_2024_differ_on_khronos_mpnotinscope3() {
     let sp = space(
-        Dialect::Vulkan,
+        vulkan(),
         &["relacq", "semavvis"],
         &["wg", "dv"],
         &["qf"],
@@ -80,7 +89,7 @@ fn vulkan_and_vulkan_2024_differ_on_khronos_mpnotinscope3() {
     // and read by a workgroup-scope acquire with semvis, the flag at device scope.
     let khronos = diy(
         "[rel.wg.semav] PodWW [rel] Rfe [acq] PodRR [acq.wg.semvis] Fre",
-        Dialect::Vulkan,
+        vulkan(),
     )
     .unwrap();
     let want = canon::key(&khronos);
@@ -120,7 +129,7 @@ fn vulkan_and_vulkan_without_chains_differ_on_a_two_element_chain() {
     // The write of x reaches the queue family only through a chain of two releases
     // (docs/generate.md): five events, past the exhaustive default; the variants of
     // its cycle find it.
-    let alphabet = Alphabet::family_default(Dialect::Vulkan)
+    let alphabet = Alphabet::family_default(vulkan())
         .with(
             &words(&["avvis", "relacq", "semavvis"]),
             &words(&["wg", "qf"]),
@@ -129,7 +138,7 @@ fn vulkan_and_vulkan_without_chains_differ_on_a_two_element_chain() {
         .unwrap();
     let fam = family::family(
         "[av.wg] PodWW PosWW Rfe PodRR [vis.qf] Fre",
-        Dialect::Vulkan,
+        vulkan(),
         &[family::Axis::Scope, family::Axis::Semantics],
         &alphabet,
         10_000,
@@ -160,7 +169,7 @@ fn opencl_and_its_rc11_sc_variant_differ_on_iriw_with_sc_fences_only() {
     // psc orders two seq_cst fences through hb;eco;hb and forbids it when both are
     // seq_cst (litmus-tests/opencl/sc/IRIW-sc-fences-relaxed.litmus, its expectations
     // worked out by hand). One seq_cst fence alone is in no psc edge: no difference.
-    let alphabet = Alphabet::family_default(Dialect::OpenCl)
+    let alphabet = Alphabet::family_default(opencl())
         .with(
             &words(&["rlx", "relacq", "sc"]),
             &words(&["dev"]),
@@ -169,7 +178,7 @@ fn opencl_and_its_rc11_sc_variant_differ_on_iriw_with_sc_fences_only() {
         .unwrap();
     let fam = family::family(
         "[rlx] Rfe [rlx] FencedRR [rlx] Fre [rlx] Rfe [rlx] FencedRR [rlx] Fre",
-        Dialect::OpenCl,
+        opencl(),
         &[family::Axis::Semantics],
         &alphabet,
         10_000,
@@ -191,7 +200,7 @@ fn opencl_and_its_rc11_sc_variant_differ_on_iriw_with_sc_fences_only() {
     let found = &out.found[0];
     // Allowed by opencl (the first model), forbidden by rc11-sc; the state is IRIW's.
     assert_eq!((found.allowed_by, found.only_a, found.only_b), (0, 1, 0));
-    let text = vkherd::generate::emit::text(&found.test);
+    let text = vkherd_generate::emit::text(&found.test);
     assert_eq!(text.matches("memory_order_seq_cst").count(), 2, "{text}");
     assert!(
         text.contains("exists (1:r0 = 1 /\\ 1:r1 = 0 /\\ 3:r0 = 1 /\\ 3:r1 = 0)"),
@@ -202,7 +211,7 @@ fn opencl_and_its_rc11_sc_variant_differ_on_iriw_with_sc_fences_only() {
 #[test]
 fn a_model_is_never_told_apart_from_itself() {
     let sp = space(
-        Dialect::Vulkan,
+        vulkan(),
         &["rlx", "relacq"],
         &["wg", "dv"],
         &["wg", "qf"],
@@ -215,7 +224,7 @@ fn a_model_is_never_told_apart_from_itself() {
     assert!(out.sizes.iter().all(|s| s.complete && s.errors == 0));
     assert!(out.examined() > 1000);
     let sp = space(
-        Dialect::OpenCl,
+        opencl(),
         &["rlx", "relacq", "sc"],
         &["dev"],
         &["dev"],
@@ -244,13 +253,7 @@ fn weakened_vulkan() -> PathBuf {
 #[test]
 fn a_user_model_one_axiom_away_is_told_apart_at_the_smallest_size() {
     let weak = weakened_vulkan();
-    let sp = space(
-        Dialect::Vulkan,
-        &["rlx", "na"],
-        &["dv"],
-        &["qf"],
-        TWO_BY_TWO,
-    );
+    let sp = space(vulkan(), &["rlx", "na"], &["dv"], &["qf"], TWO_BY_TWO);
     let out = search(&sp, "vulkan", weak.to_str().unwrap());
     assert_minimal(&out);
     // A write then a read of it in one invocation: locord orders them, so only the
@@ -312,7 +315,7 @@ fn brute_key(t: &Test) -> String {
                 th.place = p;
             }
             u.observe = u.full_state();
-            let text = vkherd::generate::emit::text(&u);
+            let text = vkherd_generate::emit::text(&u);
             if best.as_ref().is_none_or(|b| text < *b) {
                 best = Some(text);
             }
@@ -325,13 +328,7 @@ fn brute_key(t: &Test) -> String {
 fn symmetry_reduction_examines_each_class_once_and_loses_nothing() {
     let weak = weakened_vulkan();
     let (a, b) = (model("vulkan"), model(weak.to_str().unwrap()));
-    let sp = space(
-        Dialect::Vulkan,
-        &["rlx", "na"],
-        &["dv"],
-        &["wg", "qf"],
-        TWO_BY_TWO,
-    );
+    let sp = space(vulkan(), &["rlx", "na"], &["dv"], &["wg", "qf"], TWO_BY_TWO);
     for (events, threads) in sp.sizes() {
         let (mut reduced, mut all) = (Vec::new(), Vec::new());
         for unit in sp.units(events, threads) {
@@ -374,7 +371,7 @@ fn the_states_a_search_compares_are_those_of_the_plain_enumeration() {
     // the hand-written engine for the bundled Vulkan models); on every program of a
     // small space, that set is the plain enumeration's (`--naive`) on vulkan.cat.
     let sp = space(
-        Dialect::Vulkan,
+        vulkan(),
         &["na", "rlx", "relacq", "semavvis"],
         &["wg", "dv"],
         &["wg", "qf"],
@@ -404,7 +401,7 @@ fn the_states_a_search_compares_are_those_of_the_plain_enumeration() {
         for (events, threads) in sp.sizes() {
             for unit in sp.units(events, threads) {
                 for t in sp.programs(&unit).0 {
-                    let p = vkherd::load_litmus(&vkherd::generate::emit::text(&t)).unwrap();
+                    let p = vkherd::load_litmus(&vkherd_generate::emit::text(&t)).unwrap();
                     let states = |o: &vkherd::Options| -> Vec<Vec<i64>> {
                         vkherd::run(&p, o)
                             .unwrap()

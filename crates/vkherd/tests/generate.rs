@@ -4,16 +4,24 @@
 //! deduplicated up to renaming.
 
 use std::path::Path;
-use vkherd::generate::ann::Level;
-use vkherd::generate::canon;
-use vkherd::generate::test::{Obs, Op, Test};
-use vkherd::generate::Dialect;
-use vkherd::generate::{alphabet::Alphabet, diy, emit, family, ErrorKind};
 use vkherd::{load_litmus, run, Options};
+use vkherd_generate::ann::Level;
+use vkherd_generate::canon;
+use vkherd_generate::test::{Obs, Op, Test};
+use vkherd_generate::{alphabet::Alphabet, diy, emit, family, ErrorKind};
+use vkherd_generate::{dialects, GenDialect};
 use vkherd_model::Quantifier;
 
+fn vulkan() -> &'static dyn GenDialect {
+    dialects::by_name("vulkan").unwrap()
+}
+
+fn opencl() -> &'static dyn GenDialect {
+    dialects::by_name("opencl").unwrap()
+}
+
 fn gen(cycle: &str) -> Test {
-    diy(cycle, Dialect::Vulkan).unwrap_or_else(|e| panic!("{cycle}: {}", e.render(cycle)))
+    diy(cycle, vulkan()).unwrap_or_else(|e| panic!("{cycle}: {}", e.render(cycle)))
 }
 
 /// The `exists` line of a generated test.
@@ -132,7 +140,7 @@ fn every_edge_kind_gives_an_opencl_test_with_the_cycles_outcome() {
     // condition reads back as the Vulkan test's (checked by hand above).
     for (cycle, _) in edge_cases() {
         let vulkan = emit::text(&gen(cycle));
-        let t = diy(cycle, Dialect::OpenCl).unwrap_or_else(|e| panic!("{}", e.render(cycle)));
+        let t = diy(cycle, opencl()).unwrap_or_else(|e| panic!("{}", e.render(cycle)));
         let ocl = emit::text(&t);
         assert!(ocl.starts_with("OPENCL "), "{ocl}");
         assert!(
@@ -165,7 +173,7 @@ fn dependencies_and_barriers_are_written_as_the_dialect_reads_them() {
         text.contains("P0@sg 0, wg 0, qf 0") && text.contains("P1@sg 1, wg 0, qf 0"),
         "{text}"
     );
-    let ocl = emit::text(&diy("PodWW Rfe DpCtrldR Fre", Dialect::OpenCl).unwrap());
+    let ocl = emit::text(&diy("PodWW Rfe DpCtrldR Fre", opencl()).unwrap());
     assert!(ocl.contains("if (r0 == r0) { int r1 ="), "{ocl}");
     load_litmus(&ocl).unwrap();
 }
@@ -307,7 +315,7 @@ fn opencl_tests_have_the_verdicts_of_the_opencl_corpus() {
         ),
     ];
     for (cycle, file) in cases {
-        let t = diy(cycle, Dialect::OpenCl).unwrap();
+        let t = diy(cycle, opencl()).unwrap();
         let ours = emit::text(&t);
         assert!(ours.starts_with("OPENCL "), "{ours}");
         assert_eq!(
@@ -338,7 +346,7 @@ fn placements_follow_the_edges() {
         places("Rfe@wg PodRW Rfe@dv PodRR Fre@dv"),
         [(0, 0, 0), (0, 0, 1), (1, 1, 0)]
     );
-    let e = diy("Rfe@wg PodRW Rfe@wg PodRR Fre@dv", Dialect::Vulkan).unwrap_err();
+    let e = diy("Rfe@wg PodRW Rfe@wg PodRR Fre@dv", vulkan()).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Placement);
     assert_eq!(e.token.unwrap().text, "Fre@dv");
 }
@@ -421,7 +429,7 @@ fn bad_cycles_name_the_offending_token() {
         ("PodWW Rfe PodRR Fre [", ErrorKind::UnknownAnnotation, "["),
     ];
     for (cycle, kind, token) in cases {
-        let e = diy(cycle, Dialect::Vulkan).expect_err(cycle);
+        let e = diy(cycle, vulkan()).expect_err(cycle);
         assert_eq!(e.kind, kind, "{cycle}: {}", e.render(cycle));
         assert_eq!(
             e.token.as_ref().map_or("", |t| t.text.as_str()),
@@ -435,20 +443,20 @@ fn bad_cycles_name_the_offending_token() {
         }
     }
     // Words of the other dialect are unknown.
-    let e = diy("PodWW [semav.rel] Rfe PodRR Fre", Dialect::OpenCl).unwrap_err();
+    let e = diy("PodWW [semav.rel] Rfe PodRR Fre", opencl()).unwrap_err();
     assert_eq!(e.kind, ErrorKind::UnknownAnnotation);
-    let e = diy("PodWW [sc] Rfe PodRR Fre", Dialect::Vulkan).unwrap_err();
+    let e = diy("PodWW [sc] Rfe PodRR Fre", vulkan()).unwrap_err();
     assert_eq!(e.kind, ErrorKind::UnknownAnnotation);
     // Two words for one field name the field and both words.
     for (cycle, d, said) in [
         (
             "PodWW [wg.dv] Rfe PodRR Fre",
-            Dialect::Vulkan,
+            vulkan(),
             "two scopes, `wg` and `dv`",
         ),
         (
             "PodWW Rfe [acq_rel.sc] Rmw Fre",
-            Dialect::OpenCl,
+            opencl(),
             "two semantics, `acq_rel` and `sc`",
         ),
     ] {
@@ -511,12 +519,12 @@ fn renamings_have_one_canonical_key() {
 #[test]
 fn families_are_deduplicated_up_to_renaming() {
     let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let alphabet = Alphabet::family_default(Dialect::Vulkan)
+    let alphabet = Alphabet::family_default(vulkan())
         .with(&words(&["rlx", "relacq", "na"]), &[], &[])
         .unwrap();
     let sb = family::family(
         "PodWR Fre PodWR Fre",
-        Dialect::Vulkan,
+        vulkan(),
         &[family::Axis::Semantics],
         &alphabet,
         1000,
@@ -545,7 +553,7 @@ fn families_are_deduplicated_up_to_renaming() {
     // MP has no symmetry: every variant is its own test.
     let mp = family::family(
         "PodWW Rfe PodRR Fre",
-        Dialect::Vulkan,
+        vulkan(),
         &[family::Axis::Semantics],
         &alphabet,
         1000,
@@ -555,7 +563,7 @@ fn families_are_deduplicated_up_to_renaming() {
     // A family larger than its bound is refused.
     let e = family::family(
         "PodWW Rfe PodRR Fre",
-        Dialect::Vulkan,
+        vulkan(),
         &[family::Axis::Semantics],
         &alphabet,
         10,
@@ -566,10 +574,10 @@ fn families_are_deduplicated_up_to_renaming() {
 
 #[test]
 fn placement_families_skip_rings_that_cannot_close() {
-    let alphabet = Alphabet::family_default(Dialect::Vulkan);
+    let alphabet = Alphabet::family_default(vulkan());
     let fam = family::family(
         "Rfe PodRR Fre Rfe PodRR Fre",
-        Dialect::Vulkan,
+        vulkan(),
         &[family::Axis::Placement],
         &alphabet,
         1000,
@@ -594,10 +602,10 @@ fn placement_families_skip_rings_that_cannot_close() {
 
 #[test]
 fn a_variants_annotated_cycle_reads_back_as_the_same_test() {
-    let alphabet = Alphabet::family_default(Dialect::Vulkan);
+    let alphabet = Alphabet::family_default(vulkan());
     let fam = family::family(
         "PodWW Rfe FencedRR Fre",
-        Dialect::Vulkan,
+        vulkan(),
         &[family::Axis::Scope, family::Axis::Storage],
         &alphabet,
         100_000,
@@ -606,7 +614,7 @@ fn a_variants_annotated_cycle_reads_back_as_the_same_test() {
     assert!(fam.tests.len() > 100);
     for t in &fam.tests {
         let cycle = t.description.strip_prefix("diy cycle: ").unwrap();
-        let again = diy(cycle, Dialect::Vulkan).unwrap_or_else(|e| panic!("{}", e.render(cycle)));
+        let again = diy(cycle, vulkan()).unwrap_or_else(|e| panic!("{}", e.render(cycle)));
         assert_eq!(emit::text(&again), emit::text(t), "{cycle}");
     }
 }

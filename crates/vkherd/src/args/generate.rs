@@ -3,9 +3,9 @@
 use super::{ModelArgs, RunArgs, ThreadArgs};
 use clap::Args;
 use std::path::PathBuf;
-use vkherd::generate::alphabet::Alphabet;
-use vkherd::generate::Dialect;
-use vkherd::generate::GenError;
+use vkherd_generate::alphabet::Alphabet;
+use vkherd_generate::GenError;
+use vkherd_model::Dialect;
 
 /// The alphabet flags, shared with `distinguish`.
 #[derive(Args, Debug, Clone)]
@@ -37,8 +37,8 @@ pub struct DiyArgs {
     #[arg(required = true, value_name = "CYCLE")]
     pub cycle: Vec<String>,
     /// The dialect of the test.
-    #[arg(long, value_name = "DIALECT", default_value = "vulkan", value_parser = dialect_parser())]
-    pub dialect: Dialect,
+    #[arg(long, value_name = "DIALECT", default_value = vkherd_dialects::ALL[0].name, value_parser = dialect_parser())]
+    pub dialect: &'static Dialect,
     /// Every annotated variant along --vary (deduplicated up to renaming) instead of one
     /// test.
     #[arg(long)]
@@ -75,7 +75,7 @@ pub struct DistinguishArgs {
     /// The dialect of the programs [default: opencl when both models are OpenCL ones,
     /// else vulkan].
     #[arg(long, value_name = "DIALECT", value_parser = dialect_parser())]
-    pub dialect: Option<Dialect>,
+    pub dialect: Option<&'static Dialect>,
     /// Invocations per program at most.
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub invocations: usize,
@@ -146,14 +146,10 @@ pub struct TableArgs {
     pub run: RunArgs,
 }
 
-/// `--dialect vulkan|opencl`.
-fn dialect_parser() -> impl clap::builder::TypedValueParser<Value = Dialect> {
+/// `--dialect NAME`: any registered dialect (the generators say which they write).
+fn dialect_parser() -> impl clap::builder::TypedValueParser<Value = &'static Dialect> {
     use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(["vulkan", "opencl"]).map(|word| {
-        if word == "opencl" {
-            Dialect::OpenCl
-        } else {
-            Dialect::Vulkan
-        }
-    })
+    let names = vkherd_dialects::ALL.iter().map(|d| d.name);
+    clap::builder::PossibleValuesParser::new(names)
+        .map(|word| vkherd_dialects::by_name(&word).expect("a registered dialect"))
 }

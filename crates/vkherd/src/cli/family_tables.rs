@@ -3,10 +3,10 @@
 
 use crate::cli::exit::ExitStatus;
 use std::path::{Path, PathBuf};
-use vkherd::generate::family;
-use vkherd::generate::index::{Index, INDEX_FILE};
-use vkherd::generate::matrix::{self, Cell};
 use vkherd::html::{Entry, EntryResult, FamilyTable};
+use vkherd::matrix::{self, Cell};
+use vkherd_generate::family;
+use vkherd_generate::index::{Index, INDEX_FILE};
 
 /// Prints a family's table, its legend and its counts.
 pub fn print_table(

@@ -6,40 +6,42 @@ use crate::args::DistinguishArgs;
 use crate::cli::exit::ExitStatus;
 use std::time::Duration;
 use vkherd::explain::{explain, explanation_text, Target};
-use vkherd::generate::alphabet::Alphabet;
-use vkherd::generate::family::Axis;
-use vkherd::generate::search::{self, Limits, Model, Outcome, SizeStats};
-use vkherd::generate::space::{level_words, Bounds, EventKind, Space};
-use vkherd::generate::Dialect;
-use vkherd::generate::{emit, family};
+use vkherd::models::Compared;
 use vkherd::Options;
 use vkherd::RunConfig;
+use vkherd_generate::alphabet::Alphabet;
+use vkherd_generate::family::Axis;
+use vkherd_generate::search::{self, Limits, Outcome, SizeStats};
+use vkherd_generate::space::{level_words, Bounds, EventKind, Space};
+use vkherd_generate::{dialects, emit, family, GenDialect};
+use vkherd_model::Dialect;
 
-/// The alphabet `distinguish` draws from by default: small enough that the default
-/// bounds finish in well under a minute on two cores (docs/benchmarks.md).
-pub fn default_alphabet(d: Dialect) -> Alphabet {
-    let mut a = Alphabet::family_default(d);
-    let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let (scopes, levels) = match d {
-        Dialect::Vulkan => (words(&["wg", "dv"]), words(&["wg", "qf"])),
-        Dialect::OpenCl => (words(&["wg", "dev"]), words(&["wg", "dev"])),
-    };
-    a = a
-        .with(&[], &scopes, &levels)
-        .expect("the default alphabet is valid");
-    a.storage = vec![0];
-    a
+/// The dialect whose bundled models `spec` names, if it names one.
+fn dialect_of(spec: &str) -> Option<&'static Dialect> {
+    let name = vkherd::models::ModelName::parse(spec);
+    let bundled = name.bundled()?;
+    (vkherd_dialects::ALL.iter().copied()).find(|d| d.models.iter().any(|m| m.name == bundled))
 }
 
-fn is_opencl(spec: &str) -> bool {
-    vkherd::models::ModelName::parse(spec).bundled() == Some("opencl")
+/// The programs' dialect: `--dialect`, else the dialect of both models when they are
+/// bundled models of one, else the default.
+fn programs_dialect(args: &DistinguishArgs) -> &'static Dialect {
+    match (
+        args.dialect,
+        dialect_of(&args.model_a),
+        dialect_of(&args.model_b),
+    ) {
+        (Some(d), _, _) => d,
+        (None, Some(a), Some(b)) if a == b => a,
+        _ => vkherd_dialects::ALL[0],
+    }
 }
 
 pub fn run(args: &DistinguishArgs) -> ExitStatus {
     args.threads.init_threads();
     let (a, b) = match (
-        Model::from_spec(&args.model_a),
-        Model::from_spec(&args.model_b),
+        Compared::from_spec(&args.model_a),
+        Compared::from_spec(&args.model_b),
     ) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
@@ -47,10 +49,12 @@ pub fn run(args: &DistinguishArgs) -> ExitStatus {
             return ExitStatus::BadInput;
         }
     };
-    let d = match args.dialect {
-        Some(d) => d,
-        None if is_opencl(&args.model_a) && is_opencl(&args.model_b) => Dialect::OpenCl,
-        None => Dialect::Vulkan,
+    let d = match dialects::for_dialect(programs_dialect(args)) {
+        Ok(d) => d,
+        Err(e) => {
+            eprint!("{}", e.render(""));
+            return ExitStatus::BadInput;
+        }
     };
     let limits = Limits {
         max_programs: args.max_programs,
@@ -61,7 +65,7 @@ pub fn run(args: &DistinguishArgs) -> ExitStatus {
     if let Some(cycle) = &args.cycle {
         return run_cycle(cycle, d, &a, &b, &limits, args);
     }
-    let alphabet = match args.alphabet.apply(default_alphabet(d)) {
+    let alphabet = match args.alphabet.apply(Alphabet::search_default(d)) {
         Ok(a) => a,
         Err(e) => {
             eprint!("{}", e.render(""));
@@ -134,9 +138,9 @@ fn print_size(s: &SizeStats) {
 /// `--cycle`: the models on the variants of one cycle.
 fn run_cycle(
     cycle: &str,
-    d: Dialect,
-    a: &Model,
-    b: &Model,
+    d: &'static dyn GenDialect,
+    a: &Compared,
+    b: &Compared,
     limits: &Limits,
     args: &DistinguishArgs,
 ) -> ExitStatus {
@@ -164,7 +168,7 @@ fn run_cycle(
     report(&outcome, a, b, args, true)
 }
 
-fn describe_space(a: &Model, b: &Model, space: &Space) {
+fn describe_space(a: &Compared, b: &Compared, space: &Space) {
     let al = &space.alphabet;
     let d = al.dialect;
     let bo = space.bounds;
@@ -172,7 +176,7 @@ fn describe_space(a: &Model, b: &Model, space: &Space) {
         "Distinguishing {} and {} on {} programs: up to {} invocations, {} events each, {} events in all, {} locations",
         a.name,
         b.name,
-        if d == Dialect::OpenCl { "OpenCL" } else { "Vulkan" },
+        d.dialect().title,
         bo.threads,
         bo.events,
         bo.size.min(bo.threads * bo.events),
@@ -203,8 +207,8 @@ fn describe_space(a: &Model, b: &Model, space: &Space) {
 
 fn report(
     outcome: &Outcome,
-    a: &Model,
-    b: &Model,
+    a: &Compared,
+    b: &Compared,
     args: &DistinguishArgs,
     cycle: bool,
 ) -> ExitStatus {
@@ -289,7 +293,7 @@ fn report(
             }
         }
         files.push((
-            format!("{}.litmus", vkherd::generate::index::file_stem(&name)),
+            format!("{}.litmus", vkherd_generate::index::file_stem(&name)),
             with_comment(
                 &text,
                 &format!(
@@ -324,8 +328,8 @@ fn report(
 }
 
 /// `1:r0=1; 1:r1=0;`, the state a found test asks about (herd's spelling).
-fn state_text(test: &vkherd::generate::test::Test) -> String {
-    use vkherd::generate::test::{loc_name, Obs};
+fn state_text(test: &vkherd_generate::test::Test) -> String {
+    use vkherd_generate::test::{loc_name, Obs};
     test.exists
         .iter()
         .map(|&(o, v)| match o {
@@ -337,7 +341,7 @@ fn state_text(test: &vkherd::generate::test::Test) -> String {
 }
 
 /// Why `model` forbids the state `text`'s condition asks about, in words.
-fn explanation(text: &str, model: &Model) -> String {
+fn explanation(text: &str, model: &Compared) -> String {
     let program = match vkherd::load_litmus(text) {
         Ok(p) => p,
         Err(d) => return format!("(no explanation: {})", d.message),

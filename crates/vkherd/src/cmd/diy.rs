@@ -5,20 +5,23 @@ use crate::args::DiyArgs;
 use crate::cli::exit::ExitStatus;
 use crate::cli::family_tables::run_and_print;
 use std::path::Path;
-use vkherd::generate::alphabet::Alphabet;
-use vkherd::generate::family::{self, Axis, Family};
-use vkherd::generate::index::{file_stem, INDEX_FILE};
-use vkherd::generate::{emit, GenError};
+use vkherd_generate::alphabet::Alphabet;
+use vkherd_generate::family::{self, Axis, Family};
+use vkherd_generate::index::{file_stem, INDEX_FILE};
+use vkherd_generate::{dialects, emit, GenError};
 
 pub fn run(args: &DiyArgs) -> ExitStatus {
     let text = args.cycle.join(" ");
-    let d = args.dialect;
+    let d = match dialects::for_dialect(args.dialect) {
+        Ok(d) => d,
+        Err(e) => return bad_cycle(&e, &text),
+    };
     if !args.all {
         if !args.vary.is_empty() || args.run {
             eprintln!("error: --vary and --run go with --all (a family of variants)");
             return ExitStatus::BadInput;
         }
-        return match vkherd::generate::diy(&text, d) {
+        return match vkherd_generate::diy(&text, d) {
             Ok(test) => {
                 let litmus = emit::text(&test);
                 match &args.output {

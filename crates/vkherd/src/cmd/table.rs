@@ -3,7 +3,7 @@
 
 use crate::args::TableArgs;
 use crate::cli::exit::ExitStatus;
-use vkherd::generate::index::{Index, INDEX_FILE};
+use vkherd_generate::index::{Index, INDEX_FILE};
 
 pub fn run(args: &TableArgs) -> ExitStatus {
     args.threads.init_threads();

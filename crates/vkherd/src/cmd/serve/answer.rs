@@ -371,16 +371,13 @@ pub fn diy(corpus: &Corpus, req: &DiyRequest) -> Answer {
         ));
     };
     debug_assert_eq!(dialect_name(dialect), name);
-    let Some(dialect) = vkherd::generate::Dialect::of(dialect) else {
-        return Err(refusal::input(
-            "cycle",
-            "dialect",
-            format!("diy does not write tests in the {} dialect", dialect.title),
-        ));
+    let dialect = match vkherd_generate::dialects::for_dialect(dialect) {
+        Ok(d) => d,
+        Err(e) => return Err(refusal::input("cycle", "dialect", e.message)),
     };
-    match vkherd::generate::diy(&req.cycle, dialect) {
+    match vkherd_generate::diy(&req.cycle, dialect) {
         Ok(test) => {
-            let text = vkherd::generate::emit::text(&test);
+            let text = vkherd_generate::emit::text(&test);
             Ok(serde_json::to_string(&DiyAnswer {
                 name: test.name.clone(),
                 test: text.trim_end().to_string() + "\n",

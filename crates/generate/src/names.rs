@@ -5,7 +5,7 @@
 //! placement.
 
 use super::ann::{Access, Fence, FenceKind, Kind, Level, Mode, Order, Scope};
-use super::Dialect;
+use super::dialects::GenDialect;
 
 /// The classic shapes diy7 and herd7 name, as cycles of `Pod`/`Pos` and com edges.
 const FAMILIES: &[(&str, &str)] = &[
@@ -54,7 +54,7 @@ pub fn access_code(
     kind: Kind,
     a: &Access,
     storage: u8,
-    dialect: Dialect,
+    dialect: &dyn GenDialect,
     with_storage: bool,
 ) -> String {
     let mut t: Vec<String> = Vec::new();
@@ -65,17 +65,16 @@ pub fn access_code(
         Mode::Atomic => t.push(a.order.word().into()),
     }
     let default_scope = match a.mode {
-        Mode::Atomic => Some(Scope::default_for(dialect)),
+        Mode::Atomic => Some(dialect.default_scope()),
         _ => None,
     };
     if a.scope.is_some() && a.scope != default_scope {
         t.push(a.scope.map_or("", |s| s.word(dialect)).into());
     }
-    let own = if a.order == Order::Relaxed || dialect == Dialect::OpenCl {
-        0
-    } else {
-        1 << storage
-    };
+    // The storage classes its semantics cover unless said.
+    let own = dialect
+        .access_classes(None, a.order != Order::Relaxed, storage)
+        .unwrap_or(0);
     if a.semsc != own {
         t.push(semsc_words(a.semsc));
     }
@@ -86,7 +85,7 @@ pub fn access_code(
         t.push("semvis".into());
     }
     if storage != 0 && with_storage {
-        t.push(super::ann::storage_word(storage, dialect));
+        t.push(dialect.storage_word(storage));
     }
     t.join(".")
 }
@@ -102,7 +101,7 @@ fn semsc_words(b: u8) -> String {
 
 /// The short name of a fence or barrier: `F` (a memory barrier) or `B` (a control
 /// barrier), then its words that are not the default.
-pub fn fence_code(f: &Fence, dialect: Dialect, classes: u8) -> String {
+pub fn fence_code(f: &Fence, dialect: &dyn GenDialect, classes: u8) -> String {
     let mut t: Vec<String> = vec![match f.kind {
         FenceKind::Membar => "F",
         FenceKind::Cbar => "B",
@@ -114,7 +113,7 @@ pub fn fence_code(f: &Fence, dialect: Dialect, classes: u8) -> String {
         Some(o) => t.push(o.word().into()),
     }
     let default_scope = match f.kind {
-        FenceKind::Membar => Scope::default_for(dialect),
+        FenceKind::Membar => dialect.default_scope(),
         FenceKind::Cbar => Scope::Wg,
     };
     if f.scope != default_scope {
@@ -134,7 +133,7 @@ pub fn fence_code(f: &Fence, dialect: Dialect, classes: u8) -> String {
 
 /// `@wg` when every external edge has one level other than the default, `@wg.qf.qf` when
 /// they differ (in ring order), nothing for the default.
-pub fn placement_code(levels: &[Level], dialect: Dialect) -> String {
+pub fn placement_code(levels: &[Level], dialect: &dyn GenDialect) -> String {
     if levels.iter().all(|&l| l == Level::DEFAULT) {
         return String::new();
     }

@@ -2,10 +2,10 @@
 //! outcome is allowed, as a compact matrix (text, and HTML for `vkherd report`). Rows
 //! range over the leading varied items, columns over the trailing ones.
 
-use super::family::{Dimension, Variant};
 use crate::escape::escape;
 use crate::Report;
 use serde::{Deserialize, Serialize};
+use vkherd_generate::family::{Dimension, Variant};
 
 /// The verdict on one test's condition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -12,8 +12,8 @@
 //! (the source of the first edge).
 
 use super::ann::{AccessSpec, FenceKind, FenceSpec, Level};
+use super::dialects::GenDialect;
 use super::error::{ErrorKind, GenError, TokenRef};
-use super::Dialect;
 
 /// The direction of an edge's endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -130,7 +130,7 @@ pub struct EventSpec {
 /// A parsed cycle: edge `i` leads from event `i` to event `i + 1` (mod the length).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cycle {
-    pub dialect: Dialect,
+    pub dialect: &'static dyn GenDialect,
     /// The cycle as given (the arguments joined by spaces), for error carets.
     pub text: String,
     pub edges: Vec<Edge>,
@@ -197,7 +197,7 @@ fn tokens(text: &str) -> Result<Vec<Token>, GenError> {
 }
 
 /// Parses a cycle of `dialect` (docs/generate.md "Grammar").
-pub fn parse(text: &str, dialect: Dialect) -> Result<Cycle, GenError> {
+pub fn parse(text: &str, dialect: &'static dyn GenDialect) -> Result<Cycle, GenError> {
     let mut edges = Vec::new();
     // Brackets seen since the last edge: they annotate the event before the next edge.
     let mut pending: Vec<(AccessSpec, TokenRef)> = Vec::new();
@@ -251,7 +251,7 @@ pub fn parse(text: &str, dialect: Dialect) -> Result<Cycle, GenError> {
 fn merge_into(
     event: &mut EventSpec,
     said: Vec<(AccessSpec, TokenRef)>,
-    dialect: Dialect,
+    dialect: &dyn GenDialect,
 ) -> Result<(), GenError> {
     for (spec, t) in said {
         event.spec = event
@@ -267,7 +267,7 @@ fn merge_into(
 type EdgeShape = (EdgeKind, bool, bool, Dir, Dir);
 
 /// Reads an edge name, or says what is wrong with it.
-fn edge_shape(name: &str, dialect: Dialect) -> Result<EdgeShape, (ErrorKind, String)> {
+fn edge_shape(name: &str, dialect: &dyn GenDialect) -> Result<EdgeShape, (ErrorKind, String)> {
     use Dir::{R, W};
     let fixed = match name {
         "Rfe" => Some((EdgeKind::Rf, true, true, W, R)),
@@ -337,10 +337,7 @@ fn edge_shape(name: &str, dialect: Dialect) -> Result<EdgeShape, (ErrorKind, Str
             return Err(unknown());
         };
         if dp == DpKind::Addr {
-            let dialect = match dialect {
-                Dialect::Vulkan => "Vulkan",
-                Dialect::OpenCl => "OpenCL",
-            };
+            let dialect = dialect.dialect().title;
             return Err((
                 ErrorKind::NotExpressible,
                 format!("an address dependency cannot be written in the {dialect} dialect: its locations are names, not computed addresses; expected DpData..W or DpCtrl.. (or Pod..)"),
@@ -361,7 +358,7 @@ fn edge_shape(name: &str, dialect: Dialect) -> Result<EdgeShape, (ErrorKind, Str
 }
 
 /// Parses one edge token: `NAME(.word)*(@level)?`.
-fn parse_edge(t: &TokenRef, dialect: Dialect) -> Result<Edge, GenError> {
+fn parse_edge(t: &TokenRef, dialect: &dyn GenDialect) -> Result<Edge, GenError> {
     let (body, place) = match t.text.split_once('@') {
         Some((b, p)) => (b, Some(p)),
         None => (t.text.as_str(), None),

@@ -4,7 +4,7 @@
 //! it in either dialect and [`super::canon`] puts it in canonical form.
 
 use super::ann::{Access, Fence, Kind};
-use super::Dialect;
+use super::dialects::GenDialect;
 
 /// Where an invocation sits: its queue family (OpenCL: device), workgroup and subgroup.
 /// Workgroup ids are unique across queue families, subgroup ids count within their
@@ -60,7 +60,7 @@ pub enum Obs {
 /// A generated test.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Test {
-    pub dialect: Dialect,
+    pub dialect: &'static dyn GenDialect,
     pub name: String,
     /// One line (no `{`), written after the header.
     pub description: String,

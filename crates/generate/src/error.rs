@@ -36,6 +36,8 @@ pub enum ErrorKind {
     TooMany,
     /// A bad `--vary` axis or alphabet entry.
     BadOption,
+    /// A dialect the generators do not write tests in.
+    Dialect,
 }
 
 /// A token of the cycle as the user wrote it.

@@ -3,8 +3,8 @@
 //! (docs/generate.md "Annotations"). A `...Spec` is what was written, every field
 //! optional; resolving it fills the defaults and checks that the words hold together.
 
+use super::dialects::GenDialect;
 use super::error::ErrorKind;
-use super::Dialect;
 
 /// Why annotation words were refused: an unknown word, or words that clash.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,19 +49,17 @@ impl Level {
     /// family (one device), as the hand-written corpus places its classic shapes.
     pub const DEFAULT: Level = Level::Qf;
 
-    pub fn word(self, dialect: Dialect) -> &'static str {
-        match (self, dialect) {
-            (Level::Sg, _) => "sg",
-            (Level::Wg, _) => "wg",
-            (Level::Qf, Dialect::Vulkan) => "qf",
-            (Level::Dv, Dialect::Vulkan) => "dv",
-            (Level::Qf, Dialect::OpenCl) => "dev",
-            (Level::Dv, Dialect::OpenCl) => "all",
+    /// Its word in `d`: the key of the dialect's scope level (`sg`, `wg`, `qf`; OpenCL
+    /// `dev`) that two invocations share, or across the root, the dialect's own word.
+    pub fn word(self, d: &dyn GenDialect) -> &'static str {
+        match self {
+            Level::Dv => d.root_word(),
+            shared => d.dialect().levels[shared as usize].key,
         }
     }
 
-    pub fn from_word(word: &str, dialect: Dialect) -> Option<Level> {
-        Level::ALL.into_iter().find(|l| l.word(dialect) == word)
+    pub fn from_word(word: &str, d: &dyn GenDialect) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.word(d) == word)
     }
 }
 
@@ -79,40 +77,20 @@ pub enum Scope {
 }
 
 impl Scope {
-    /// The scopes a dialect can write.
-    pub fn all(dialect: Dialect) -> &'static [Scope] {
-        match dialect {
-            Dialect::Vulkan => &[Scope::Sg, Scope::Wg, Scope::Qf, Scope::Dv],
-            Dialect::OpenCl => &[Scope::Wi, Scope::Sg, Scope::Wg, Scope::Qf, Scope::Dv],
+    /// Its word in `d`: a scope is an instance of a level, named as the level is
+    /// ([`Level::word`]); the work-item scope is `wi`.
+    pub fn word(self, d: &dyn GenDialect) -> &'static str {
+        match self {
+            Scope::Wi => "wi",
+            Scope::Sg => Level::Sg.word(d),
+            Scope::Wg => Level::Wg.word(d),
+            Scope::Qf => Level::Qf.word(d),
+            Scope::Dv => Level::Dv.word(d),
         }
     }
 
-    /// The scope of an atomic or fence that says none: Vulkan Device (the corpus's
-    /// classic shapes), OpenCL C's default `memory_scope_device`.
-    pub fn default_for(dialect: Dialect) -> Scope {
-        match dialect {
-            Dialect::Vulkan => Scope::Dv,
-            Dialect::OpenCl => Scope::Qf,
-        }
-    }
-
-    pub fn word(self, dialect: Dialect) -> &'static str {
-        match (self, dialect) {
-            (Scope::Wi, _) => "wi",
-            (Scope::Sg, _) => "sg",
-            (Scope::Wg, _) => "wg",
-            (Scope::Qf, Dialect::Vulkan) => "qf",
-            (Scope::Dv, Dialect::Vulkan) => "dv",
-            (Scope::Qf, Dialect::OpenCl) => "dev",
-            (Scope::Dv, Dialect::OpenCl) => "all",
-        }
-    }
-
-    pub fn from_word(word: &str, dialect: Dialect) -> Option<Scope> {
-        Scope::all(dialect)
-            .iter()
-            .copied()
-            .find(|s| s.word(dialect) == word)
+    pub fn from_word(word: &str, d: &dyn GenDialect) -> Option<Scope> {
+        d.scopes().iter().copied().find(|s| s.word(d) == word)
     }
 }
 
@@ -203,9 +181,9 @@ pub enum Word {
     NoSem,
 }
 
-/// Classifies an annotation word of `dialect`.
-pub fn word(text: &str, dialect: Dialect) -> Option<Word> {
-    if let Some(s) = Scope::from_word(text, dialect) {
+/// Classifies an annotation word of `d`: the words every dialect shares, then its own.
+pub fn word(text: &str, d: &dyn GenDialect) -> Option<Word> {
+    if let Some(s) = Scope::from_word(text, d) {
         return Some(Word::Scope(s));
     }
     let order = |t: &str| {
@@ -226,44 +204,7 @@ pub fn word(text: &str, dialect: Dialect) -> Option<Word> {
         "nosem" => Some(Word::NoSem),
         _ => None,
     };
-    if common.is_some() {
-        return common;
-    }
-    let digit = |prefix: &str| {
-        text.strip_prefix(prefix)
-            .and_then(|d| d.parse::<u8>().ok())
-            .filter(|d| *d < vkherd_dialects::vulkan::ast::MAX_STORAGE_CLASSES)
-    };
-    match dialect {
-        Dialect::Vulkan => match text {
-            "nonpriv" => Some(Word::Mode(Mode::NonPriv)),
-            "av" => Some(Word::AvVis(true)),
-            "vis" => Some(Word::AvVis(false)),
-            "semav" => Some(Word::SemAv),
-            "semvis" => Some(Word::SemVis),
-            "membar" => Some(Word::Membar),
-            "cbar" => Some(Word::Cbar),
-            _ => digit("semsc")
-                .map(Word::SemSc)
-                .or_else(|| digit("sc").map(Word::Storage)),
-        },
-        Dialect::OpenCl => match text {
-            "sc" => Some(Word::Order(Order::SeqCst)),
-            "global" => Some(Word::Storage(0)),
-            "local" => Some(Word::Storage(1)),
-            "fence" => Some(Word::Membar),
-            "barrier" => Some(Word::Cbar),
-            _ => None,
-        },
-    }
-}
-
-/// The words of a dialect, for error messages.
-pub fn vocabulary(dialect: Dialect) -> &'static str {
-    match dialect {
-        Dialect::Vulkan => "na, nonpriv, av, vis, atom, rlx, acq, rel, acq_rel, semav, semvis, sg, wg, qf, dv, sc0..sc3, semsc0..semsc3",
-        Dialect::OpenCl => "na, atom, rlx, acq, rel, acq_rel, sc, wi, sg, wg, dev, all, global, local",
-    }
+    common.or_else(|| d.word(text))
 }
 
 /// What an event annotation says; `None` = not said (a default, or varied by `--vary`).
@@ -304,17 +245,16 @@ fn set<T: PartialEq + Copy>(
 
 impl AccessSpec {
     /// Parses the dotted words of an event annotation (`rel.wg.semav`).
-    pub fn parse(words: &[&str], dialect: Dialect) -> Result<AccessSpec, AnnError> {
+    pub fn parse(words: &[&str], d: &dyn GenDialect) -> Result<AccessSpec, AnnError> {
         let mut s = AccessSpec::default();
         for &w in words {
-            s.add(w, dialect)?;
+            s.add(w, d)?;
         }
         Ok(s)
     }
 
-    fn add(&mut self, text: &str, dialect: Dialect) -> Result<(), AnnError> {
-        let d = dialect;
-        let said = match word(text, dialect) {
+    fn add(&mut self, text: &str, d: &dyn GenDialect) -> Result<(), AnnError> {
+        let said = match word(text, d) {
             Some(Word::Mode(m)) => set(&mut self.mode, m, "access kinds", mode_word),
             Some(Word::AvVis(av)) => {
                 set(&mut self.mode, Mode::AvVis, "access kinds", mode_word).and_then(|()| {
@@ -327,9 +267,9 @@ impl AccessSpec {
             Some(Word::Scope(sc)) => set(&mut self.scope, sc, "scopes", |s| s.word(d).into()),
             Some(Word::SemAv) => set(&mut self.semav, true, "semav words", |_| "semav".into()),
             Some(Word::SemVis) => set(&mut self.semvis, true, "semvis words", |_| "semvis".into()),
-            Some(Word::Storage(k)) => set(&mut self.storage, k, "storage classes", |k| {
-                storage_word(k, d).to_string()
-            }),
+            Some(Word::Storage(k)) => {
+                set(&mut self.storage, k, "storage classes", |k| d.storage_word(k))
+            }
             Some(Word::SemSc(k)) => {
                 let bits = self.semsc.unwrap_or(0) | (1 << k);
                 self.semsc = Some(bits);
@@ -343,7 +283,7 @@ impl AccessSpec {
             None => {
                 return Err(AnnError::unknown(format!(
                     "unknown annotation `{text}`; expected one of {}",
-                    vocabulary(dialect)
+                    d.vocabulary()
                 )))
             }
         };
@@ -352,8 +292,7 @@ impl AccessSpec {
 
     /// Merges what two places say about one event (an annotation given twice, or the
     /// read and write halves of an RMW).
-    pub fn merge(&self, other: &AccessSpec, dialect: Dialect) -> Result<AccessSpec, String> {
-        let d = dialect;
+    pub fn merge(&self, other: &AccessSpec, d: &dyn GenDialect) -> Result<AccessSpec, String> {
         let mut s = self.clone();
         if let Some(m) = other.mode {
             set(&mut s.mode, m, "access kinds", mode_word)?;
@@ -374,7 +313,7 @@ impl AccessSpec {
             s.semsc = Some(s.semsc.unwrap_or(0) | v);
         }
         if let Some(k) = other.storage {
-            set(&mut s.storage, k, "storage classes", |k| storage_word(k, d))?;
+            set(&mut s.storage, k, "storage classes", |k| d.storage_word(k))?;
         }
         if let Some(a) = other.avvis_word {
             set(&mut s.avvis_word, a, "availability words", |a| {
@@ -395,15 +334,6 @@ fn mode_word(m: Mode) -> String {
     .to_string()
 }
 
-/// `sc1` (Vulkan) or `local` (OpenCL).
-pub fn storage_word(k: u8, dialect: Dialect) -> String {
-    match dialect {
-        Dialect::Vulkan => format!("sc{k}"),
-        Dialect::OpenCl if k == 0 => "global".into(),
-        Dialect::OpenCl => "local".into(),
-    }
-}
-
 /// A resolved access annotation (the storage class belongs to the location).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Access {
@@ -414,18 +344,19 @@ pub struct Access {
     pub scope: Option<Scope>,
     pub semav: bool,
     pub semvis: bool,
-    /// Vulkan: the storage classes of the semantics (bit i = `semscI`), for acquire and
-    /// release only. OpenCL: 0.
+    /// The storage classes of the semantics (bit i = `semscI`), for acquire and release
+    /// only, in a dialect whose accesses carry them ([`GenDialect::access_classes`]); 0
+    /// otherwise.
     pub semsc: u8,
 }
 
 impl Access {
     /// A relaxed atomic at the dialect's default scope: an access nothing is said about.
-    pub fn relaxed(dialect: Dialect) -> Access {
+    pub fn relaxed(d: &dyn GenDialect) -> Access {
         Access {
             mode: Mode::Atomic,
             order: Order::Relaxed,
-            scope: Some(Scope::default_for(dialect)),
+            scope: Some(d.default_scope()),
             semav: false,
             semvis: false,
             semsc: 0,
@@ -440,7 +371,7 @@ impl Access {
         spec: &AccessSpec,
         kind: Kind,
         storage: u8,
-        dialect: Dialect,
+        d: &dyn GenDialect,
     ) -> Result<Access, String> {
         let mode = match (spec.mode, spec.order) {
             (Some(m), Some(o)) if m != Mode::Atomic => {
@@ -492,11 +423,11 @@ impl Access {
             Some(s) if !scoped => {
                 return Err(format!(
                     "a scope (`{}`) on a non-atomic access without av/vis: only atomics and av/vis accesses have a scope",
-                    s.word(dialect)
+                    s.word(d)
                 ))
             }
             Some(s) => Some(s),
-            None if scoped => Some(Scope::default_for(dialect)),
+            None if scoped => Some(d.default_scope()),
             None => None,
         };
         let semav = spec.semav.unwrap_or(false);
@@ -507,19 +438,7 @@ impl Access {
         if semvis && !order.acquires() {
             return Err("`semvis` without acquire: expected `acq` or `acq_rel`".into());
         }
-        let synchronises = order != Order::Relaxed;
-        let semsc = match (dialect, spec.semsc) {
-            (Dialect::OpenCl, _) => 0,
-            (Dialect::Vulkan, Some(_)) if !synchronises => {
-                return Err(
-                    "`semscN` without acquire or release: expected `acq`, `rel` or `acq_rel`"
-                        .into(),
-                )
-            }
-            (Dialect::Vulkan, Some(bits)) => bits,
-            (Dialect::Vulkan, None) if synchronises => 1 << storage,
-            (Dialect::Vulkan, None) => 0,
-        };
+        let semsc = d.access_classes(spec.semsc, order != Order::Relaxed, storage)?;
         Ok(Access {
             mode,
             order,
@@ -552,15 +471,13 @@ pub struct FenceSpec {
 
 impl FenceSpec {
     /// Parses the dotted words after a `Fenced..` or `Cbar..` edge name.
-    pub fn parse(words: &[&str], dialect: Dialect) -> Result<FenceSpec, AnnError> {
-        let d = dialect;
+    pub fn parse(words: &[&str], d: &dyn GenDialect) -> Result<FenceSpec, AnnError> {
         let mut s = FenceSpec::default();
+        let kind_word = |k| d.fence_word(k).to_string();
         for &text in words {
-            let said = match word(text, dialect) {
-                Some(Word::Membar) => {
-                    set(&mut s.kind, FenceKind::Membar, "fence kinds", fence_word(d))
-                }
-                Some(Word::Cbar) => set(&mut s.kind, FenceKind::Cbar, "fence kinds", fence_word(d)),
+            let said = match word(text, d) {
+                Some(Word::Membar) => set(&mut s.kind, FenceKind::Membar, "fence kinds", kind_word),
+                Some(Word::Cbar) => set(&mut s.kind, FenceKind::Cbar, "fence kinds", kind_word),
                 Some(Word::Order(o)) => {
                     set(&mut s.order, Some(o), "semantics", |o| order_word(o).into())
                 }
@@ -572,21 +489,21 @@ impl FenceSpec {
                     s.semsc = Some(s.semsc.unwrap_or(0) | (1 << k));
                     Ok(())
                 }
-                // OpenCL's fence flags name the memory regions: `global`, `local`.
-                Some(Word::Storage(k)) if dialect == Dialect::OpenCl => {
+                // Fence flags that name the memory regions (OpenCL's `global`, `local`).
+                Some(Word::Storage(k)) if d.storage_on_fences() => {
                     s.semsc = Some(s.semsc.unwrap_or(0) | (1 << k));
                     Ok(())
                 }
                 Some(_) => {
                     return Err(AnnError::unknown(format!(
                         "`{text}` is not an annotation of a fence or barrier; expected {}",
-                        fence_vocabulary(dialect)
+                        d.fence_vocabulary()
                     )))
                 }
                 None => {
                     return Err(AnnError::unknown(format!(
                         "unknown annotation `{text}`; expected {}",
-                        fence_vocabulary(dialect)
+                        d.fence_vocabulary()
                     )))
                 }
             };
@@ -596,27 +513,8 @@ impl FenceSpec {
     }
 }
 
-fn fence_word(dialect: Dialect) -> impl Fn(FenceKind) -> String {
-    move |k| {
-        match (k, dialect) {
-            (FenceKind::Membar, Dialect::Vulkan) => "membar",
-            (FenceKind::Cbar, Dialect::Vulkan) => "cbar",
-            (FenceKind::Membar, Dialect::OpenCl) => "fence",
-            (FenceKind::Cbar, Dialect::OpenCl) => "barrier",
-        }
-        .to_string()
-    }
-}
-
 fn order_word(o: Option<Order>) -> &'static str {
     o.map_or("nosem", Order::word)
-}
-
-fn fence_vocabulary(dialect: Dialect) -> &'static str {
-    match dialect {
-        Dialect::Vulkan => "membar, cbar, acq, rel, acq_rel, nosem (cbar only), sg, wg, qf, dv, semsc0..semsc3, semav, semvis",
-        Dialect::OpenCl => "fence, barrier, acq, rel, acq_rel, sc, nosem (barrier only), wi, sg, wg, dev, all, global, local",
-    }
 }
 
 /// A resolved fence or control barrier.
@@ -626,8 +524,8 @@ pub struct Fence {
     /// `None`: a control barrier without memory semantics.
     pub order: Option<Order>,
     pub scope: Scope,
-    /// Vulkan: the storage classes of the semantics; OpenCL: the fence flags (bit 0
-    /// global, bit 1 local).
+    /// The storage classes of the semantics (Vulkan `semscN`; OpenCL's fence flags, bit
+    /// 0 global, bit 1 local).
     pub semsc: u8,
     pub semav: bool,
     pub semvis: bool,
@@ -642,12 +540,12 @@ impl Fence {
         spec: &FenceSpec,
         default_kind: FenceKind,
         classes: u8,
-        dialect: Dialect,
+        d: &dyn GenDialect,
     ) -> Result<Fence, String> {
         let kind = spec.kind.unwrap_or(default_kind);
         let order = spec.order.unwrap_or(Some(Order::AcqRel));
         let scope = spec.scope.unwrap_or(match kind {
-            FenceKind::Membar => Scope::default_for(dialect),
+            FenceKind::Membar => d.default_scope(),
             FenceKind::Cbar => Scope::Wg,
         });
         if kind == FenceKind::Membar && order.is_none() {
@@ -669,29 +567,17 @@ impl Fence {
         if semvis && !order.is_some_and(Order::acquires) {
             return Err("`semvis` without acquire: expected `acq` or `acq_rel`".into());
         }
-        let semsc = match (order, spec.semsc) {
-            (None, Some(_)) if dialect == Dialect::Vulkan => {
-                return Err("`semscN` on a barrier without semantics (`nosem`)".into())
-            }
-            (None, _) if dialect == Dialect::Vulkan => 0,
-            (_, Some(bits)) => bits,
-            (_, None) => classes.max(1),
+        d.check_fence(kind, order, spec.semsc)?;
+        // A barrier without semantics orders no storage class.
+        let semsc = match order {
+            None => 0,
+            Some(_) => spec.semsc.unwrap_or(classes.max(1)),
         };
-        if dialect == Dialect::OpenCl
-            && kind == FenceKind::Cbar
-            && order.is_some()
-            && order != Some(Order::AcqRel)
-        {
-            return Err(
-                "an OpenCL barrier has acq_rel semantics (or `nosem`); expected no order word"
-                    .into(),
-            );
-        }
         Ok(Fence {
             kind,
             order,
             scope,
-            semsc: if order.is_none() { 0 } else { semsc },
+            semsc,
             semav,
             semvis,
         })

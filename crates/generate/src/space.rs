@@ -446,7 +446,7 @@ pub struct Unit {
 }
 
 /// The level words of placements, for the summary line.
-pub fn level_words(levels: &[Level], dialect: super::Dialect) -> String {
+pub fn level_words(levels: &[Level], dialect: &dyn super::dialects::GenDialect) -> String {
     levels
         .iter()
         .map(|l| l.word(dialect))

@@ -9,7 +9,6 @@ use super::error::{ErrorKind, GenError, TokenRef};
 use super::names;
 use super::place;
 use super::test::{loc_name, Dep, Op, Test, Thread};
-use super::Dialect;
 
 /// The annotations of one test of a shape.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -144,8 +143,8 @@ impl Shape {
                         format!(
                             "location {} is `{}` here and `{}` at event {}: a location has one storage class",
                             loc_name(loc),
-                            super::ann::storage_word(k, d),
-                            super::ann::storage_word(old, d),
+                            d.storage_word(k),
+                            d.storage_word(old),
                             j + 1
                         ),
                     ));
@@ -212,15 +211,10 @@ impl Shape {
         Ok(levels)
     }
 
-    /// The rules of the dialect a choice must keep: an OpenCL local location is used by
-    /// one work-group only, and OpenCL barriers (which meet by count in a work-group)
-    /// come as many in every invocation of a work-group that has any.
+    /// The rules of the dialect a choice must keep ([`super::dialects::GenDialect::check`]:
+    /// OpenCL's on local memory and barriers).
     pub fn check_dialect(&self, c: &Choice) -> Result<(), GenError> {
-        if self.cycle.dialect != Dialect::OpenCl {
-            return Ok(());
-        }
-        let test = self.test(c);
-        check_opencl(&test)
+        self.cycle.dialect.check(&self.test(c))
     }
 
     /// The test of this shape with these annotations.
@@ -361,55 +355,4 @@ impl Shape {
         }
         out.join(" ")
     }
-}
-
-/// The OpenCL dialect's rules on a generated test (see [`Shape::check_dialect`]).
-pub fn check_opencl(test: &Test) -> Result<(), GenError> {
-    for (loc, &k) in test.storage.iter().enumerate() {
-        if k != 1 {
-            continue;
-        }
-        let groups: std::collections::BTreeSet<(u32, u32)> = test
-            .threads
-            .iter()
-            .filter(|t| {
-                t.ops
-                    .iter()
-                    .any(|op| matches!(op, Op::Access { loc: l, .. } if *l == loc))
-            })
-            .map(|t| (t.place.qf, t.place.wg))
-            .collect();
-        if groups.len() > 1 {
-            return Err(GenError::new(
-                ErrorKind::Incompatible,
-                format!(
-                    "location {} is local, and local memory belongs to one work-group, but invocations of {} work-groups use it; expected `global` or one work-group",
-                    loc_name(loc),
-                    groups.len()
-                ),
-            ));
-        }
-    }
-    let barriers = |t: &Thread| {
-        t.ops
-            .iter()
-            .filter(|op| matches!(op, Op::Fence { fence, .. } if fence.kind == FenceKind::Cbar))
-            .count()
-    };
-    for t in &test.threads {
-        let same: Vec<usize> = test
-            .threads
-            .iter()
-            .filter(|u| u.place.qf == t.place.qf && u.place.wg == t.place.wg)
-            .map(barriers)
-            .filter(|&b| b > 0)
-            .collect();
-        if same.windows(2).any(|w| w[0] != w[1]) {
-            return Err(GenError::new(
-                ErrorKind::NotExpressible,
-                "OpenCL barriers meet by count within a work-group, and the invocations of one work-group here have different numbers of barriers: keep one barrier edge per work-group",
-            ));
-        }
-    }
-    Ok(())
 }

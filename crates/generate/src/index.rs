@@ -3,7 +3,6 @@
 //! read back by `vkherd table` and `vkherd report`.
 
 use super::family::{Dimension, Family, Variant};
-use super::Dialect;
 use serde::{Deserialize, Serialize};
 
 /// The name of a family's index file in its directory.
@@ -16,7 +15,7 @@ pub struct Index {
     /// `vkherd-diy-family 1`.
     pub format: String,
     pub cycle: String,
-    /// `vulkan` or `opencl`.
+    /// The dialect's name (`vulkan`).
     pub dialect: String,
     pub vary: Vec<String>,
     pub dimensions: Vec<Dimension>,
@@ -57,11 +56,7 @@ impl Family {
         Index {
             format: INDEX_FORMAT.to_string(),
             cycle: self.cycle.clone(),
-            dialect: match self.dialect {
-                Dialect::Vulkan => "vulkan",
-                Dialect::OpenCl => "opencl",
-            }
-            .to_string(),
+            dialect: self.dialect.dialect().name.to_string(),
             vary: self.vary.iter().map(|a| a.word().to_string()).collect(),
             dimensions: self.dimensions.clone(),
             tests: self

@@ -1,15 +1,18 @@
 //! Test generators (docs/generate.md): `vkherd diy`, a test per cycle of relaxations in
-//! diy7's vocabulary with Vulkan and OpenCL annotations, and families of its annotated
-//! variants; `vkherd distinguish`, the smallest tests on which two models differ.
+//! diy7's vocabulary with each dialect's annotations, and families of its annotated
+//! variants; `vkherd distinguish`, the smallest tests on which two models differ. The
+//! models themselves are vkherd's: a search asks them through [`search::Model`].
 //!
 //! - [`cycle`]: the cycle grammar; [`ann`]: the annotation words and their defaults;
 //! - [`build`]: cycle to [`test::Test`] (invocations, locations, values, condition);
 //! - [`place`]: where invocations sit; [`names`]: systematic names;
-//! - [`emit`]: `.litmus` text in either dialect; [`canon`]: canonical forms;
+//! - [`dialects`]: what the generators know of each dialect ([`GenDialect`]: words,
+//!   alphabets, rules, syntax), one file each, and their registration;
+//! - [`emit`]: `.litmus` text, the parts every dialect's writer shares; [`canon`]:
+//!   canonical forms;
 //! - [`dress`]: a shape dressed with annotations, its test and name;
 //! - [`family`]: the annotated variants of a cycle ([`alphabet`]: what they range over);
 //!   [`index`]: their index;
-//! - [`matrix`]: the allowed/forbidden table of a family;
 //! - [`space`] and [`search`]: the bounded program space and the distinguishing search.
 
 pub mod alphabet;
@@ -17,49 +20,23 @@ pub mod ann;
 pub mod build;
 pub mod canon;
 pub mod cycle;
+pub mod dialects;
 pub mod dress;
 pub mod emit;
 pub mod error;
 pub mod family;
 pub mod index;
-pub mod matrix;
 pub mod names;
 pub mod place;
 pub mod search;
 pub mod space;
 pub mod test;
 
+pub use dialects::GenDialect;
 pub use error::{ErrorKind, GenError};
 
-/// The dialects the generators write tests in (docs/generate.md): the alphabets,
-/// annotation words and syntax of each are the generators' own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum Dialect {
-    #[default]
-    Vulkan,
-    OpenCl,
-}
-
-impl Dialect {
-    /// Every dialect the generators write.
-    pub const ALL: [Dialect; 2] = [Dialect::Vulkan, Dialect::OpenCl];
-
-    /// The generators' dialect for `d`, if they write tests in it.
-    pub fn of(d: &vkherd_model::Dialect) -> Option<Dialect> {
-        Dialect::ALL.into_iter().find(|g| g.dialect() == d)
-    }
-
-    /// The dialect itself, as the rest of vkherd knows it.
-    pub fn dialect(self) -> &'static vkherd_model::Dialect {
-        match self {
-            Dialect::Vulkan => &vkherd_dialects::vulkan::VULKAN,
-            Dialect::OpenCl => &vkherd_dialects::opencl::OPENCL,
-        }
-    }
-}
-
 /// The test a cycle stands for, with the annotations it gives and defaults for the rest.
-pub fn diy(cycle_text: &str, dialect: Dialect) -> Result<test::Test, GenError> {
+pub fn diy(cycle_text: &str, dialect: &'static dyn GenDialect) -> Result<test::Test, GenError> {
     let shape = build::Shape::new(cycle::parse(cycle_text, dialect)?)?;
     let choice = shape.defaults()?;
     let test = shape.test(&choice);
@@ -70,7 +47,7 @@ pub fn diy(cycle_text: &str, dialect: Dialect) -> Result<test::Test, GenError> {
 /// A generated test must read back: past the parser's limits (64 invocations, 1024
 /// locations, ...) it is refused, saying which limit.
 pub fn check_loads(test: &test::Test) -> Result<(), GenError> {
-    crate::load_litmus(&emit::text(test)).map(|_| ()).map_err(|d| {
+    vkherd_dialects::load(&emit::text(test)).map(|_| ()).map_err(|d| {
         GenError::new(
             ErrorKind::TooMany,
             format!(

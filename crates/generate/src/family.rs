@@ -11,11 +11,11 @@ use super::alphabet::Alphabet;
 use super::ann::{Access, AccessSpec, Fence, FenceSpec, Kind, Level, Mode, Order, Scope};
 use super::build::{Node, Shape};
 use super::canon;
+use super::dialects::GenDialect;
 use super::dress::Choice;
 use super::error::{ErrorKind, GenError};
 use super::names;
 use super::test::{loc_name, Test};
-use super::Dialect;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -87,7 +87,7 @@ pub struct Variant {
 #[derive(Debug, Clone)]
 pub struct Family {
     pub cycle: String,
-    pub dialect: Dialect,
+    pub dialect: &'static dyn GenDialect,
     pub vary: Vec<Axis>,
     pub dimensions: Vec<Dimension>,
     pub tests: Vec<Test>,
@@ -108,7 +108,7 @@ struct Options {
 /// combinations before any is skipped).
 pub fn family(
     cycle_text: &str,
-    dialect: Dialect,
+    dialect: &'static dyn GenDialect,
     vary: &[Axis],
     alphabet: &Alphabet,
     max: usize,
@@ -195,11 +195,11 @@ pub fn family(
                 levels,
                 storage: storage.clone(),
             };
-            if shape.check_dialect(&choice).is_err() {
+            let test = shape.test(&choice);
+            if dialect.check(&test).is_err() {
                 fam.skipped += 1;
                 continue;
             }
-            let test = shape.test(&choice);
             let key = canon::key(&test);
             let class = *classes.entry(key).or_insert_with(|| {
                 fam.tests.push(test);
@@ -516,6 +516,6 @@ fn values_of(shape: &Shape, c: &Choice) -> Vec<String> {
         }));
     }
     out.extend(c.levels.iter().map(|l| l.word(d).to_string()));
-    out.extend(c.storage.iter().map(|&k| super::ann::storage_word(k, d)));
+    out.extend(c.storage.iter().map(|&k| d.storage_word(k)));
     out
 }

@@ -3,8 +3,8 @@
 //! "Alphabets").
 
 use super::ann::{Kind, Level, Mode, Order, Scope};
+use super::dialects::GenDialect;
 use super::error::{ErrorKind, GenError};
-use super::Dialect;
 
 /// The semantics words of an alphabet, each standing for some access and fence
 /// annotations.
@@ -38,26 +38,12 @@ impl Sem {
             Sem::Sc => "sc",
         }
     }
-
-    fn all(dialect: Dialect) -> &'static [Sem] {
-        match dialect {
-            Dialect::Vulkan => &[
-                Sem::Na,
-                Sem::NonPriv,
-                Sem::AvVis,
-                Sem::Rlx,
-                Sem::RelAcq,
-                Sem::SemAvVis,
-            ],
-            Dialect::OpenCl => &[Sem::Na, Sem::Rlx, Sem::RelAcq, Sem::Sc],
-        }
-    }
 }
 
 /// What a family may vary over, or a search may draw from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Alphabet {
-    pub dialect: Dialect,
+    pub dialect: &'static dyn GenDialect,
     pub sems: Vec<Sem>,
     pub scopes: Vec<Scope>,
     pub levels: Vec<Level>,
@@ -66,24 +52,32 @@ pub struct Alphabet {
 }
 
 impl Alphabet {
-    /// The alphabet of `diy --vary`: every scope and placement, both storage classes,
-    /// and the semantics words na, avvis, rlx, relacq, semavvis (Vulkan; nonpriv on
-    /// request) or na, rlx, relacq, sc (OpenCL).
-    pub fn family_default(dialect: Dialect) -> Alphabet {
-        let sems = match dialect {
-            Dialect::Vulkan => vec![Sem::Na, Sem::AvVis, Sem::Rlx, Sem::RelAcq, Sem::SemAvVis],
-            Dialect::OpenCl => vec![Sem::Na, Sem::Rlx, Sem::RelAcq, Sem::Sc],
-        };
-        let scopes = match dialect {
-            Dialect::Vulkan => Scope::all(dialect).to_vec(),
-            Dialect::OpenCl => vec![Scope::Sg, Scope::Wg, Scope::Qf, Scope::Dv],
-        };
+    /// The alphabet of `diy --vary`: every placement, both storage classes, and the
+    /// dialect's family semantics words and scopes ([`GenDialect::family_sems`]: na,
+    /// avvis, rlx, relacq, semavvis and every scope for Vulkan, nonpriv on request).
+    pub fn family_default(d: &'static dyn GenDialect) -> Alphabet {
         Alphabet {
-            dialect,
-            sems,
-            scopes,
+            dialect: d,
+            sems: d.family_sems().to_vec(),
+            scopes: d.family_scopes().to_vec(),
             levels: Level::ALL.to_vec(),
             storage: vec![0, 1],
+        }
+    }
+
+    /// The alphabet `distinguish` draws from by default: the family's semantics words,
+    /// workgroup scope and the default scope, placements in one workgroup or in one queue
+    /// family (device), storage class 0; small enough that the default bounds finish in
+    /// well under a minute on two cores (docs/benchmarks.md).
+    pub fn search_default(d: &'static dyn GenDialect) -> Alphabet {
+        let mut scopes = vec![Scope::Wg, d.default_scope()];
+        scopes.sort();
+        scopes.dedup();
+        Alphabet {
+            scopes,
+            levels: vec![Level::Wg, Level::DEFAULT],
+            storage: vec![0],
+            ..Alphabet::family_default(d)
         }
     }
 
@@ -108,7 +102,7 @@ impl Alphabet {
             self.sems = sems
                 .iter()
                 .map(|w| {
-                    Sem::all(d)
+                    d.sems()
                         .iter()
                         .copied()
                         .find(|s| s.word() == w)
@@ -116,7 +110,7 @@ impl Alphabet {
                             bad(
                                 "semantics word",
                                 w,
-                                Sem::all(d).iter().map(|s| s.word()).collect(),
+                                d.sems().iter().map(|s| s.word()).collect(),
                             )
                         })
                 })
@@ -127,11 +121,7 @@ impl Alphabet {
                 .iter()
                 .map(|w| {
                     Scope::from_word(w, d).ok_or_else(|| {
-                        bad(
-                            "scope",
-                            w,
-                            Scope::all(d).iter().map(|s| s.word(d)).collect(),
-                        )
+                        bad("scope", w, d.scopes().iter().map(|s| s.word(d)).collect())
                     })
                 })
                 .collect::<Result<_, _>>()?;

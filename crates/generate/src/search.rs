@@ -14,52 +14,29 @@
 use super::emit;
 use super::space::{Space, Unit};
 use super::test::{loc_name, Obs, Test};
-use crate::RunConfig;
-use crate::{Options, Report};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use vkherd_model::Observable;
+use vkherd_model::{Observable, Program};
 
-/// A model to compare: its name as given and the options that run it.
-#[derive(Debug, Clone)]
-pub struct Model {
-    pub name: String,
-    pub options: Options,
+/// A model to compare: vkherd runs it (`vkherd::models::Compared`); a search only reads
+/// the states it allows.
+pub trait Model: Sync {
+    /// The final states it allows on `program` (the values of `program.observed`, in
+    /// order), or why it could not run the program.
+    fn states(&self, program: &Program) -> Result<States, String>;
 }
 
-impl Model {
-    /// A model as `vkherd diff` names it (`NAME|FILE` with `+VARIANT` suffixes), run
-    /// for the set of states only. The bundled Vulkan models that the hand-written
-    /// engine also runs (`vulkan`, `vulkan-2024`, with `no-chains` or `mmra`) run on it:
-    /// it agrees with vulkan.cat candidate by candidate (crates/enumerate/tests/cat_model.rs; on the
-    /// search's own programs, tests/distinguish.rs) and is twice as fast on programs
-    /// this small. Explanations still name vulkan.cat's definitions.
-    pub fn from_spec(spec: &str) -> Result<Model, crate::models::ModelError> {
-        use crate::models::{resolve_name, ModelName};
-        let name = ModelName::parse(spec);
-        let choice = resolve_name(&name, &[], false)?;
-        let engine = match name.on_hand_engine() {
-            Some(hand) => resolve_name(&hand, &[], false)?,
-            None => choice.clone(),
-        };
-        Ok(Model {
-            name: choice.name.clone(),
-            options: Options {
-                model: crate::models::ModelChoice {
-                    name: choice.name.clone(),
-                    given: true,
-                    ..engine
-                },
-                run: RunConfig {
-                    states_only: true,
-                    ..RunConfig::default()
-                },
-                ..Options::default()
-            },
-        })
-    }
+/// The final states a model allows on a program.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct States {
+    /// Every allowed state.
+    pub all: BTreeSet<Vec<i64>>,
+    /// Those some race-free execution reaches.
+    pub race_free: BTreeSet<Vec<i64>>,
+    /// A limit stopped the run before every candidate was examined.
+    pub stopped: bool,
 }
 
 /// Limits and switches of a search.
@@ -134,22 +111,14 @@ enum Verdict {
     Error(String, String),
 }
 
-/// The states of a report: allowed, and allowed race-free.
-fn states(r: &Report) -> (BTreeSet<Vec<i64>>, BTreeSet<Vec<i64>>) {
-    let all = r.outcomes.states.keys().cloned().collect();
-    let race_free = r
-        .outcomes
-        .states
-        .iter()
-        .filter(|(_, i)| i.race_free)
-        .map(|(k, _)| k.clone())
-        .collect();
-    (all, race_free)
-}
-
 /// Runs both models on `test` and says how their allowed states differ (`Ok(None)`: they
 /// do not), or the error one gave.
-pub fn differs(test: &Test, a: &Model, b: &Model, races: bool) -> Result<Option<Found>, String> {
+pub fn differs(
+    test: &Test,
+    a: &dyn Model,
+    b: &dyn Model,
+    races: bool,
+) -> Result<Option<Found>, String> {
     match compare(test, a, b, races) {
         Verdict::Agree => Ok(None),
         Verdict::Differ(f) => Ok(Some(f)),
@@ -158,23 +127,20 @@ pub fn differs(test: &Test, a: &Model, b: &Model, races: bool) -> Result<Option<
 }
 
 /// Runs both models on `test` and compares their allowed states.
-fn compare(test: &Test, a: &Model, b: &Model, races: bool) -> Verdict {
+fn compare(test: &Test, a: &dyn Model, b: &dyn Model, races: bool) -> Verdict {
     let text = emit::text(test);
-    let program = match crate::load_litmus(&text) {
+    let program = match vkherd_dialects::load(&text) {
         Ok(p) => p,
         Err(d) => return Verdict::Error(text, d.message),
     };
-    let (ra, rb) = match (
-        crate::run(&program, &a.options),
-        crate::run(&program, &b.options),
-    ) {
+    let (ra, rb) = match (a.states(&program), b.states(&program)) {
         (Ok(x), Ok(y)) => (x, y),
-        (Err(d), _) | (_, Err(d)) => return Verdict::Error(text, d.message),
+        (Err(m), _) | (_, Err(m)) => return Verdict::Error(text, m),
     };
-    if ra.stats.stopped.is_some() || rb.stats.stopped.is_some() {
+    if ra.stopped || rb.stopped {
         return Verdict::Error(text, "a limit stopped the run".into());
     }
-    let ((sa, fa), (sb, fb)) = (states(&ra), states(&rb));
+    let (sa, fa, sb, fb) = (ra.all, ra.race_free, rb.all, rb.race_free);
     let only_a: Vec<&Vec<i64>> = sa.difference(&sb).collect();
     let only_b: Vec<&Vec<i64>> = sb.difference(&sa).collect();
     let marks: Vec<&Vec<i64>> = if races {
@@ -256,8 +222,8 @@ impl Default for UnitResult {
 fn run_unit(
     space: &Space,
     unit: &Unit,
-    a: &Model,
-    b: &Model,
+    a: &dyn Model,
+    b: &dyn Model,
     limits: &Limits,
     progress: &Progress,
 ) -> UnitResult {
@@ -273,8 +239,8 @@ fn run_unit(
 fn examine(
     programs: &[Test],
     enumerated: u64,
-    a: &Model,
-    b: &Model,
+    a: &dyn Model,
+    b: &dyn Model,
     limits: &Limits,
     progress: &Progress,
 ) -> UnitResult {
@@ -310,8 +276,8 @@ fn stopping(out: &mut UnitResult, limits: &Limits, progress: &Progress, more: u6
 fn examine_one(
     test: &Test,
     out: &mut UnitResult,
-    a: &Model,
-    b: &Model,
+    a: &dyn Model,
+    b: &dyn Model,
     limits: &Limits,
     progress: &Progress,
 ) -> bool {
@@ -428,8 +394,8 @@ impl Outcome {
 /// is called after every size with its statistics (for progress output).
 pub fn search(
     space: &Space,
-    a: &Model,
-    b: &Model,
+    a: &dyn Model,
+    b: &dyn Model,
     limits: &Limits,
     mut each: impl FnMut(&SizeStats),
 ) -> Outcome {
@@ -462,8 +428,8 @@ pub fn search(
 /// observing its full state; one "size" in the outcome.
 pub fn compare_all(
     tests: &[Test],
-    a: &Model,
-    b: &Model,
+    a: &dyn Model,
+    b: &dyn Model,
     limits: &Limits,
     mut each: impl FnMut(&SizeStats),
 ) -> Outcome {
