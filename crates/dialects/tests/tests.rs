@@ -12,3 +12,4 @@ mod ptx_ast;
 mod ptx_corpus;
 mod ptx_errors;
 mod ptx_robustness;
+mod seam;
