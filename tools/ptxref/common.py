@@ -52,8 +52,8 @@ def compute_values(evs, rf, init_of):
     def wv(w):
         if w in wval:
             return wval[w]
-        rv(w) if evs[w].kind == "RMW" else None
-        for d in evs[w].data:
+        from events import deps_of
+        for d in evs[w].data | (deps_of(evs[w].wval) if evs[w].wval is not None else set()):
             if rv(d) is None:
                 return None
         v = value(evs[w].wval, readval)

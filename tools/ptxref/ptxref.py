@@ -54,6 +54,8 @@ def run_models(test, models, cats, res):
             res[m] = alloy.run(test, alloy.Flags(model="v6"))
         elif m == "ref:v75":
             res[m] = alloy.run(test, alloy.Flags(model="v75"))
+        elif m == "ref:v75-obs1":
+            res[m] = alloy.run(test, alloy.Flags(model="v75", C3=False))
         elif m == "lit:v75":
             res[m] = alloy.run(test, alloy.nvidia_literal("v75"))
         elif m == "dat3m:v6":
