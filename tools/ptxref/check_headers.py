@@ -17,8 +17,8 @@ from ptxref import verdict, ROOT  # noqa: E402
 
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "litmus-tests/ptx")
-    cats = {"ptx": Model(os.environ.get("PTX_CAT", os.path.join(ROOT, "crates/cat/models/ptx.cat"))),
-            "ptx-v6.0": Model(os.environ.get("PTXV6_CAT", os.path.join(ROOT, "crates/cat/models/ptx-v6.0.cat")))}
+    cats = {"ptx": Model(os.environ.get("PTX_CAT", os.path.join(ROOT, "crates/dialects/src/ptx/models/ptx.cat"))),
+            "ptx-v6.0": Model(os.environ.get("PTXV6_CAT", os.path.join(ROOT, "crates/dialects/src/ptx/models/ptx-v6.0.cat")))}
     bad = 0
     n = 0
     for dp, _, fns in sorted(os.walk(d)):

@@ -4,9 +4,9 @@
   python3 tools/ptxref/ptxref.py [--models LIST] [--states] FILE_OR_DIR...
 
 For each test: the verdict of the condition under
-  cat:ptx        crates/cat/models/ptx.cat, run by a small cat interpreter on vkherd's
+  cat:ptx        crates/dialects/src/ptx/models/ptx.cat, run by a small cat interpreter on vkherd's
                  single-event candidates (asmo = acyclic orientations, minimal co)
-  cat:v6         crates/cat/models/ptx-v6.0.cat, likewise
+  cat:v6         crates/dialects/src/ptx/models/ptx-v6.0.cat, likewise
   ref:v6         NVIDIA's ptxmemorymodel Alloy model (co transitive), two-event RMWs and
                  barriers, every coherence and Fence-SC order
   ref:v75        NVIDIA's mixedproxy Alloy model with ptx.cat's changes C1..C6
@@ -78,8 +78,8 @@ def main():
         else:
             files.append(p)
     files.sort()
-    cats = {"cat:ptx": Model(os.path.join(ROOT, "crates/cat/models/ptx.cat")),
-            "cat:v6": Model(os.path.join(ROOT, "crates/cat/models/ptx-v6.0.cat"))}
+    cats = {"cat:ptx": Model(os.path.join(ROOT, "crates/dialects/src/ptx/models/ptx.cat")),
+            "cat:v6": Model(os.path.join(ROOT, "crates/dialects/src/ptx/models/ptx-v6.0.cat"))}
     models = args.models.split(",")
     mismatch = 0
     for f in files:

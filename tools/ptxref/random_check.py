@@ -87,8 +87,8 @@ def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     rng = random.Random(seed)
-    cats = {"v75": Model(os.environ.get("PTX_CAT", os.path.join(ROOT, "crates/cat/models/ptx.cat"))),
-            "v6": Model(os.environ.get("PTXV6_CAT", os.path.join(ROOT, "crates/cat/models/ptx-v6.0.cat")))}
+    cats = {"v75": Model(os.environ.get("PTX_CAT", os.path.join(ROOT, "crates/dialects/src/ptx/models/ptx.cat"))),
+            "v6": Model(os.environ.get("PTXV6_CAT", os.path.join(ROOT, "crates/dialects/src/ptx/models/ptx-v6.0.cat")))}
     only = os.environ.get("ONLY")
     bad = 0
     ran = 0

@@ -5,7 +5,7 @@
 use crate::paths::{Path, Step};
 use std::collections::BTreeMap;
 use std::fmt;
-use vkherd_model::{CbarRule, Event, Flags, Instruction, Program, Rel};
+use vkherd_model::{BarrierWait, CbarRule, Dialect, Event, Instruction, Program, Rel};
 
 /// The events of one path combination, in thread order then path order.
 #[derive(Debug, Clone)]
@@ -205,7 +205,42 @@ fn workgroup(program: &Program, layout: &Layout) -> Result<Meeting, BarrierError
         }
         rels = next;
     }
+    if program.dialect.barrier_wait == BarrierWait::Path {
+        rels.retain(|r| !deadlocks(program, layout, r));
+        if rels.is_empty() {
+            return Ok(Meeting::Deadlock);
+        }
+    }
     Ok(Meeting::Instances(rels))
+}
+
+/// [`BarrierWait::Path`]: do the waiting barriers of this meeting wait for each other in
+/// a cycle? A waiting barrier b waits until every member c of its instance is reached,
+/// and c is reached only once every waiting barrier d before c in c's invocation has
+/// completed: b waits for d (b does not wait for c itself to complete: the members of an
+/// instance complete together). The invocations are stuck exactly when this relation
+/// has a cycle (without one, the barriers complete in an order extending it, by
+/// induction: each waits only for barriers that completed before). Barriers that
+/// do not wait ([`Dialect::barrier_arrive`]) are reached without waiting.
+fn deadlocks(program: &Program, layout: &Layout, scbarinst: &Rel) -> bool {
+    let n = layout.events.len();
+    let waits = |e: usize| program.dialect.barrier_waits(layout.events[e].flags);
+    let mut on = Rel::empty(n);
+    for (b, c) in scbarinst.pairs() {
+        if b == c || !waits(b) {
+            continue;
+        }
+        // (Events are laid out by thread, then in program order.)
+        for d in 0..c {
+            if layout.events[d].thread == layout.events[c].thread
+                && barrier_of(program, &layout.events[d]).is_some()
+                && waits(d)
+            {
+                on.insert(b, d);
+            }
+        }
+    }
+    !on.plus().is_irreflexive()
 }
 
 /// How many `scbarinst` relations [`meetings`] gives (0 for a deadlock), without building
@@ -269,7 +304,9 @@ fn workgroup_choices(
                             if a.barrier.as_ref().is_some_and(|b| b.instance == inst && b.id.as_deref() == id)))
                     })
                     .count();
-                if members.len() < expected {
+                // (Path waits: the invocations whose path executes it are its members.)
+                if members.len() < expected && program.dialect.barrier_wait == BarrierWait::Program
+                {
                     return Ok(None);
                 }
                 let all: Vec<(usize, usize)> = members
@@ -345,8 +382,9 @@ pub fn check_instances(
     scbarinst: &Rel,
     po: &Rel,
     events: &[Event],
-    agreement: Flags,
+    dialect: &Dialect,
 ) -> Result<(), BarrierError> {
+    let agreement = dialect.barrier_agreement;
     let twice = scbarinst.inter(&po.rai());
     if let Some((_, b)) = twice.pairs().next() {
         return Err(BarrierError {
@@ -354,8 +392,13 @@ pub fn check_instances(
             rule: BarrierRule::MeetsOwnThread,
         });
     }
+    // (Path waits: crossings of waiting barriers deadlock, `deadlocks`, and are gone by
+    // now; crossings through a barrier that does not wait are harmless.)
     let crossing = po.seq(scbarinst).seq(po).inter(scbarinst);
-    if let Some((a, _)) = crossing.pairs().next() {
+    if let Some((a, _)) = crossing
+        .pairs()
+        .find(|_| dialect.barrier_wait == BarrierWait::Program)
+    {
         return Err(BarrierError {
             event: a,
             rule: BarrierRule::Crossing,
@@ -449,13 +492,7 @@ mod tests {
         for (a, b) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
             scbarinst.insert(a, b);
         }
-        let e = check_instances(
-            &scbarinst,
-            &po,
-            &lay.events,
-            program.dialect.barrier_agreement,
-        )
-        .unwrap_err();
+        let e = check_instances(&scbarinst, &po, &lay.events, program.dialect).unwrap_err();
         assert_eq!(e.rule, BarrierRule::MeetsOwnThread);
         assert_eq!(
             e.to_string(),

@@ -100,7 +100,7 @@ use crate::visitor::Visitor;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use vkherd_model::{EventSet, Rel, StaticSet};
+use vkherd_model::{AsmoShape, EventSet, Rel, StaticSet};
 
 /// Depth down to which subtrees are handed to rayon as separate tasks (per stage).
 const PARALLEL_DEPTH: usize = 3;
@@ -518,8 +518,11 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
 
     /// A transitively closed partial asmo that some strict order on mutually ordered
     /// writes may still contain.
+    /// (Orientation shape: acyclic is all, see `AsmoOrders`.)
     fn asmo_valid(&self, asmo: &Rel) -> bool {
-        asmo.is_irreflexive() && asmo.is_subset(&self.allowed)
+        asmo.is_irreflexive()
+            && (self.ctx.program.dialect.asmo_shape == AsmoShape::Orientation
+                || asmo.is_subset(&self.allowed))
     }
 
     /// The coherence-core filter, where it is used (true elsewhere: it only filters).
@@ -555,7 +558,12 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
 
     /// Stage 2: every completion of stage 1's asmo on the other locations, then stage 3.
     fn other_asmo(&self, p: Partial, unit: Unit) -> Acc<V> {
-        let orders = AsmoOrders::seeded(&p.asmo, self.allowed.clone(), self.other_pairs.clone());
+        let orders = AsmoOrders::seeded(
+            &p.asmo,
+            self.allowed.clone(),
+            self.other_pairs.clone(),
+            self.ctx.program.dialect.asmo_shape,
+        );
         let run = |(index, a): (usize, Rel)| {
             // The order's number is a digit of the work unit; the number of orders is not
             // known in advance, so it does not count towards the unit's width.

@@ -26,12 +26,7 @@ pub fn litmus_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Every `.litmus` file of the corpus, both dialects, sorted. Not litmus-tests/ptx/: PTX
-/// tests (issue 31) run only once the PTX dialect is read.
+/// Every `.litmus` file of the corpus, every dialect, sorted.
 pub fn corpus_files() -> Vec<PathBuf> {
-    let root = corpus_root();
-    litmus_files(&root)
-        .into_iter()
-        .filter(|p| !p.starts_with(root.join("ptx")))
-        .collect()
+    litmus_files(&corpus_root())
 }
