@@ -475,6 +475,37 @@ mod tests {
         assert_eq!(located.to_string(), e.to_string());
     }
 
+    fn ptx(src: &str) -> Program {
+        vkherd_dialects::ptx::lower_ptx(&vkherd_dialects::ptx::parse_ptx(src).unwrap()).unwrap()
+    }
+
+    /// PTX barriers (`BarrierWait::Path`): waiting barriers met in crossing orders
+    /// deadlock (no meeting, not an error); a crossing through a `bar.cta.arrive`, which
+    /// does not wait, meets; Vulkan's crossing rule is an error instead (below).
+    #[test]
+    fn ptx_crossing_waits_deadlock_and_arrives_do_not_wait() {
+        let crossing = ptx("PTX C\n{ x = 0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n \
+             bar.cta.sync 0 | bar.cta.sync 1 ;\n bar.cta.sync 1 | bar.cta.sync 0 ;\nexists (x == 0)\n");
+        let lay = first_paths(&crossing);
+        assert!(matches!(meetings(&crossing, &lay), Ok(Meeting::Deadlock)));
+        let arrive = ptx("PTX A\n{ x = 0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n \
+             bar.cta.sync 0 | bar.cta.arrive 1 ;\n bar.cta.arrive 1 | bar.cta.sync 0 ;\nexists (x == 0)\n");
+        let lay = first_paths(&arrive);
+        let Ok(Meeting::Instances(rels)) = meetings(&arrive, &lay) else {
+            panic!("an arrive does not wait: no deadlock");
+        };
+        assert_eq!(rels.len(), 1);
+        // Both instances meet across the threads, and the crossing is no error.
+        assert!(rels[0].contains(0, 3) && rels[0].contains(1, 2));
+        let po = Rel::from_pairs(4, [(0, 1), (2, 3)]);
+        assert!(check_instances(&rels[0], &po, &lay.events, arrive.dialect).is_ok());
+        // A barrier another thread's path does not execute is not waited for.
+        let alone = ptx("PTX L\n{ x = 0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n \
+             bar.cta.sync 0 | st.weak x, 1 ;\nexists (x == 0)\n");
+        let lay = first_paths(&alone);
+        assert!(matches!(meetings(&alone, &lay), Ok(Meeting::Instances(_))));
+    }
+
     /// Two cbars of one thread in one instance break `no scbarinst & rai[po]`; the
     /// later one is blamed. (The input formats' rules never build such an instance, so
     /// the rule is checked on a relation made by hand.)

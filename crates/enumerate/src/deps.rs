@@ -87,3 +87,57 @@ pub fn dependencies(program: &Program, paths: &[&Path], lay: &Layout) -> (Rel, R
     }
     (data, ctrl)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::combine::layout;
+    use crate::paths::{thread_paths, PathLimits};
+
+    /// Every path combination's `data` and `ctrl` for a PTX test, as (read, event) pairs
+    /// of (thread, instruction) per combination.
+    type Pairs = Vec<(usize, usize)>;
+
+    fn deps_of(src: &str) -> Vec<(Pairs, Pairs)> {
+        let p = vkherd_dialects::ptx::lower_ptx(&vkherd_dialects::ptx::parse_ptx(src).unwrap())
+            .unwrap();
+        let per: Vec<Vec<Path>> = (0..p.threads.len())
+            .map(|t| {
+                thread_paths(&p.threads[t], t, 1, PathLimits::default())
+                    .unwrap()
+                    .paths
+            })
+            .collect();
+        let mut out = Vec::new();
+        for a in &per[0] {
+            let combo = vec![a];
+            let lay = layout(&p, &combo);
+            let (d, c) = dependencies(&p, &combo, &lay);
+            let name = |e: usize| lay.events[e].instr;
+            out.push((
+                d.pairs().map(|(a, b)| (name(a), name(b))).collect(),
+                c.pairs().map(|(a, b)| (name(a), name(b))).collect(),
+            ));
+        }
+        out
+    }
+
+    /// Data flows through moves and arithmetic (syntactically: `mul r2, r1, 0` still
+    /// depends on r1); control from a branch reaches every later event of the path, on
+    /// both ways of the branch; a register overwritten by a constant depends on nothing.
+    #[test]
+    fn data_through_arithmetic_and_ctrl_after_branches() {
+        let src = "PTX D\n{ x = 0; y = 0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\n \
+            add r1, r0, 1 ;\n mul r2, r1, 0 ;\n st.weak y, r2 ;\n ld r0, 5 ;\n st.weak y, r0 ;\n \
+            ld.weak r3, y ;\n beq r3, 0, LC01 ;\n fence.sc.gpu ;\n LC01: ;\n st.weak x, 1 ;\nexists (x == 0)\n";
+        let all = deps_of(src);
+        assert_eq!(all.len(), 2, "two paths: the branch taken or not");
+        for (data, ctrl) in &all {
+            // ld x (instr 0) -> st y, r2 (instr 3); the st y, r0 after `ld r0, 5` has none.
+            assert_eq!(data, &vec![(0, 3)]);
+            // ld y (instr 6) -> every event after the branch (instr 7).
+            assert!(ctrl.iter().all(|&(r, e)| r == 6 && e > 7));
+            assert!(ctrl.contains(&(6, 9)), "{ctrl:?}");
+        }
+    }
+}

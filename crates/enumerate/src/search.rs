@@ -12,7 +12,13 @@
 //!
 //!    "Mutually ordered atomic writes" is Vulkan's set of pairs asmo orders; for OpenCL
 //!    programs it is every pair of writes to a location (`candidates::asmo_pairs`, C11's
-//!    modification order), and everything below holds with that set in its place.
+//!    modification order), and everything below holds with that set in its place. For
+//!    PTX programs it is the morally strong pairs of writes and of fence.sc events, and
+//!    asmo is any acyclic orientation of them ([`AsmoShape::Orientation`]): the closure
+//!    of the pairs chosen so far may then leave the set (only a self-loop cuts,
+//!    `asmo_valid`), and the complete asmo is the closure of the orientation (the
+//!    argument is at `candidates::AsmoOrders`). The RMW placing and the coherence filter
+//!    below are Vulkan's (`vulkan_core`) and do not run for PTX's models.
 //! 2. **The other asmo pairs**, lazily ([`AsmoOrders`], seeded with stage 1's order), as
 //!    before; the model's asmo terms are computed once per complete asmo.
 //! 3. **The other reads**, read by read in program order, with the full model check.
@@ -29,7 +35,8 @@
 //!   contains (asmo is transitive).
 //! - `asmo` may relate only the pairs of `asmo_pairs` and must be a strict order, so
 //!   a closure that leaves them or has a self-loop cannot complete (as in
-//!   [`AsmoOrders`]).
+//!   [`AsmoOrders`]); with the orientation shape only the self-loop cuts (the closure of
+//!   a partial orientation is in the closure of each of its completions).
 //! - Before it, a cheap filter: the coherence core (coherence.rs) must be acyclic; each
 //!   of its terms is contained in the first axiom's relation in every completion.
 //! - The model check ([`Ctx::check_node`]) uses relations monotone in rf,

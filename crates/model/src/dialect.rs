@@ -46,8 +46,9 @@ pub struct Dialect {
     /// What `asmo` is over those pairs: a strict partial order whose pairs are exactly
     /// them (Vulkan, OpenCL), or any acyclic orientation of them (PTX).
     pub asmo_shape: AsmoShape,
-    /// Whether a write with these flags may be in a pair of [`Dialect::ordered_writes`]
-    /// (for the size estimate before a run, which has no `Statics`).
+    /// Whether an event with these flags may be in a pair of [`Dialect::ordered_writes`]
+    /// (for the size estimate before a run, which has no `Statics`): writes (per
+    /// location), and events without a location such as PTX's fence.sc.
     pub ordered_write: fn(Flags) -> bool,
     /// The flags every control barrier of one dynamic instance must share (scope and
     /// semantics; control-barriers.md).

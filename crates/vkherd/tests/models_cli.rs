@@ -60,6 +60,8 @@ fn models_lists_every_bundled_name() {
             "hand:vulkan",
             "hand:vulkan-2024",
             "opencl",
+            "ptx",
+            "ptx-v6.0",
             "cat:vulkan",
             "cat:vulkan-2024",
             "cat:vulkan-asserts"

@@ -48,7 +48,7 @@ pub static OPENCL: Dialect = Dialect {
     model_files: MODEL_FILES,
     asmo_shape: AsmoShape::ExactPairs,
     ordered_writes,
-    ordered_write: |_| true,
+    ordered_write: |f| f.has(Flags::W),
     barrier_agreement: Flags(
         Flags::SCOPESG.0
             | Flags::SCOPEWG.0

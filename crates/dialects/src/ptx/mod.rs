@@ -81,7 +81,7 @@ pub static PTX: Dialect = Dialect {
     model_files: MODEL_FILES,
     ordered_writes,
     asmo_shape: AsmoShape::Orientation,
-    ordered_write: |f| f.has(Flags::W),
+    ordered_write: |f| f.has(Flags::W) || f.has(Flags::F | PTX_SC),
     barrier_agreement: Flags::SCOPEWG,
     barrier_arrive: ARRIVE,
     barrier_wait: BarrierWait::Path,

@@ -70,7 +70,7 @@ pub static VULKAN: Dialect = Dialect {
     model_files: MODEL_FILES,
     asmo_shape: AsmoShape::ExactPairs,
     ordered_writes,
-    ordered_write: |f| f.has(Flags::A),
+    ordered_write: |f| f.has(Flags::A | Flags::W),
     barrier_agreement: Flags(
         Flags::SCOPESG.0
             | Flags::SCOPEWG.0
