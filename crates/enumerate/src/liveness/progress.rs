@@ -370,8 +370,18 @@ struct Node {
 impl Tree {
     /// The tree of the invocations of `program`, from their `Pn@sg A, wg B, qf C` ids.
     pub fn of(program: &vkherd_model::Program) -> Tree {
-        // The Vulkan levels (qf, wg, sg): the dialect's levels 2, 1, 0.
-        let id = |t: &vkherd_model::Thread, l: usize| t.scope.get(l).copied().unwrap_or(0);
+        // The Vulkan levels (qf, wg, sg) are the dialect's levels from the outermost: its
+        // levels 2, 1, 0 for a dialect of three levels (Vulkan, OpenCL); for one of two
+        // (PTX: cta, gpu) qf is its outer level (the GPUs) and wg its inner one (the
+        // CTAs), and each CTA is one subgroup. A level the dialect lacks has one group.
+        let depth = program.dialect.levels.len();
+        let id = |t: &vkherd_model::Thread, vulkan: usize| {
+            (vulkan + depth)
+                .checked_sub(3)
+                .and_then(|l| t.scope.get(l))
+                .copied()
+                .unwrap_or(0)
+        };
         let ids: Vec<(u64, u64, u64)> = (program.threads.iter())
             .map(|t| (id(t, 2), id(t, 1), id(t, 0)))
             .collect();
