@@ -318,7 +318,15 @@ fn workgroup_choices(
             Some(q) => {
                 let q = q as usize;
                 if members.len() < q {
-                    return Ok(None);
+                    // The instance never completes: its waiting members wait forever;
+                    // barriers that do not wait (Dialect::barrier_arrive) pass it, and
+                    // synchronise nothing (no member completes the instance).
+                    let waits = |&m: &usize| program.dialect.barrier_waits(layout.events[m].flags);
+                    if members.iter().any(waits) {
+                        return Ok(None);
+                    }
+                    choices.push(vec![members.iter().map(|&c| (c, c)).collect()]);
+                    continue;
                 }
                 // Every quorum set S ⊆ C with |S| >= Q gives scbarinst = S x C.
                 let m = members.len();
@@ -504,6 +512,22 @@ mod tests {
              bar.cta.sync 0 | st.weak x, 1 ;\nexists (x == 0)\n");
         let lay = first_paths(&alone);
         assert!(matches!(meetings(&alone, &lay), Ok(Meeting::Instances(_))));
+        // An instance that never reaches its quorum blocks its waiting members only.
+        let quorum = |second: &str| {
+            ptx(&format!(
+                "PTX Q\n{{ x = 0; }}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n \
+                 bar.cta.arrive 1, 1, 3 | {second} 1, 1, 3 ;\nexists (x == 0)\n"
+            ))
+        };
+        let arrives = quorum("bar.cta.arrive");
+        let lay = first_paths(&arrives);
+        assert!(matches!(
+            meetings(&arrives, &lay),
+            Ok(Meeting::Instances(_))
+        ));
+        let waits = quorum("bar.cta.sync");
+        let lay = first_paths(&waits);
+        assert!(matches!(meetings(&waits, &lay), Ok(Meeting::Deadlock)));
     }
 
     /// Two cbars of one thread in one instance break `no scbarinst & rai[po]`; the
