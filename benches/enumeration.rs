@@ -29,9 +29,12 @@ fn corpus_programs() -> Vec<LoweredProgram> {
             let p = e.path();
             // The Vulkan corpus (the hand-written engine); `vkherd bench litmus-tests/opencl`
             // measures the OpenCL one (cat engine). litmus-tests/opencl-mmra is OpenCL too.
+            // litmus-tests/ptx/ is PTX (issue 31).
             if p.is_dir()
-                && p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with("opencl"))
+                && p.file_name().is_some_and(|n| {
+                    let n = n.to_string_lossy();
+                    n.starts_with("opencl") || n == "ptx"
+                })
             {
                 continue;
             }

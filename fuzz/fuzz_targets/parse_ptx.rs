@@ -1,4 +1,4 @@
-//! The PTX parser never panics, its errors name a real place in the input, and the spans
+//! The PTX parser and lowering never panic, its errors name a real place in the input, and the spans
 //! of a parsed test's instructions do too.
 #![no_main]
 
@@ -20,6 +20,10 @@ fuzz_target!(|data: &[u8]| {
                     "span out of bounds: {s:?}"
                 );
                 assert_eq!(vkherd_litmus::span_at(&source, s.offset, s.len), s);
+            }
+            // The lowering never panics either; its errors are located too.
+            if let Err(d) = vkherd_dialects::ptx::lower_ptx(&test) {
+                common::check_diagnostic(&source, &d);
             }
         }
         Err(d) => common::check_diagnostic(&source, &d),

@@ -176,7 +176,7 @@ pub fn dialect_bases() -> &'static [Base] {
 fn kind_of(v: BaseValue) -> Kind {
     match v {
         BaseValue::Set(_) => Kind::Set,
-        BaseValue::SameLevel(_) | BaseValue::Ssw => Kind::Rel,
+        BaseValue::SameLevel(_) | BaseValue::Ssw | BaseValue::Dep(_) => Kind::Rel,
     }
 }
 
@@ -189,6 +189,7 @@ fn dialect_value(b: &Base, s: &Statics) -> Value {
         Some(BaseValue::Set(mask)) => Value::Set(s.flag_set(mask)),
         Some(BaseValue::SameLevel(level)) => Value::Rel(s.same_level(level).clone()),
         Some(BaseValue::Ssw) => Value::Rel(s.rel(StaticRel::Ssw).clone()),
+        Some(BaseValue::Dep(kind)) => Value::Rel(s.dependency(kind).clone()),
         None if b.kind == Kind::Set => Value::Set(EventSet::new(n)),
         None => Value::Rel(Rel::empty(n)),
     }

@@ -11,7 +11,7 @@ pub use vkherd_model::Dialect;
 use vkherd_model::Program;
 
 /// Every dialect, the default (Vulkan) first.
-pub static ALL: &[&Dialect] = &[&vulkan::VULKAN, &opencl::OPENCL];
+pub static ALL: &[&Dialect] = &[&vulkan::VULKAN, &opencl::OPENCL, &ptx::PTX];
 
 /// The dialect a `.litmus` source claims by its header word; the default one when none
 /// does (its parser then says which header it expected).

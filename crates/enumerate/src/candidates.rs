@@ -2,7 +2,7 @@
 //! and `asmo` orders (semantics.md "Candidate executions", items 2 and 3).
 
 use crate::values::Source;
-use vkherd_model::{Instruction, Pin, Program, Rel, StaticRel, StaticSet, Statics};
+use vkherd_model::{AsmoShape, Instruction, Pin, Program, Rel, StaticRel, StaticSet, Statics};
 
 /// The possible rf sources of every event (`None` for events that are not reads).
 pub fn rf_options(program: &Program, s: &Statics) -> Vec<Option<Vec<Source>>> {
@@ -54,7 +54,15 @@ pub fn asmo_pairs(program: &Program, s: &Statics) -> Rel {
 
 /// Every `asmo`: a strict partial order on writes whose pairs, in either direction, are
 /// exactly [`asmo_pairs`] (Vulkan: `strict_partial_order[asmo]`; OpenCL: total per
-/// location).
+/// location); or, for a dialect whose [`AsmoShape`] is `Orientation` (PTX), every acyclic
+/// orientation of [`asmo_pairs`], given transitively closed.
+///
+/// Orientation shape, soundness: the closure of an acyclic orientation O of the pairs D
+/// meets D in O exactly (a pair of D in the closure against O would close a cycle), so
+/// distinct orientations give distinct relations and a model that reads `asmo` only
+/// intersected with pairs of D (ptx.cat, ptx-v6.0.cat: `asmo & ... & strong_r`) sees O.
+/// The closure of a partial orientation is contained in that of every completion, so a
+/// cycle in it cuts every completion; nothing else cuts (no exact-pairs condition).
 ///
 /// Generated lazily, depth first, by orienting each mutually-ordered pair both ways. A
 /// partial orientation is abandoned as soon as its transitive closure has a self-loop or
@@ -63,8 +71,10 @@ pub fn asmo_pairs(program: &Program, s: &Statics) -> Rel {
 /// completion would be valid. Complete orientations are kept if transitive.
 pub struct AsmoOrders {
     pairs: Vec<(usize, usize)>,
-    /// [`asmo_pairs`]: the only pairs asmo may contain.
+    /// [`asmo_pairs`]: the only pairs asmo may contain (exact-pairs shape).
     allowed: Rel,
+    /// The dialect's shape of asmo.
+    shape: AsmoShape,
     /// `choice[d]`: 0 = pair d oriented as written, 1 = reversed, 2 = both tried.
     choice: Vec<u8>,
     current: Rel,
@@ -76,16 +86,27 @@ impl AsmoOrders {
     pub fn new(program: &Program, s: &Statics) -> AsmoOrders {
         let allowed = asmo_pairs(program, s);
         let pairs: Vec<(usize, usize)> = allowed.pairs().filter(|&(a, b)| a < b).collect();
-        AsmoOrders::seeded(&Rel::empty(s.n()), allowed, pairs)
+        AsmoOrders::seeded(
+            &Rel::empty(s.n()),
+            allowed,
+            pairs,
+            program.dialect.asmo_shape,
+        )
     }
 
     /// The orders that extend `seed` (a transitive order on other writes than `pairs`'s)
     /// by orienting each of `pairs`. `allowed` is as in [`AsmoOrders::new`].
-    pub fn seeded(seed: &Rel, allowed: Rel, pairs: Vec<(usize, usize)>) -> AsmoOrders {
+    pub fn seeded(
+        seed: &Rel,
+        allowed: Rel,
+        pairs: Vec<(usize, usize)>,
+        shape: AsmoShape,
+    ) -> AsmoOrders {
         let choice = vec![0; pairs.len()];
         AsmoOrders {
             pairs,
             allowed,
+            shape,
             choice,
             current: seed.clone(),
             depth: 0,
@@ -105,7 +126,8 @@ impl AsmoOrders {
     /// Can the current partial orientation still be completed?
     fn viable(&self) -> bool {
         let closure = self.current.plus();
-        closure.is_irreflexive() && closure.is_subset(&self.allowed)
+        closure.is_irreflexive()
+            && (self.shape == AsmoShape::Orientation || closure.is_subset(&self.allowed))
     }
 
     /// Undoes the orientation at `depth` and moves on to its next choice.
@@ -125,7 +147,13 @@ impl Iterator for AsmoOrders {
                 return None;
             }
             if self.depth == self.pairs.len() {
-                let found = self.current.is_transitive().then(|| self.current.clone());
+                let found = match self.shape {
+                    AsmoShape::ExactPairs => {
+                        self.current.is_transitive().then(|| self.current.clone())
+                    }
+                    // Acyclic: every step checked `viable`.
+                    AsmoShape::Orientation => Some(self.current.plus()),
+                };
                 if self.depth == 0 {
                     self.done = true;
                 } else {
@@ -193,6 +221,7 @@ mod tests {
         ] {
             let allowed = Rel::from_pairs(n, pairs.iter().flat_map(|&(a, b)| [(a, b), (b, a)]));
             let it = AsmoOrders {
+                shape: AsmoShape::ExactPairs,
                 choice: vec![0; pairs.len()],
                 pairs: pairs.clone(),
                 allowed,
@@ -201,6 +230,54 @@ mod tests {
                 done: false,
             };
             assert_eq!(it.count(), brute(n, &pairs), "{pairs:?}");
+        }
+    }
+
+    /// Brute force: every orientation of the pairs that is acyclic.
+    fn brute_acyclic(n: usize, pairs: &[(usize, usize)]) -> Vec<super::Rel> {
+        use super::Rel;
+        let mut out: Vec<Rel> = (0..1u32 << pairs.len())
+            .map(|mask| {
+                Rel::from_pairs(
+                    n,
+                    pairs.iter().enumerate().map(|(i, &(a, b))| {
+                        if mask & (1 << i) == 0 {
+                            (a, b)
+                        } else {
+                            (b, a)
+                        }
+                    }),
+                )
+            })
+            .filter(|r| r.plus().is_irreflexive())
+            .map(|r| r.plus())
+            .collect();
+        out.sort_by_key(|r| format!("{:?}", r.pairs().collect::<Vec<_>>()));
+        out
+    }
+
+    /// The orientation shape (PTX) gives exactly the acyclic orientations of the pairs,
+    /// closed, each once: a path a-b-c gives all four (a<b<c included, whose closure
+    /// relates a and c although they are no pair), a triangle the 6 total orders.
+    #[test]
+    fn orientations_match_brute_force() {
+        use super::*;
+        for (n, pairs) in [
+            (3usize, vec![(0usize, 1usize), (0, 2), (1, 2)]),
+            (3, vec![(0, 1), (1, 2)]),
+            (4, vec![(0, 1), (1, 2), (2, 3), (0, 3)]),
+            (5, vec![(0, 1), (1, 2), (2, 3), (3, 4), (0, 2), (2, 4)]),
+        ] {
+            let allowed = Rel::from_pairs(n, pairs.iter().flat_map(|&(a, b)| [(a, b), (b, a)]));
+            let it = AsmoOrders::seeded(
+                &Rel::empty(n),
+                allowed,
+                pairs.clone(),
+                AsmoShape::Orientation,
+            );
+            let mut got: Vec<Rel> = it.collect();
+            got.sort_by_key(|r| format!("{:?}", r.pairs().collect::<Vec<_>>()));
+            assert_eq!(got, brute_acyclic(n, &pairs), "{pairs:?}");
         }
     }
 }

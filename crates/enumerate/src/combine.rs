@@ -11,7 +11,7 @@
 use crate::paths::{Path, Step};
 use std::collections::BTreeMap;
 use std::fmt;
-use vkherd_model::{CbarRule, Event, Flags, Instruction, Program, Rel};
+use vkherd_model::{BarrierWait, CbarRule, Dialect, Event, Instruction, Program, Rel};
 
 /// The events of one path combination, in thread order then path order.
 #[derive(Debug, Clone)]
@@ -211,7 +211,42 @@ fn workgroup(program: &Program, layout: &Layout) -> Result<Meeting, BarrierError
         }
         rels = next;
     }
+    if program.dialect.barrier_wait == BarrierWait::Path {
+        rels.retain(|r| !deadlocks(program, layout, r));
+        if rels.is_empty() {
+            return Ok(Meeting::Deadlock);
+        }
+    }
     Ok(Meeting::Instances(rels))
+}
+
+/// [`BarrierWait::Path`]: do the waiting barriers of this meeting wait for each other in
+/// a cycle? A waiting barrier b waits until every member c of its instance is reached,
+/// and c is reached only once every waiting barrier d before c in c's invocation has
+/// completed: b waits for d (b does not wait for c itself to complete: the members of an
+/// instance complete together). The invocations are stuck exactly when this relation
+/// has a cycle (without one, the barriers complete in an order extending it, by
+/// induction: each waits only for barriers that completed before). Barriers that
+/// do not wait ([`Dialect::barrier_arrive`]) are reached without waiting.
+fn deadlocks(program: &Program, layout: &Layout, scbarinst: &Rel) -> bool {
+    let n = layout.events.len();
+    let waits = |e: usize| program.dialect.barrier_waits(layout.events[e].flags);
+    let mut on = Rel::empty(n);
+    for (b, c) in scbarinst.pairs() {
+        if b == c || !waits(b) {
+            continue;
+        }
+        // (Events are laid out by thread, then in program order.)
+        for d in 0..c {
+            if layout.events[d].thread == layout.events[c].thread
+                && barrier_of(program, &layout.events[d]).is_some()
+                && waits(d)
+            {
+                on.insert(b, d);
+            }
+        }
+    }
+    !on.plus().is_irreflexive()
 }
 
 /// How many `scbarinst` relations [`meetings`] gives (0 for a deadlock), without building
@@ -275,7 +310,9 @@ fn workgroup_choices(
                             if a.barrier.as_ref().is_some_and(|b| b.instance == inst && b.id.as_deref() == id)))
                     })
                     .count();
-                if members.len() < expected {
+                // (Path waits: the invocations whose path executes it are its members.)
+                if members.len() < expected && program.dialect.barrier_wait == BarrierWait::Program
+                {
                     return Ok(None);
                 }
                 let all: Vec<(usize, usize)> = members
@@ -287,7 +324,15 @@ fn workgroup_choices(
             Some(q) => {
                 let q = q as usize;
                 if members.len() < q {
-                    return Ok(None);
+                    // The instance never completes: its waiting members wait forever;
+                    // barriers that do not wait (Dialect::barrier_arrive) pass it, and
+                    // synchronise nothing (no member completes the instance).
+                    let waits = |&m: &usize| program.dialect.barrier_waits(layout.events[m].flags);
+                    if members.iter().any(waits) {
+                        return Ok(None);
+                    }
+                    choices.push(vec![members.iter().map(|&c| (c, c)).collect()]);
+                    continue;
                 }
                 // Every quorum set S ⊆ C with |S| >= Q gives scbarinst = S x C.
                 let m = members.len();
@@ -351,8 +396,9 @@ pub fn check_instances(
     scbarinst: &Rel,
     po: &Rel,
     events: &[Event],
-    agreement: Flags,
+    dialect: &Dialect,
 ) -> Result<(), BarrierError> {
+    let agreement = dialect.barrier_agreement;
     let twice = scbarinst.inter(&po.rai());
     if let Some((_, b)) = twice.pairs().next() {
         return Err(BarrierError {
@@ -360,8 +406,13 @@ pub fn check_instances(
             rule: BarrierRule::MeetsOwnThread,
         });
     }
+    // (Path waits: crossings of waiting barriers deadlock, `deadlocks`, and are gone by
+    // now; crossings through a barrier that does not wait are harmless.)
     let crossing = po.seq(scbarinst).seq(po).inter(scbarinst);
-    if let Some((a, _)) = crossing.pairs().next() {
+    if let Some((a, _)) = crossing
+        .pairs()
+        .find(|_| dialect.barrier_wait == BarrierWait::Program)
+    {
         return Err(BarrierError {
             event: a,
             rule: BarrierRule::Crossing,
@@ -461,6 +512,53 @@ mod tests {
         assert_eq!(pairs, [(1, 1), (1, 3), (3, 1), (3, 3)]);
     }
 
+    fn ptx(src: &str) -> Program {
+        vkherd_dialects::ptx::lower_ptx(&vkherd_dialects::ptx::parse_ptx(src).unwrap()).unwrap()
+    }
+
+    /// PTX barriers (`BarrierWait::Path`): waiting barriers met in crossing orders
+    /// deadlock (no meeting, not an error); a crossing through a `bar.cta.arrive`, which
+    /// does not wait, meets; Vulkan's crossing rule is an error instead (below).
+    #[test]
+    fn ptx_crossing_waits_deadlock_and_arrives_do_not_wait() {
+        let crossing = ptx("PTX C\n{ x = 0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n \
+             bar.cta.sync 0 | bar.cta.sync 1 ;\n bar.cta.sync 1 | bar.cta.sync 0 ;\nexists (x == 0)\n");
+        let lay = first_paths(&crossing);
+        assert!(matches!(meetings(&crossing, &lay), Ok(Meeting::Deadlock)));
+        let arrive = ptx("PTX A\n{ x = 0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n \
+             bar.cta.sync 0 | bar.cta.arrive 1 ;\n bar.cta.arrive 1 | bar.cta.sync 0 ;\nexists (x == 0)\n");
+        let lay = first_paths(&arrive);
+        let Ok(Meeting::Instances(rels)) = meetings(&arrive, &lay) else {
+            panic!("an arrive does not wait: no deadlock");
+        };
+        assert_eq!(rels.len(), 1);
+        // Both instances meet across the threads, and the crossing is no error.
+        assert!(rels[0].contains(0, 3) && rels[0].contains(1, 2));
+        let po = Rel::from_pairs(4, [(0, 1), (2, 3)]);
+        assert!(check_instances(&rels[0], &po, &lay.events, arrive.dialect).is_ok());
+        // A barrier another thread's path does not execute is not waited for.
+        let alone = ptx("PTX L\n{ x = 0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n \
+             bar.cta.sync 0 | st.weak x, 1 ;\nexists (x == 0)\n");
+        let lay = first_paths(&alone);
+        assert!(matches!(meetings(&alone, &lay), Ok(Meeting::Instances(_))));
+        // An instance that never reaches its quorum blocks its waiting members only.
+        let quorum = |second: &str| {
+            ptx(&format!(
+                "PTX Q\n{{ x = 0; }}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n \
+                 bar.cta.arrive 1, 1, 3 | {second} 1, 1, 3 ;\nexists (x == 0)\n"
+            ))
+        };
+        let arrives = quorum("bar.cta.arrive");
+        let lay = first_paths(&arrives);
+        assert!(matches!(
+            meetings(&arrives, &lay),
+            Ok(Meeting::Instances(_))
+        ));
+        let waits = quorum("bar.cta.sync");
+        let lay = first_paths(&waits);
+        assert!(matches!(meetings(&waits, &lay), Ok(Meeting::Deadlock)));
+    }
+
     /// Two cbars of one thread in one instance break `no scbarinst & rai[po]`; the
     /// later one is blamed. (The input formats' rules never build such an instance, so
     /// the rule is checked on a relation made by hand.)
@@ -478,13 +576,7 @@ mod tests {
         for (a, b) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
             scbarinst.insert(a, b);
         }
-        let e = check_instances(
-            &scbarinst,
-            &po,
-            &lay.events,
-            program.dialect.barrier_agreement,
-        )
-        .unwrap_err();
+        let e = check_instances(&scbarinst, &po, &lay.events, program.dialect).unwrap_err();
         assert_eq!(e.rule, BarrierRule::MeetsOwnThread);
         assert_eq!(
             e.to_string(),

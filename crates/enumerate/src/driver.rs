@@ -237,18 +237,24 @@ fn search_layout_with<E: Engine, V: Visitor>(
     let wanted = visitor.wanted();
     let mut acc = V::Acc::default();
     let mut stats = EnumStats::default();
+    // The syntactic dependencies, for the dialects whose models read them.
+    let deps = (program.dialect.has_dependencies())
+        .then(|| crate::deps::dependencies(program, combo, lay));
     for (meeting, scbarinst) in scbarinsts.into_iter().enumerate() {
-        let statics = Statics::new(
+        let mut statics = Statics::new(
             program,
             lay.events.clone(),
             scbarinst,
             &engine.statics_options(),
         );
+        if let Some((data, ctrl)) = &deps {
+            statics = statics.with_dependencies(data.clone(), ctrl.clone());
+        }
         check_instances(
             statics.rel(StaticRel::ScbarInst),
             statics.rel(StaticRel::Po),
             statics.events(),
-            program.dialect.barrier_agreement,
+            program.dialect,
         )
         .map_err(|e| barrier_error(program, lay, e))?;
         let prepared = engine.prepare(&statics, &wanted);

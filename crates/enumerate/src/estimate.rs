@@ -98,6 +98,8 @@ struct Counts {
     /// Reads that are also writes (RMWs): they cannot read from themselves.
     rmws: Vec<u64>,
     quorum_cbars: u64,
+    /// Events without a location that asmo may order.
+    unlocated_ordered: u64,
 }
 
 impl Counts {
@@ -108,6 +110,7 @@ impl Counts {
             atomic_writes: vec![0; locations],
             rmws: vec![0; locations],
             quorum_cbars: 0,
+            unlocated_ordered: 0,
         }
     }
 
@@ -117,7 +120,12 @@ impl Counts {
                 self.quorum_cbars += 1;
             }
         }
-        let Some(l) = ev.location else { return };
+        // The events without a location asmo may order (PTX's fence.sc): at most n! orders
+        // of n of them, as for a location's writes.
+        let Some(l) = ev.location else {
+            self.unlocated_ordered += (program.dialect.ordered_write)(ev.flags) as u64;
+            return;
+        };
         let (r, w) = (ev.flags.has(Flags::R), ev.flags.has(Flags::W));
         self.reads[l] += r as u64;
         self.writes[l] += w as u64;
@@ -140,6 +148,7 @@ impl Counts {
             }
         }
         self.quorum_cbars = self.quorum_cbars.max(o.quorum_cbars);
+        self.unlocated_ordered = self.unlocated_ordered.max(o.unlocated_ordered);
     }
 
     fn sum(&mut self, o: &Counts) {
@@ -154,6 +163,7 @@ impl Counts {
             }
         }
         self.quorum_cbars += o.quorum_cbars;
+        self.unlocated_ordered += o.unlocated_ordered;
     }
 
     /// log10 of rf choices × asmo orders.
@@ -169,7 +179,9 @@ impl Counts {
             }
             log += log_factorial(self.atomic_writes[l]);
         }
-        log
+        // (The acyclic orientations of pairs among n events are at most n!: each is
+        // induced by a linear order.)
+        log + log_factorial(self.unlocated_ordered)
     }
 }
 

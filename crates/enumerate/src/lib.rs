@@ -13,6 +13,7 @@ mod coherence;
 mod columns;
 pub mod combine;
 mod ctx;
+pub mod deps;
 mod driver;
 pub mod engine;
 mod error;

@@ -12,7 +12,13 @@
 //!
 //!    "Mutually ordered atomic writes" is Vulkan's set of pairs asmo orders; for OpenCL
 //!    programs it is every pair of writes to a location (`candidates::asmo_pairs`, C11's
-//!    modification order), and everything below holds with that set in its place.
+//!    modification order), and everything below holds with that set in its place. For
+//!    PTX programs it is the morally strong pairs of writes and of fence.sc events, and
+//!    asmo is any acyclic orientation of them ([`AsmoShape::Orientation`]): the closure
+//!    of the pairs chosen so far may then leave the set (only a self-loop cuts,
+//!    `asmo_valid`), and the complete asmo is the closure of the orientation (the
+//!    argument is at `candidates::AsmoOrders`). The RMW placing and the coherence filter
+//!    below are Vulkan's (`vulkan_core`) and do not run for PTX's models.
 //! 2. **The other asmo pairs**, lazily ([`AsmoOrders`], seeded with stage 1's order), as
 //!    before; the model's asmo terms are computed once per complete asmo.
 //! 3. **The other reads**, read by read in program order, with the full model check.
@@ -29,7 +35,8 @@
 //!   contains (asmo is transitive).
 //! - `asmo` may relate only the pairs of `asmo_pairs` and must be a strict order, so
 //!   a closure that leaves them or has a self-loop cannot complete (as in
-//!   [`AsmoOrders`]).
+//!   [`AsmoOrders`]); with the orientation shape only the self-loop cuts (the closure of
+//!   a partial orientation is in the closure of each of its completions).
 //! - Before it, a cheap filter: the coherence core (coherence.rs) must be acyclic. Only
 //!   for models that entail it ([`crate::Shortcuts::core`], derived per path combination
 //!   from the model's checks by `vkherd_cat::shortcuts`, never from its name): each of
@@ -114,7 +121,7 @@ use crate::visitor::Visitor;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use vkherd_model::{EventSet, Rel, StaticSet};
+use vkherd_model::{AsmoShape, EventSet, Rel, StaticSet};
 
 /// Depth down to which subtrees are handed to rayon as separate tasks (per stage).
 const PARALLEL_DEPTH: usize = 3;
@@ -586,8 +593,11 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
 
     /// A transitively closed partial asmo that some strict order on mutually ordered
     /// writes may still contain.
+    /// (Orientation shape: acyclic is all, see `AsmoOrders`.)
     fn asmo_valid(&self, asmo: &Rel) -> bool {
-        asmo.is_irreflexive() && asmo.is_subset(&self.allowed)
+        asmo.is_irreflexive()
+            && (self.ctx.program.dialect.asmo_shape == AsmoShape::Orientation
+                || asmo.is_subset(&self.allowed))
     }
 
     /// The coherence-core filter, where it is used (true elsewhere: it only filters).
@@ -644,7 +654,12 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
 
     /// Stage 2: every completion of stage 1's asmo on the other locations, then stage 3.
     fn other_asmo(&self, p: Partial, unit: Unit) -> Acc<V> {
-        let orders = AsmoOrders::seeded(&p.asmo, self.allowed.clone(), self.other_pairs.clone());
+        let orders = AsmoOrders::seeded(
+            &p.asmo,
+            self.allowed.clone(),
+            self.other_pairs.clone(),
+            self.ctx.program.dialect.asmo_shape,
+        );
         let run = |(index, a): (usize, Rel)| {
             // The order's number is a digit of the work unit; the number of orders is not
             // known in advance, so it does not count towards the unit's width.

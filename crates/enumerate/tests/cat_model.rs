@@ -242,7 +242,7 @@ fn compare(program: &Program, name: &str, models: &[(ModelOptions, Model)]) -> u
 fn cat_model_matches_hand_written_model_on_the_corpus() {
     let models = variants();
     let mut candidates = 0;
-    let files = files::corpus_files();
+    let files = files::hand_engine_files();
     assert!(files.len() > 100, "corpus not found");
     for f in &files {
         let src = std::fs::read_to_string(f).unwrap();
@@ -298,7 +298,7 @@ fn on_corpus(
         }
     }
     let mut total = 0;
-    for f in files::corpus_files() {
+    for f in files::hand_engine_files() {
         let src = std::fs::read_to_string(&f).unwrap();
         let program = crate::load_litmus(&src).unwrap();
         let eo = EnumOptions {

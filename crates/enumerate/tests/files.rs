@@ -26,7 +26,21 @@ pub fn litmus_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Every `.litmus` file of the corpus, both dialects, sorted.
+/// Every `.litmus` file of the corpus, every dialect, sorted.
 pub fn corpus_files() -> Vec<PathBuf> {
     litmus_files(&corpus_root())
+}
+
+/// The corpus files the hand-written engine can evaluate: those of dialects with the
+/// three scope levels its Vulkan terms read (subgroup, workgroup, queue family; OpenCL's
+/// map onto them). The tests that compare that engine with another walk these.
+#[allow(dead_code)]
+pub fn hand_engine_files() -> Vec<PathBuf> {
+    corpus_files()
+        .into_iter()
+        .filter(|p| {
+            let source = std::fs::read_to_string(p).expect("readable");
+            vkherd_dialects::of(&source).levels.len() >= 3
+        })
+        .collect()
 }

@@ -117,7 +117,7 @@ fn compare(program: &Program, name: &str) -> u64 {
 
 #[test]
 fn shortcuts_match_the_plain_model_on_the_corpus() {
-    let files = files::corpus_files();
+    let files = files::hand_engine_files();
     assert!(files.len() > 100, "corpus not found");
     let mut candidates = 0;
     for f in &files {

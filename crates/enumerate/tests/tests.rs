@@ -22,10 +22,5 @@ use vkherd_model::Program;
 /// A `.litmus` test of either dialect, parsed and lowered (what `vkherd::load_litmus`
 /// does, without depending on the vkherd crate).
 pub fn load_litmus(source: &str) -> Result<Program, Diagnostic> {
-    if vkherd_dialects::opencl::is_opencl(source) {
-        let test = vkherd_dialects::opencl::parse_opencl(source)?;
-        return vkherd_dialects::opencl::lower_opencl(&test);
-    }
-    let test = vkherd_dialects::vulkan::parse_litmus(source)?;
-    vkherd_dialects::vulkan::lower_litmus(&test)
+    vkherd_dialects::load(source)
 }

@@ -46,17 +46,40 @@ pub struct Dialect {
     /// other (both directions): which writes a modification order covers is the model's
     /// first choice, so its dialect's.
     pub ordered_writes: fn(&Statics) -> Rel,
-    /// Whether a write with these flags may be in a pair of [`Dialect::ordered_writes`]
-    /// (for the size estimate before a run, which has no `Statics`).
+    /// What `asmo` is over those pairs: a strict partial order whose pairs are exactly
+    /// them (Vulkan, OpenCL), or any acyclic orientation of them (PTX).
+    pub asmo_shape: AsmoShape,
+    /// Whether an event with these flags may be in a pair of [`Dialect::ordered_writes`]
+    /// (for the size estimate before a run, which has no `Statics`): writes (per
+    /// location), and events without a location such as PTX's fence.sc.
     pub ordered_write: fn(Flags) -> bool,
     /// The flags every control barrier of one dynamic instance must share (scope and
     /// semantics; control-barriers.md).
     pub barrier_agreement: Flags,
+    /// The flags of a barrier that does not wait (PTX's `bar.cta.arrive`): a member of its
+    /// instance that never blocks. [`Flags::NONE`]: every barrier waits.
+    pub barrier_arrive: Flags,
+    /// How barriers of one instance are waited for and what crossing orders mean
+    /// ([`BarrierWait`]).
+    pub barrier_wait: BarrierWait,
     /// `vkherd observe` can run its tests on a Vulkan device.
     pub runs_on_device: bool,
 }
 
 impl Dialect {
+    /// Does a barrier with these flags wait for the other members of its instance?
+    pub fn barrier_waits(&self, flags: Flags) -> bool {
+        self.barrier_arrive == Flags::NONE || !flags.has(self.barrier_arrive)
+    }
+
+    /// Does the dialect give its tests the dependency relation `dep` (a base of kind
+    /// [`BaseValue::Dep`])? The enumerator computes dependencies only then.
+    pub fn has_dependencies(&self) -> bool {
+        self.bases
+            .iter()
+            .any(|b| matches!(b.value, BaseValue::Dep(_)))
+    }
+
     /// The model its tests are judged by when no `--model` is given.
     pub fn default_model(&self) -> &'static BundledModel {
         &self.models[0]
@@ -115,6 +138,50 @@ pub enum BaseValue {
     SameLevel(usize),
     /// `ssw`: every event of invocation i with every event of j, for the test's `ssw i j`.
     Ssw,
+    /// A syntactic dependency from reads to later events of their thread's path
+    /// ([`DepKind`]), computed per path combination by the enumerator.
+    Dep(DepKind),
+}
+
+/// The syntactic dependencies (herd's `addr`, `data`, `ctrl`): pairs (r, e) of a read r
+/// and a later event e of its thread's path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DepKind {
+    /// e's address is computed from the value r read (empty while addresses are names).
+    Addr,
+    /// A value operand of e (the value stored, an RMW's operand, a compare-and-swap's
+    /// expected value) is computed, through moves and arithmetic, from the value r read.
+    Data,
+    /// e is after a conditional jump whose operands are computed from the value r read.
+    Ctrl,
+}
+
+/// What `asmo` is, given the pairs [`Dialect::ordered_writes`] names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AsmoShape {
+    /// A strict partial order whose pairs are exactly the named pairs (Vulkan's
+    /// `strict_partial_order[asmo]` on the mutually ordered atomics; OpenCL's total order
+    /// per location).
+    ExactPairs,
+    /// Any acyclic orientation of the named pairs, given transitively closed (PTX: the
+    /// morally strong pairs of writes and of fence.sc events, whose closure may relate
+    /// pairs that are not named; the models read `asmo` only intersected with named
+    /// pairs, where the closure of an acyclic orientation is the orientation).
+    Orientation,
+}
+
+/// How the barriers of one instance wait for each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BarrierWait {
+    /// A barrier waits for every invocation of its barrier-level instance whose program
+    /// has it (control-barriers.md); instances met in crossing orders are an error in the
+    /// test (Vulkan, OpenCL).
+    Program,
+    /// A barrier waits for the invocations whose path executes it (in this path
+    /// combination); waiting barriers met in crossing orders (a cycle of waits) deadlock:
+    /// the combination has no candidate (PTX, whose barriers may also be chosen by a
+    /// register's value).
+    Path,
 }
 
 /// A model built into the binary.

@@ -95,6 +95,11 @@ pub struct Statics {
     /// The MMRA variant is on ([`ModelOptions::mmra`]).
     pub(crate) mmra: bool,
     pub(crate) iden: Rel,
+    /// `data` and `ctrl` (the dialect's [`crate::BaseValue::Dep`] bases), empty unless
+    /// given by [`Statics::with_dependencies`].
+    pub(crate) data: Rel,
+    pub(crate) ctrl: Rel,
+    pub(crate) no_addr: Rel,
 }
 
 /// The static event sets, typed: what [`Statics::set`] looks up. The first ones are the
@@ -201,6 +206,25 @@ impl Statics {
     /// The events with every flag of `mask` (a dialect's base set, [`crate::BaseValue`]).
     pub fn flag_set(&self, mask: Flags) -> EventSet {
         set_of(&self.events, self.n, |e| e.flags.has(mask))
+    }
+
+    /// The same statics with the syntactic dependencies of the path combination (the
+    /// enumerator computes them for dialects that read them,
+    /// [`Dialect::has_dependencies`]).
+    pub fn with_dependencies(mut self, data: Rel, ctrl: Rel) -> Statics {
+        self.data = data;
+        self.ctrl = ctrl;
+        self
+    }
+
+    /// A syntactic dependency relation ([`crate::DepKind`]); `addr` is always empty.
+    pub fn dependency(&self, kind: crate::DepKind) -> &Rel {
+        match kind {
+            crate::DepKind::Data => &self.data,
+            crate::DepKind::Ctrl => &self.ctrl,
+            // No dialect has register addresses.
+            crate::DepKind::Addr => &self.no_addr,
+        }
     }
 
     /// "Same instance" of the dialect's scope level `level` (0 innermost): the pairs of
@@ -552,6 +576,9 @@ impl Statics {
             posemtosc,
             po_opt,
             iden,
+            data: Rel::empty(n),
+            ctrl: Rel::empty(n),
+            no_addr: Rel::empty(n),
         }
     }
 }

@@ -13,7 +13,9 @@ pub mod set;
 pub mod variant;
 
 pub use axioms::Derived;
-pub use dialect::{BaseValue, BundledModel, Dialect, DialectBase, ScopeLevel};
+pub use dialect::{
+    AsmoShape, BarrierWait, BaseValue, BundledModel, DepKind, Dialect, DialectBase, ScopeLevel,
+};
 pub use execution::{Event, StaticRel, StaticSet, Statics};
 pub use flags::{Flags, FLAG_NAMES};
 pub use program::*;

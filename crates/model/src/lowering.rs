@@ -32,6 +32,22 @@ impl Names {
         Ok(self.references.len() - 1)
     }
 
+    /// Another reference named `name` to `location` (an alias with an address of its
+    /// own).
+    pub fn alias(&mut self, name: &str, location: LocId, span: Span) -> Result<RefId, Diagnostic> {
+        self.add_reference(name, location, span)
+    }
+
+    /// `name` as one more name of the reference `r` (the same address under another name).
+    pub fn bind(&mut self, name: &str, r: RefId) {
+        self.by_name.insert(name.to_string(), r);
+    }
+
+    /// The reference named `name`, if any.
+    pub fn lookup(&self, name: &str) -> Option<RefId> {
+        self.by_name.get(name).copied()
+    }
+
     fn add_reference(
         &mut self,
         name: &str,

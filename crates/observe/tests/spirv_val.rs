@@ -16,6 +16,10 @@ fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).expect("readable") {
         let p = e.expect("entry").path();
         if p.is_dir() {
+            // litmus-tests/ptx/: PTX tests (issue 31), not Vulkan.
+            if p.file_name().is_some_and(|n| n.to_string_lossy() == "ptx") {
+                continue;
+            }
             litmus_files(&p, out);
         } else if p.extension().is_some_and(|e| e == "litmus") {
             out.push(p);

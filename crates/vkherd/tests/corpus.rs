@@ -15,13 +15,14 @@ fn corpus() -> Vec<(String, String)> {
     let root = corpus_dir();
     // The OpenCL corpora have their own headers and model: tests/opencl_corpus.rs and
     // tests/opencl_mmra.rs. The liveness corpus states liveness verdicts:
-    // tests/liveness.rs.
+    // tests/liveness.rs. The PTX corpus (issue 31) states PTX verdicts.
     let opencl = |p: &Path| {
         p.strip_prefix(&root)
             .ok()
             .and_then(|r| r.components().next())
             .is_some_and(|c| {
-                ["opencl", "opencl-mmra", "liveness"].contains(&&*c.as_os_str().to_string_lossy())
+                ["opencl", "opencl-mmra", "liveness", "ptx"]
+                    .contains(&&*c.as_os_str().to_string_lossy())
             })
     };
     let files: Vec<PathBuf> = files::litmus_files(&root)

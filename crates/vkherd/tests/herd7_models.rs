@@ -75,7 +75,8 @@ fn reports(model: Model, count: usize) -> Vec<(String, String)> {
             break;
         }
         let src = std::fs::read_to_string(&f).unwrap();
-        if vkherd_dialects::opencl::is_opencl(&src) {
+        // The Vulkan tests: the models compared here are Vulkan's.
+        if vkherd_dialects::of(&src).name != "vulkan" {
             continue;
         }
         let program = vkherd::load_litmus(&src).unwrap();

@@ -12,8 +12,8 @@ pub use syntax::{is_opencl, parse_opencl};
 pub const MODEL_FILES: &[(&str, &str)] = &[("opencl.cat", include_str!("models/opencl.cat"))];
 
 use vkherd_model::{
-    BaseValue, BundledModel, Dialect, DialectBase, Flags, Rel, ScopeLevel, StaticRel, StaticSet,
-    Statics,
+    AsmoShape, BarrierWait, BaseValue, BundledModel, Dialect, DialectBase, Flags, Rel, ScopeLevel,
+    StaticRel, StaticSet, Statics,
 };
 
 /// seq_cst operations (the base set `SC`; docs/opencl.md), a flag bit of OpenCL's own.
@@ -47,8 +47,9 @@ pub static OPENCL: Dialect = Dialect {
         hand_written_twin: false,
     }],
     model_files: MODEL_FILES,
+    asmo_shape: AsmoShape::ExactPairs,
     ordered_writes,
-    ordered_write: |_| true,
+    ordered_write: |f| f.has(Flags::W),
     barrier_agreement: Flags(
         Flags::SCOPESG.0
             | Flags::SCOPEWG.0
@@ -61,6 +62,8 @@ pub static OPENCL: Dialect = Dialect {
             | Flags::SEMSC2.0
             | Flags::SEMSC3.0,
     ),
+    barrier_arrive: Flags::NONE,
+    barrier_wait: BarrierWait::Program,
     runs_on_device: false,
 };
 

@@ -21,8 +21,8 @@ pub const MODEL_FILES: &[(&str, &str)] = &[
 ];
 
 use vkherd_model::{
-    BaseValue, BundledModel, Dialect, DialectBase, Flags, Rel, ScopeLevel, StaticRel, StaticSet,
-    Statics,
+    AsmoShape, BarrierWait, BaseValue, BundledModel, Dialect, DialectBase, Flags, Rel, ScopeLevel,
+    StaticRel, StaticSet, Statics,
 };
 
 /// The Vulkan dialect.
@@ -69,8 +69,9 @@ pub static VULKAN: Dialect = Dialect {
         },
     ],
     model_files: MODEL_FILES,
+    asmo_shape: AsmoShape::ExactPairs,
     ordered_writes,
-    ordered_write: |f| f.has(Flags::A),
+    ordered_write: |f| f.has(Flags::A | Flags::W),
     barrier_agreement: Flags(
         Flags::SCOPESG.0
             | Flags::SCOPEWG.0
@@ -83,6 +84,8 @@ pub static VULKAN: Dialect = Dialect {
             | Flags::SEMSC2.0
             | Flags::SEMSC3.0,
     ),
+    barrier_arrive: Flags::NONE,
+    barrier_wait: BarrierWait::Program,
     runs_on_device: true,
 };
 

@@ -155,13 +155,17 @@ mod tests {
         load: |_| unreachable!(),
         levels: &[],
         invocation: "thread",
+        root: "system",
         barrier_level: 0,
         bases: &[],
         models: &[],
         model_files: &[],
         ordered_writes: |_| unreachable!(),
+        asmo_shape: vkherd_model::AsmoShape::ExactPairs,
         ordered_write: |_| false,
         barrier_agreement: vkherd_model::Flags(0),
+        barrier_arrive: vkherd_model::Flags::NONE,
+        barrier_wait: vkherd_model::BarrierWait::Program,
         runs_on_device: false,
     };
 
