@@ -426,10 +426,11 @@ fn one_limit_bounds_the_safety_search_and_the_liveness_check_together() {
     );
 }
 
-/// `--timeout` bounds the whole test once: the XF barrier of four workgroups takes about
-/// a second for its states (release build) and far longer for its unfair witness, so a
-/// run limited to one second used to take two (one per search); now the liveness check
-/// gets what the states leave, and the run stops after about one.
+/// `--timeout` bounds the whole test once: at `--unroll 4` the XF barrier of four
+/// workgroups takes seconds for its states and longer for its unfair witness, so a run
+/// limited to one second used to take two (main's release: 2.00 s, one second per
+/// search); now the liveness check gets what the states leave (nothing), and the run
+/// stops after about one.
 #[test]
 fn one_time_limit_bounds_the_safety_search_and_the_liveness_check_together() {
     let gen = crate::util::bin()
@@ -442,7 +443,17 @@ fn one_time_limit_bounds_the_safety_search_and_the_liveness_check_together() {
     std::fs::write(&file, gen.stdout).expect("the test");
     let file = file.to_str().expect("a path");
     let start = std::time::Instant::now();
-    let (code, out, err) = run(&["-j", "1", "--progress", "unfair", "--timeout", "1", file]);
+    let args = [
+        "-j",
+        "1",
+        "--unroll",
+        "4",
+        "--progress",
+        "unfair",
+        "--timeout",
+        "1",
+    ];
+    let (code, out, err) = run(&[&args[..], &[file]].concat());
     let seconds = start.elapsed().as_secs_f64();
     assert_eq!(code, 3, "{out}{err}");
     assert!(
