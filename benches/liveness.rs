@@ -114,14 +114,15 @@ fn suites(a: &Args) -> Vec<(&'static str, String, String)> {
 }
 
 /// One check: its verdict (`None`: refused, as a path limit), whether the limit left it
-/// open, and its processor time.
+/// open, its processor time, and the combinations it searched and of those the screen
+/// rejected.
 fn run_check(
     p: &LoweredProgram,
     unroll: u32,
     m: ProgressModel,
     limit: f64,
     s: Strategy,
-) -> (Option<Verdict>, bool, f64) {
+) -> (Option<Verdict>, bool, f64, (u64, u64)) {
     let opts = Options {
         run: RunConfig {
             unroll,
@@ -131,12 +132,8 @@ fn run_check(
         liveness: Some(Progress::uniform(m)),
         ..Options::default()
     };
-    let judged = vkherd::judge::judge(p.dialect, &opts).expect("a model for the dialect");
-    let eo = vkherd_enumerate::EnumOptions {
-        engine: judged.opts.model.spec.engine(),
-        run: judged.opts.run.clone(),
-        ..Default::default()
-    };
+    let model = (opts.model.resolve(p.dialect)).expect("a model for the dialect");
+    let eo = model.enum_options(&opts.run);
     let before = thread_cpu();
     let budget = Budget::of(&eo.run);
     let got = check_in(p, &eo, &Progress::uniform(m), &budget, s);
@@ -144,9 +141,9 @@ fn run_check(
     match got {
         Ok(l) => {
             let open = l.stopped.is_some() && l.verdict == Verdict::Unknown && l.cut.is_none();
-            (Some(l.verdict), open, cpu)
+            (Some(l.verdict), open, cpu, (l.combinations, l.screened))
         }
-        Err(_) => (None, false, cpu),
+        Err(_) => (None, false, cpu, (0, 0)),
     }
 }
 
@@ -185,8 +182,8 @@ fn main() {
     } else {
         vec![(Strategy::Screened, "screened")]
     };
-    println!("| suite | unroll | model | strategy | checks | refused | total cpu s | median s | p99 s | max s | >1 s | open (limit) | violation / ok / unknown |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| suite | unroll | model | strategy | checks | refused | total cpu s | median s | p99 s | max s | >1 s | open (limit) | violation / ok / unknown | combinations screened out |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for suite in ["corpus", "cadp", "cas"] {
         let ps: Vec<_> = programs.iter().filter(|(s, _, _)| *s == suite).collect();
         if ps.is_empty() {
@@ -199,8 +196,12 @@ fn main() {
                     let (mut refused, mut open) = (0, 0);
                     let mut verdicts = [0usize; 3];
                     let mut slow = Vec::new();
+                    let (mut combinations, mut screened) = (0u64, 0u64);
                     for (_, name, p) in &ps {
-                        let (v, o, t) = pool.install(|| run_check(p, u, m, a.limit, strategy));
+                        let (v, o, t, (c, sc)) =
+                            pool.install(|| run_check(p, u, m, a.limit, strategy));
+                        combinations += c;
+                        screened += sc;
                         times.push(t);
                         match v {
                             None => refused += 1,
@@ -216,7 +217,7 @@ fn main() {
                     let total: f64 = times.iter().sum();
                     times.sort_by(|x, y| x.partial_cmp(y).unwrap());
                     println!(
-                        "| {suite} | {u} | {m} | {sname} | {} | {refused} | {total:.2} | {:.4} | {:.3} | {:.2} | {} | {open} | {} / {} / {} |",
+                        "| {suite} | {u} | {m} | {sname} | {} | {refused} | {total:.2} | {:.4} | {:.3} | {:.2} | {} | {open} | {} / {} / {} | {screened} of {combinations} |",
                         ps.len(),
                         quantile(&times, 0.5),
                         quantile(&times, 0.99),
