@@ -49,7 +49,10 @@ fn code(text: &str) -> String {
 fn shared_code_names_a_dialect_only_where_it_is_registered() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut files = Vec::new();
-    for krate in std::fs::read_dir(root.join("crates")).expect("crates/").flatten() {
+    for krate in std::fs::read_dir(root.join("crates"))
+        .expect("crates/")
+        .flatten()
+    {
         rust_files(&krate.path().join("src"), &mut files);
     }
     assert!(files.len() > 100, "read {} files", files.len());
@@ -57,7 +60,11 @@ fn shared_code_names_a_dialect_only_where_it_is_registered() {
     for dialect in &vkherd_dialects::ALL[1..] {
         let name = dialect.name;
         for f in &files {
-            let rel = f.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+            let rel = f
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
             if rel.to_ascii_lowercase().contains(name) || REGISTRATION.contains(&rel.as_str()) {
                 continue;
             }

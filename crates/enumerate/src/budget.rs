@@ -5,8 +5,9 @@ use crate::stats::StopReason;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-/// Shared limits on a run: a cap on candidates examined and a deadline.
-pub(crate) struct Budget {
+/// Shared limits on a run: a cap on candidates examined and a deadline. One budget
+/// serves a whole test: its safety search and then its liveness check.
+pub struct Budget {
     limit: Option<u64>,
     deadline: Option<(Instant, std::time::Duration)>,
     used: AtomicU64,
@@ -15,7 +16,7 @@ pub(crate) struct Budget {
 }
 
 impl Budget {
-    pub(crate) fn new(limit: Option<u64>, timeout: Option<std::time::Duration>) -> Self {
+    pub fn new(limit: Option<u64>, timeout: Option<std::time::Duration>) -> Self {
         Budget {
             limit,
             deadline: timeout.map(|t| (Instant::now() + t, t)),
@@ -23,6 +24,12 @@ impl Budget {
             hit: AtomicBool::new(false),
             timed_out: AtomicBool::new(false),
         }
+    }
+
+    /// The limits `--max-candidates` and `--timeout` of `run`, the deadline counting from
+    /// now.
+    pub fn of(run: &crate::RunConfig) -> Self {
+        Budget::new(run.max_candidates, run.timeout)
     }
 
     /// Takes one candidate from the budget; false once it is spent or time is up.
@@ -61,7 +68,7 @@ impl Budget {
         true
     }
 
-    pub(crate) fn stop_reason(&self) -> Option<StopReason> {
+    pub fn stop_reason(&self) -> Option<StopReason> {
         if !self.hit.load(Ordering::Relaxed) {
             return None;
         }

@@ -25,9 +25,21 @@ pub fn enumerate<V: Visitor>(
     opts: &EnumOptions,
     visitor: &V,
 ) -> Result<(V::Acc, EnumStats), EnumError> {
+    // The deadline counts from here, so that path enumeration is inside the time limit.
+    enumerate_in(program, opts, visitor, &Budget::of(&opts.run))
+}
+
+/// [`enumerate`] within `budget`, which the caller shares with other searches of the
+/// same test (the liveness check after the safety search: one limit per test).
+pub fn enumerate_in<V: Visitor>(
+    program: &Program,
+    opts: &EnumOptions,
+    visitor: &V,
+    budget: &Budget,
+) -> Result<(V::Acc, EnumStats), EnumError> {
     match &opts.engine {
-        AnyEngine::Hand(e) => enumerate_with(program, e, opts, visitor),
-        AnyEngine::Cat(e) => enumerate_with(program, e, opts, visitor),
+        AnyEngine::Hand(e) => enumerate_with(program, e, opts, visitor, budget),
+        AnyEngine::Cat(e) => enumerate_with(program, e, opts, visitor, budget),
     }
 }
 
@@ -38,10 +50,9 @@ fn enumerate_with<E: Engine, V: Visitor>(
     engine: &E,
     opts: &EnumOptions,
     visitor: &V,
+    budget: &Budget,
 ) -> Result<(V::Acc, EnumStats), EnumError> {
     let mut stats = EnumStats::default();
-    // The deadline counts from here, so that path enumeration is inside the time limit.
-    let budget = Budget::new(opts.run.max_candidates, opts.run.timeout);
     let witnesses = WitnessTally::default();
     let per_thread = all_thread_paths(program, opts)?;
     let panic_on_purpose = test_panic_requested(program);
@@ -96,7 +107,7 @@ fn enumerate_with<E: Engine, V: Visitor>(
                     program,
                     (engine, opts),
                     visitor,
-                    (&budget, &witnesses),
+                    (budget, &witnesses),
                     (index as u64, split),
                     &combo,
                 ) {
@@ -223,6 +234,33 @@ pub(crate) fn search_layout<V: Visitor>(
     }
 }
 
+/// The barrier checks [`search_layout`] makes of each meeting before searching it, for
+/// a caller that skips the search (the liveness screen): the same error, or none. A
+/// meeting without barriers passes them (its instances are empty).
+pub(crate) fn check_meetings(
+    program: &Program,
+    engine: &AnyEngine,
+    lay: &Layout,
+    scbarinsts: &[Rel],
+) -> Result<(), EnumError> {
+    for scbarinst in scbarinsts.iter().filter(|r| !r.is_empty()) {
+        let statics = Statics::new(
+            program,
+            lay.events.clone(),
+            scbarinst.clone(),
+            &engine.statics_options(),
+        );
+        check_instances(
+            statics.rel(StaticRel::ScbarInst),
+            statics.rel(StaticRel::Po),
+            statics.events(),
+            program.dialect,
+        )
+        .map_err(|e| barrier_error(program, lay, e))?;
+    }
+    Ok(())
+}
+
 /// [`search_layout`] with the engine unwrapped.
 fn search_layout_with<E: Engine, V: Visitor>(
     program: &Program,
@@ -266,6 +304,10 @@ fn search_layout_with<E: Engine, V: Visitor>(
             None if opts.run.naive || visitor.needs_inconsistent() => Shortcuts::default(),
             None => prepared.shortcuts(&statics, &asmo_pairs),
         };
+        // The visitor proves it would count none of this meeting's candidates.
+        if !visitor.may_find(&statics, &shortcuts, &asmo_pairs) {
+            continue;
+        }
         let ctx = Ctx {
             program,
             s: &statics,

@@ -30,8 +30,9 @@ pub mod values;
 mod visitor;
 mod witness;
 
+pub use budget::Budget;
 pub use combine::{BarrierError, BarrierRule};
-pub use driver::enumerate;
+pub use driver::{enumerate, enumerate_in};
 pub use engine::cat::{bundled_model, CatEngine};
 pub use engine::hand::HandEngine;
 pub use engine::{
@@ -40,7 +41,7 @@ pub use engine::{
 pub use error::{EnumError, EnumErrorKind};
 pub use naive::naive_size;
 pub use options::{EnumOptions, RunConfig, Speedcheck, MAX_EVENTS};
-pub use outcomes::{collect_outcomes, Outcomes, StateInfo};
+pub use outcomes::{collect_outcomes, collect_outcomes_in, Outcomes, StateInfo};
 pub use shard::Shard;
 pub use stats::{EnumStats, StopReason};
 pub use visitor::{CandidateView, Visitor};

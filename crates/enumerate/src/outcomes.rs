@@ -321,8 +321,17 @@ pub fn collect_outcomes(
     program: &Program,
     opts: &EnumOptions,
 ) -> Result<(Outcomes, EnumStats), EnumError> {
+    collect_outcomes_in(program, opts, &crate::Budget::of(&opts.run))
+}
+
+/// [`collect_outcomes`] within `budget`, shared with the test's other searches.
+pub fn collect_outcomes_in(
+    program: &Program,
+    opts: &EnumOptions,
+    budget: &crate::Budget,
+) -> Result<(Outcomes, EnumStats), EnumError> {
     let collector = OutcomeCollector::new(program, opts.run.speedcheck, opts.run.states_only);
-    crate::driver::enumerate(program, opts, &collector)
+    crate::driver::enumerate_in(program, opts, &collector, budget)
 }
 
 #[cfg(test)]

@@ -114,6 +114,11 @@ impl<'a> ValueSolver<'a> {
         }
     }
 
+    /// The values a thin-air guess may take: the program's constants, 0, and one more.
+    pub(crate) fn universe(&self) -> &[i64] {
+        &self.universe
+    }
+
     /// Stops thin-air guessing when `budget` runs out (the run is then marked partial).
     pub(crate) fn with_deadline(mut self, budget: &'a Budget) -> Self {
         self.budget = Some(budget);
@@ -641,7 +646,7 @@ fn value_of(o: Operand, regs: &[Option<i64>]) -> Option<i64> {
 }
 
 /// Largest register number a thread mentions, plus one (at least 1).
-fn max_reg_plus_one(t: &vkherd_model::Thread) -> usize {
+pub(crate) fn max_reg_plus_one(t: &vkherd_model::Thread) -> usize {
     let mut m = 0u32;
     let mut see = |o: &Operand| {
         if let Operand::Reg(r) = o {

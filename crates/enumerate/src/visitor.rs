@@ -56,4 +56,17 @@ pub trait Visitor: Sync {
     fn rf_allowed(&self, _read: usize, _source: crate::values::Source) -> bool {
         true
     }
+    /// May the search of one barrier meeting (its static relations `s`, the shortcuts
+    /// its model allows there, the pairs asmo orders) find a candidate `visit` counts?
+    /// A visitor may say no only when none of the meeting's candidates is one it counts
+    /// and the search could not stop with an error there; the meeting is then not
+    /// searched (liveness: the screen, liveness/screen.rs).
+    fn may_find(
+        &self,
+        _s: &vkherd_model::Statics,
+        _shortcuts: &crate::Shortcuts,
+        _asmo_pairs: &vkherd_model::Rel,
+    ) -> bool {
+        true
+    }
 }

@@ -6,12 +6,15 @@
 //! the corpus. Run one module with `cargo test -p vkherd-enumerate --test integration
 //! MODULE::`.
 
+#[path = "common/cadp.rs"]
+mod cadp;
 mod common;
 mod files;
 
 mod cat_model;
 mod deep_search;
 mod hand_model_shortcuts;
+mod liveness_screen;
 mod opencl_sc_order;
 mod shortcuts;
 mod witnesses;

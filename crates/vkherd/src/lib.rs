@@ -45,7 +45,8 @@ pub use judge::{ModelMismatch, ResolvedModel};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 pub use vkherd_enumerate::estimate::Estimate;
-use vkherd_enumerate::{collect_outcomes, EnumOptions, EnumStats, Outcomes};
+use vkherd_enumerate::liveness::Strategy;
+use vkherd_enumerate::{collect_outcomes_in, Budget, EnumOptions, EnumStats, Outcomes};
 pub use vkherd_enumerate::{RunConfig, Shard, Speedcheck, StopReason};
 pub use vkherd_litmus::Diagnostic;
 use vkherd_model::{Program, Quantifier};
@@ -239,8 +240,11 @@ pub fn run_resolved(
 ) -> Result<Report, Diagnostic> {
     let start = Instant::now();
     let eo = model.enum_options(run);
-    let (outcomes, stats) =
-        collect_outcomes(program, &eo).map_err(|e| locate::enum_diagnostic(program, e))?;
+    // One budget for the whole test (`--timeout`, `--max-candidates`): the liveness
+    // check gets what the safety search leaves, and the deadline counts from here.
+    let budget = Budget::of(run);
+    let (outcomes, stats) = collect_outcomes_in(program, &eo, &budget)
+        .map_err(|e| locate::enum_diagnostic(program, e))?;
     let mut report = Report::assemble(
         header::TestHeader::of(program),
         Some(model.clone()),
@@ -251,8 +255,14 @@ pub fn run_resolved(
         start.elapsed().as_secs_f64(),
     );
     if let Some(progress) = liveness {
-        let result = vkherd_enumerate::liveness::check(program, &eo, progress)
-            .map_err(|e| locate::enum_diagnostic(program, e))?;
+        let result = vkherd_enumerate::liveness::check_in(
+            program,
+            &eo,
+            progress,
+            &budget,
+            Strategy::Screened,
+        )
+        .map_err(|e| locate::enum_diagnostic(program, e))?;
         let names = liveness::Names::new(program, source);
         if result.verdict == vkherd_enumerate::liveness::Verdict::Unknown {
             let hint = if result.stopped.is_some() {

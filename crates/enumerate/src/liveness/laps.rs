@@ -18,9 +18,11 @@
 //! (`--naive`), which offers every pair, finds the same witnesses.
 
 use super::endings::{Ending, LPath};
+use super::screen::{self, Screen};
 use crate::combine::Layout;
 use crate::values::{Source, ValueSolver, Values};
-use crate::{CandidateView, Judgement, Visitor, Wanted};
+use crate::{CandidateView, Judgement, Shortcuts, Visitor, Wanted};
+use std::sync::atomic::{AtomicBool, Ordering};
 use vkherd_model::{Flags, Program, Rel, StaticRel, StaticSet, Statics};
 
 /// What the visitor looks for.
@@ -132,6 +134,10 @@ pub(crate) struct StuckVisitor<'a> {
     pub solver: ValueSolver<'a>,
     pub roles: Roles,
     pub mode: Mode,
+    /// How the search uses the screen ([`Visitor::may_find`]); off unless set.
+    pub screen: Screen,
+    /// The screen rejected the combination, or one of its barrier meetings.
+    pub rejected: AtomicBool,
 }
 
 impl<'a> StuckVisitor<'a> {
@@ -149,6 +155,8 @@ impl<'a> StuckVisitor<'a> {
             solver: ValueSolver::new(program, refs, lay),
             roles: Roles::new(program, paths, lay),
             mode,
+            screen: Screen::Off,
+            rejected: AtomicBool::new(false),
         }
     }
 
@@ -348,6 +356,23 @@ impl Visitor for StuckVisitor<'_> {
         } else {
             Vec::new()
         }
+    }
+
+    /// The screen with the meeting's coherence core (screen.rs). Without a core it would
+    /// say what it said before the search began ([`super::Runner`]'s screen), so it is
+    /// not run again.
+    fn may_find(&self, s: &Statics, shortcuts: &Shortcuts, asmo_pairs: &Rel) -> bool {
+        if self.screen == Screen::Off {
+            return true;
+        }
+        let Some(terms) = shortcuts.core else {
+            return true;
+        };
+        let passed = screen::may_find(self, Some(screen::Core::new(s, terms, asmo_pairs)));
+        if !passed {
+            self.rejected.store(true, Ordering::Relaxed);
+        }
+        passed
     }
 
     /// Sources that no stuck execution of this combination can have:

@@ -77,13 +77,14 @@ impl ExitStatus {
 
     /// The status of one test's report.
     pub fn of_report(rep: &vkherd::Report) -> ExitStatus {
-        // A liveness search stopped by a limit leaves its answer open: the run is partial
-        // even when the safety report is complete (docs/liveness.md).
+        // A liveness check stopped by a limit leaves its answer open: the run is partial
+        // whatever the safety report (docs/liveness.md), also when the states found
+        // settle its verdict.
         let liveness_stopped = rep
             .liveness
             .as_ref()
             .is_some_and(|l| l.result.stopped.is_some());
-        if liveness_stopped && rep.stats.stopped.is_none() {
+        if liveness_stopped {
             return ExitStatus::Partial;
         }
         match (rep.stats.stopped.is_some(), rep.verdict_final()) {

@@ -1,0 +1,667 @@
+//! A cheap screen run on a path combination before it is searched: it proves that the
+//! search would find nothing, so that most combinations of a loop's endings are never
+//! searched (the liveness check walks thousands of them, of which few have a witness).
+//!
+//! The screen over-approximates the values of every consistent candidate that the
+//! visitor would count, as sets of values per event, and asks each branch decision of
+//! each path whether some value in those sets takes it. A decision no value takes means
+//! that no such candidate exists: the combination is skipped. A combination the screen
+//! passes is searched as before, so the verdict, the witness (the least combination with
+//! one, its least candidate) and the cut are those of the search alone.
+//!
+//! Why the sets hold every value. A read takes its value from its rf source, which is
+//! among [`sources`]; a write stores what its instruction computes from registers, which
+//! hold read values and constants; the sets are the least fixpoint of those equations
+//! over sets, so by induction along the dependencies they contain each candidate's value.
+//! A dependency cycle (thin air: values that justify themselves through rf) has no such
+//! order, and the value solver guesses its reads from its finite universe: every read on
+//! a cycle that some candidate could close (through the sources it may have) starts with
+//! that universe, and the induction runs on the rest.
+//!
+//! Which sources a read may have in a candidate the visitor counts ([`sources`]): the
+//! rf options of the search (same location, or the pinned write), minus those the
+//! visitor's `rf_allowed` refuses (the search never offers those, and the visitor refuses
+//! them again when the plain enumeration does). Where the model entails the coherence
+//! core on this barrier meeting ([`crate::Shortcuts::core`], derived from the model's
+//! checks by `vkherd_cat::shortcuts`: `rf | asmo | fr_asmo | fr_init`, plus the terms
+//! `po_loc` and `fr_ww` it has, acyclic in every consistent candidate), also minus those
+//! that close a cycle there; each case names its cycle.
+//!
+//! Errors. A combination the search would stop with an error (too many thin-air
+//! guesses) must give that error, skipped or not: the screen never rejects a combination
+//! where some candidate could need more guesses than the solver tries
+//! ([`crate::values::MAX_THIN_AIR_ASSIGNMENTS`]), counted over every rf option.
+
+use super::laps::{Mode, Roles, StuckVisitor};
+use crate::combine::Layout;
+use crate::engine::CoreTerms;
+use crate::paths::{Path, Step};
+use crate::values::Source;
+use crate::Visitor;
+use vkherd_model::{
+    arith, compare, AccessKind, Flags, Instruction, Operand, Pin, Program, Rel, StaticRel, Statics,
+};
+
+/// How the search of a path combination uses the screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Screen {
+    /// Not at all (the plain check, the reference).
+    Off,
+    /// What it rejects is not searched.
+    Skip,
+}
+
+/// What the screen reads of a path combination.
+pub(crate) struct Combination<'a> {
+    pub program: &'a Program,
+    pub paths: Vec<&'a Path>,
+    pub lay: &'a Layout,
+    /// The values a thin-air guess may take (`ValueSolver::universe`).
+    pub universe: &'a [i64],
+    /// Looking for stuck executions: the roles of the events (spin iterations, laps),
+    /// whose reads must be final and whose laps must agree (`StuckVisitor::memory_agrees`).
+    pub roles: Option<&'a Roles>,
+    /// The sources the visitor accepts (`Visitor::rf_allowed`).
+    pub rf_allowed: &'a (dyn Fn(usize, Source) -> bool + Sync),
+    /// The coherence core the model entails on this barrier meeting, if any.
+    pub core: Option<Core<'a>>,
+}
+
+/// The coherence core of one barrier meeting, as the screen uses it.
+pub(crate) struct Core<'a> {
+    /// Its optional terms ([`crate::Shortcuts::core`]).
+    pub terms: CoreTerms,
+    /// `po & sloc & sref`.
+    pub po_loc: Rel,
+    /// The pairs of writes asmo orders, both directions (`candidates::asmo_pairs`).
+    pub asmo_pairs: &'a Rel,
+}
+
+impl<'a> Core<'a> {
+    pub(crate) fn new(s: &Statics, terms: CoreTerms, asmo_pairs: &'a Rel) -> Core<'a> {
+        let po_loc = s
+            .rel(StaticRel::Po)
+            .inter(s.rel(StaticRel::Sloc))
+            .inter(s.rel(StaticRel::Sref));
+        Core {
+            terms,
+            po_loc,
+            asmo_pairs,
+        }
+    }
+}
+
+/// Sets of more values than this are widened to "any value".
+const CAP: usize = 16;
+
+/// A set of values, or any value (non-empty).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Vals {
+    Any,
+    /// Sorted, without repeats; empty: no value at all.
+    Set(Vec<i64>),
+}
+
+impl Vals {
+    fn none() -> Vals {
+        Vals::Set(Vec::new())
+    }
+
+    fn one(v: i64) -> Vals {
+        Vals::Set(vec![v])
+    }
+
+    fn of(mut v: Vec<i64>) -> Vals {
+        v.sort_unstable();
+        v.dedup();
+        if v.len() > CAP {
+            Vals::Any
+        } else {
+            Vals::Set(v)
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        matches!(self, Vals::Set(v) if v.is_empty())
+    }
+
+    fn union(&self, other: &Vals) -> Vals {
+        match (self, other) {
+            (Vals::Set(a), Vals::Set(b)) => Vals::of(a.iter().chain(b).copied().collect()),
+            _ => Vals::Any,
+        }
+    }
+
+    /// `f(x, y)` for every x, y.
+    fn map2(&self, other: &Vals, f: impl Fn(i64, i64) -> i64) -> Vals {
+        match (self, other) {
+            _ if self.is_empty() || other.is_empty() => Vals::none(),
+            (Vals::Set(a), Vals::Set(b)) => Vals::of(
+                a.iter()
+                    .flat_map(|&x| b.iter().map(move |&y| (x, y)))
+                    .map(|(x, y)| f(x, y))
+                    .collect(),
+            ),
+            _ => Vals::Any,
+        }
+    }
+
+    /// Is `pred(x, y)` true for some x, y?
+    fn some_pair(&self, other: &Vals, pred: impl Fn(i64, i64) -> bool) -> bool {
+        match (self, other) {
+            _ if self.is_empty() || other.is_empty() => false,
+            (Vals::Set(a), Vals::Set(b)) => a.iter().any(|&x| b.iter().any(|&y| pred(x, y))),
+            _ => true,
+        }
+    }
+
+    fn intersects(&self, other: &Vals) -> bool {
+        self.some_pair(other, |x, y| x == y)
+    }
+}
+
+/// Can the search of the combination of `visitor` find a candidate the visitor counts,
+/// on a barrier meeting whose coherence core is `core`? `false` only when it provably
+/// cannot (see the module's header).
+pub(crate) fn may_find(visitor: &StuckVisitor<'_>, core: Option<Core<'_>>) -> bool {
+    let rf_allowed = |e: usize, s: Source| visitor.rf_allowed(e, s);
+    may_have_values(&Combination {
+        program: visitor.program,
+        paths: visitor.paths.iter().map(|p| &p.path).collect(),
+        lay: visitor.lay,
+        universe: visitor.solver.universe(),
+        roles: (visitor.mode == Mode::Witness).then_some(&visitor.roles),
+        rf_allowed: &rf_allowed,
+        core,
+    })
+}
+
+/// Can some consistent candidate of the combination, with sources `v` allows, have
+/// values that take every branch decision of its paths?
+pub(crate) fn may_have_values(v: &Combination<'_>) -> bool {
+    let lay = v.lay;
+    let n = lay.events.len();
+    let is_read = |e: usize| lay.events[e].flags.0 & Flags::R.0 != 0;
+    let deps = write_dependencies(v);
+    // Reads on a cycle of source-to-read edges and data dependencies, over `sources`.
+    let cyclic = |src: &[Vec<Source>]| {
+        let mut graph = Rel::empty(n);
+        for (r, s) in src.iter().enumerate() {
+            for w in s.iter().filter_map(|s| match s {
+                Source::Write(w) => Some(*w),
+                Source::Init => None,
+            }) {
+                for &d in &deps[w] {
+                    graph.insert(r, d);
+                }
+            }
+        }
+        let closure = graph.plus();
+        (0..n)
+            .map(|e| is_read(e) && closure.contains(e, e))
+            .collect::<Vec<bool>>()
+    };
+    // A candidate the solver gives up on (TooManyThinAir) guesses reads on a cycle of
+    // its rf, which is within every rf option: if so many could need guessing, the
+    // search may stop with an error, which a skip would hide.
+    let every: Vec<Vec<Source>> = (0..n)
+        .map(|e| match is_read(e) {
+            true => rf_options(v, e),
+            false => Vec::new(),
+        })
+        .collect();
+    let guessed = cyclic(&every).iter().filter(|&&c| c).count();
+    let assignments = (v.universe.len() as u128)
+        .checked_pow(guessed as u32)
+        .unwrap_or(u128::MAX);
+    if assignments > crate::values::MAX_THIN_AIR_ASSIGNMENTS as u128 {
+        return true;
+    }
+    let src: Vec<Vec<Source>> = (0..n)
+        .map(|e| match is_read(e) {
+            true => sources(v, e),
+            false => Vec::new(),
+        })
+        .collect();
+    // Reads some candidate may guess (thin air) start with the universe.
+    let on_cycle = cyclic(&src);
+    let universe = Vals::of(v.universe.to_vec());
+    let seed: Vec<Vals> = (0..n)
+        .map(|e| match on_cycle[e] {
+            true => universe.clone(),
+            false => Vals::none(),
+        })
+        .collect();
+    let init = |e: usize| {
+        let loc = lay.events[e].location.expect("a read has a location");
+        v.program.locations[loc].init
+    };
+    let mut read = seed.clone();
+    let mut write = vec![Vals::none(); n];
+    loop {
+        let mut changed = false;
+        for e in (0..n).filter(|&e| is_read(e)) {
+            let mut vals = seed[e].clone();
+            for s in &src[e] {
+                vals = vals.union(&match *s {
+                    Source::Init => Vals::one(init(e)),
+                    Source::Write(w) => write[w].clone(),
+                });
+            }
+            if vals != read[e] {
+                read[e] = vals;
+                changed = true;
+            }
+        }
+        for t in 0..v.paths.len() {
+            run_thread(v, t, &read, &mut write, &mut changed);
+        }
+        if !changed {
+            break;
+        }
+    }
+    if (0..n).any(|e| is_read(e) && read[e].is_empty()) {
+        return false;
+    }
+    if v.roles
+        .is_some_and(|roles| !laps_agree(v, roles, &read, &write))
+    {
+        return false;
+    }
+    if !(0..v.paths.len()).all(|t| branches_may_agree(v, t, &read)) {
+        return false;
+    }
+    v.core
+        .as_ref()
+        .is_none_or(|core| rmw_sources_match(v, core, &src, &read, &write))
+}
+
+/// Under the coherence core, an RMW reads the write just before it in asmo, or the
+/// initial value if it is first: on a location whose writes asmo orders totally (every
+/// pair in `asmo_pairs`), no two RMWs read the same write, nor both the initial value.
+/// (Two RMWs `e1 asmo e2` reading `w`: `e2 fr e1` by `~rf.asmo`, a cycle with `e1 asmo
+/// e2`; both reading the initial value: `e2 fr e1` by `[RFINIT].sloc.[W]`, the same
+/// cycle.) So the RMWs of such a location need distinct sources, each one whose values
+/// meet the values that let the RMW's thread take its branches (each value of the RMW
+/// tried alone, the other reads keeping their sets, which still hold their values): a
+/// matching, found by augmenting paths, or there is no candidate.
+fn rmw_sources_match(
+    v: &Combination<'_>,
+    core: &Core<'_>,
+    src: &[Vec<Source>],
+    read: &[Vals],
+    write: &[Vals],
+) -> bool {
+    let events = &v.lay.events;
+    let n = events.len();
+    let has = |e: usize, f: Flags| events[e].flags.0 & f.0 != 0;
+    let rmws: Vec<usize> = (0..n)
+        .filter(|&e| has(e, Flags::R) && has(e, Flags::W))
+        .collect();
+    // Locations with two RMWs at least.
+    let mut locations: Vec<_> = rmws.iter().map(|&e| events[e].location).collect();
+    locations.sort_unstable();
+    let contended: Vec<_> = locations
+        .windows(2)
+        .filter(|w| w[0] == w[1])
+        .map(|w| w[0])
+        .collect();
+    if contended.is_empty() {
+        return true;
+    }
+    let pairs = core.asmo_pairs;
+    for loc in contended {
+        let Some(l) = loc else { continue };
+        let writes: Vec<usize> = (0..n)
+            .filter(|&w| has(w, Flags::W) && events[w].location == loc)
+            .collect();
+        let total = writes
+            .iter()
+            .all(|&a| writes.iter().all(|&b| a == b || pairs.contains(a, b)));
+        if !total {
+            continue;
+        }
+        let readers: Vec<usize> = rmws
+            .iter()
+            .copied()
+            .filter(|&e| events[e].location == loc)
+            .collect();
+        // Sources by number: 0 the initial value, 1 + i the write writes[i]; a write of
+        // another location (a pinned source) constrains nothing: a number of its own.
+        let own = |k: usize, w: usize| 1 + writes.len() + k * n + w;
+        let options: Vec<Vec<usize>> = readers
+            .iter()
+            .enumerate()
+            .map(|(k, &e)| {
+                let wanted = admissible(v, e, read);
+                src[e]
+                    .iter()
+                    .filter_map(|s| match *s {
+                        Source::Init => {
+                            let init = v.program.locations[l].init;
+                            wanted.intersects(&Vals::one(init)).then_some(0)
+                        }
+                        Source::Write(w) => wanted.intersects(&write[w]).then(|| {
+                            writes
+                                .iter()
+                                .position(|&x| x == w)
+                                .map_or(own(k, w), |i| 1 + i)
+                        }),
+                    })
+                    .collect()
+            })
+            .collect();
+        if !perfect_matching(&options, 1 + writes.len() + readers.len() * n) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The values of read `e` with which its thread may still take its branches, each tried
+/// alone.
+fn admissible(v: &Combination<'_>, e: usize, read: &[Vals]) -> Vals {
+    let Vals::Set(values) = &read[e] else {
+        return Vals::Any;
+    };
+    let t = v.lay.events[e].thread;
+    let mut probe = read.to_vec();
+    Vals::of(
+        values
+            .iter()
+            .copied()
+            .filter(|&x| {
+                probe[e] = Vals::one(x);
+                branches_may_agree(v, t, &probe)
+            })
+            .collect(),
+    )
+}
+
+/// Can each reader have its own source among its options (sources numbered below
+/// `sources`)? Kuhn's augmenting paths.
+fn perfect_matching(options: &[Vec<usize>], sources: usize) -> bool {
+    fn augment(
+        r: usize,
+        options: &[Vec<usize>],
+        owner: &mut [Option<usize>],
+        seen: &mut [bool],
+    ) -> bool {
+        for &s in &options[r] {
+            if seen[s] {
+                continue;
+            }
+            seen[s] = true;
+            if owner[s].is_none_or(|o| augment(o, options, owner, seen)) {
+                owner[s] = Some(r);
+                return true;
+            }
+        }
+        false
+    }
+    let mut owner = vec![None; sources];
+    (0..options.len()).all(|r| augment(r, options, &mut owner, &mut vec![false; sources]))
+}
+
+/// The search's rf options of read `e` (`candidates::rf_options`).
+fn rf_options(v: &Combination<'_>, e: usize) -> Vec<Source> {
+    let events = &v.lay.events;
+    let ev = &events[e];
+    let is_write = |w: usize| events[w].flags.0 & Flags::W.0 != 0;
+    let pin = match &v.program.threads[ev.thread].code[ev.instr] {
+        Instruction::Access(a) => a.pin,
+        _ => None,
+    };
+    match pin {
+        Some(Pin::Init) => vec![Source::Init],
+        Some(Pin::Impossible) => Vec::new(),
+        Some(Pin::Write { thread, index }) => events
+            .iter()
+            .position(|w| w.thread == thread && w.instr == index)
+            .filter(|&w| w != e && is_write(w))
+            .map(Source::Write)
+            .into_iter()
+            .collect(),
+        // `sloc`: accesses with the same location.
+        None => std::iter::once(Source::Init)
+            .chain(
+                (0..events.len())
+                    .filter(|&w| w != e && is_write(w) && events[w].location == ev.location)
+                    .map(Source::Write),
+            )
+            .collect(),
+    }
+}
+
+/// The sources a read may have in a candidate the visitor counts (see the header).
+fn sources(v: &Combination<'_>, e: usize) -> Vec<Source> {
+    let events = &v.lay.events;
+    let is_write = |w: usize| events[w].flags.0 & Flags::W.0 != 0;
+    let options = rf_options(v, e)
+        .into_iter()
+        .filter(|&s| (v.rf_allowed)(e, s));
+    let Some(core) = &v.core else {
+        return options.collect();
+    };
+    let po_loc = |a: usize, b: usize| core.terms.po_loc && core.po_loc.contains(a, b);
+    let writes = || (0..events.len()).filter(|&w| is_write(w));
+    options
+        .filter(|&s| match s {
+            // A write w2 of the location po_loc-before the read: `e fr_init w2`
+            // ([RFINIT];sloc;[W] - id: po_loc relates accesses to one location, and
+            // w2 != e as po is irreflexive) and `w2 po_loc e`.
+            Source::Init => !writes().any(|w2| po_loc(w2, e)),
+            Source::Write(w) => {
+                // Its own later write: `w rf e po_loc w`.
+                let own_later = po_loc(e, w);
+                // A later write of w's in between: `e fr_ww w2` (w2 != e, as
+                // `w2 po_loc e`) and `w2 po_loc e`.
+                let overwritten = core.terms.fr_ww
+                    && writes().any(|w2| core.po_loc.contains(w, w2) && po_loc(w2, e));
+                !own_later && !overwritten
+            }
+        })
+        .collect()
+}
+
+/// For each write event, the reads of its thread its value depends on (through
+/// registers; an RMW also on its own read), as `ValueSolver::write_dependencies`.
+fn write_dependencies(v: &Combination<'_>) -> Vec<Vec<usize>> {
+    let n = v.lay.events.len();
+    let mut deps: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (t, p) in v.paths.iter().enumerate() {
+        let thread = &v.program.threads[t];
+        let mut reg: Vec<Vec<usize>> = vec![Vec::new(); crate::values::max_reg_plus_one(thread)];
+        let of = |o: Operand, reg: &Vec<Vec<usize>>| match o {
+            Operand::Reg(r) => reg[r as usize].clone(),
+            Operand::Imm(_) => Vec::new(),
+        };
+        for (s, step) in p.steps.iter().enumerate() {
+            let i = match *step {
+                Step::Exec(i) | Step::Cas { index: i, .. } => i,
+                Step::Jump { .. } => continue,
+            };
+            match &thread.code[i] {
+                Instruction::Access(a) => {
+                    let Some(e) = v.lay.step_events[t][s] else {
+                        continue;
+                    };
+                    let mut d = a.value.map(|o| of(o, &reg)).unwrap_or_default();
+                    if a.kind == AccessKind::Rmw {
+                        d.push(e);
+                    }
+                    deps[e] = d;
+                    for dst in a
+                        .dst
+                        .iter()
+                        .chain(a.cas.as_ref().and_then(|c| c.success_dst.as_ref()))
+                    {
+                        reg[*dst as usize] = vec![e];
+                    }
+                }
+                Instruction::Arith { dst, a, b, .. } => {
+                    let mut d = of(*a, &reg);
+                    d.extend(of(*b, &reg));
+                    reg[*dst as usize] = d;
+                }
+                Instruction::Jump { .. } => {}
+            }
+        }
+    }
+    deps
+}
+
+/// The registers of thread `t` at its start (`ValueSolver::initial_regs`).
+fn initial_regs(v: &Combination<'_>, t: usize) -> Vec<Vals> {
+    let thread = &v.program.threads[t];
+    let mut regs = vec![Vals::one(0); crate::values::max_reg_plus_one(thread)];
+    for &(r, x) in &thread.init_regs {
+        regs[r as usize] = Vals::one(x);
+    }
+    regs
+}
+
+fn value_of(o: Operand, regs: &[Vals]) -> Vals {
+    match o {
+        Operand::Reg(r) => regs[r as usize].clone(),
+        Operand::Imm(x) => Vals::one(x),
+    }
+}
+
+/// Runs thread `t`'s path over sets (`ValueSolver::run_step`): the values its writes may
+/// store, given what its reads may return.
+fn run_thread(
+    v: &Combination<'_>,
+    t: usize,
+    read: &[Vals],
+    write: &mut [Vals],
+    changed: &mut bool,
+) {
+    let code = &v.program.threads[t].code;
+    let mut regs = initial_regs(v, t);
+    for (s, step) in v.paths[t].steps.iter().enumerate() {
+        let (i, cas_success) = match *step {
+            Step::Exec(i) => (i, None),
+            Step::Cas { index, success } => (index, Some(success)),
+            Step::Jump { .. } => continue,
+        };
+        match &code[i] {
+            Instruction::Access(a) => {
+                let e = v.lay.step_events[t][s].expect("an access makes an event");
+                let operand = a.value.map(|o| value_of(o, &regs));
+                let stored = match (cas_success, &a.cas) {
+                    (Some(success), Some(cas)) => {
+                        if let Some(d) = a.dst {
+                            regs[d as usize] = read[e].clone();
+                        }
+                        if let Some(d) = cas.success_dst {
+                            regs[d as usize] = Vals::one(i64::from(success));
+                        }
+                        operand.filter(|_| success)
+                    }
+                    _ => match a.kind {
+                        AccessKind::Load => {
+                            if let Some(d) = a.dst {
+                                regs[d as usize] = read[e].clone();
+                            }
+                            None
+                        }
+                        AccessKind::Store => operand,
+                        AccessKind::Rmw => {
+                            let stored = operand.map(|x| match a.rmw_op {
+                                Some(op) => read[e].map2(&x, |old, y| arith(op, old, y)),
+                                None => x,
+                            });
+                            if let Some(d) = a.dst {
+                                regs[d as usize] = read[e].clone();
+                            }
+                            stored
+                        }
+                        _ => None,
+                    },
+                };
+                if let Some(x) = stored {
+                    if x != write[e] {
+                        write[e] = x;
+                        *changed = true;
+                    }
+                }
+            }
+            Instruction::Arith { op, dst, a, b, .. } => {
+                regs[*dst as usize] =
+                    value_of(*a, &regs).map2(&value_of(*b, &regs), |x, y| arith(*op, x, y));
+            }
+            Instruction::Jump { .. } => {}
+        }
+    }
+}
+
+/// May the branch decisions of thread `t`'s path agree with some values of the sets
+/// (`ValueSolver::branches_agree`, each decision on its own)?
+fn branches_may_agree(v: &Combination<'_>, t: usize, read: &[Vals]) -> bool {
+    let code = &v.program.threads[t].code;
+    let mut regs = initial_regs(v, t);
+    for (s, step) in v.paths[t].steps.iter().enumerate() {
+        match *step {
+            Step::Exec(i) => match &code[i] {
+                Instruction::Access(a) => {
+                    if let (Some(d), Some(e)) = (a.dst, v.lay.step_events[t][s]) {
+                        regs[d as usize] = read[e].clone();
+                    }
+                }
+                Instruction::Arith { op, dst, a, b, .. } => {
+                    regs[*dst as usize] =
+                        value_of(*a, &regs).map2(&value_of(*b, &regs), |x, y| arith(*op, x, y));
+                }
+                Instruction::Jump { .. } => {}
+            },
+            Step::Cas { index, success } => {
+                let Instruction::Access(a) = &code[index] else {
+                    return true;
+                };
+                let Some(cas) = &a.cas else { return true };
+                let e = v.lay.step_events[t][s].expect("an access makes an event");
+                if (success || !cas.weak)
+                    && !read[e]
+                        .some_pair(&value_of(cas.expected, &regs), |x, y| (x == y) == success)
+                {
+                    return false;
+                }
+                if let Some(d) = a.dst {
+                    regs[d as usize] = read[e].clone();
+                }
+                if let Some(d) = cas.success_dst {
+                    regs[d as usize] = Vals::one(i64::from(success));
+                }
+            }
+            Step::Jump { index, taken } => {
+                if let Instruction::Jump {
+                    cond: Some((op, a, b)),
+                    ..
+                } = &code[index]
+                {
+                    if !value_of(*a, &regs)
+                        .some_pair(&value_of(*b, &regs), |x, y| compare(*op, x, y) == taken)
+                    {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Lap rule item 1 on values: each event of A reads and writes what its copy at the end
+/// of B does, so their sets meet.
+fn laps_agree(v: &Combination<'_>, roles: &Roles, read: &[Vals], write: &[Vals]) -> bool {
+    let events = &v.lay.events;
+    (0..events.len()).all(|x| {
+        let Some(y) = roles.copy[x] else {
+            return true;
+        };
+        let reads = events[x].flags.0 & Flags::R.0 != 0;
+        let writes = events[x].flags.0 & Flags::W.0 != 0;
+        (!reads || read[x].intersects(&read[y])) && (!writes || write[x].intersects(&write[y]))
+    })
+}
