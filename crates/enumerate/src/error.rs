@@ -36,7 +36,7 @@ pub enum EnumErrorKind {
     /// Some path combination has `events` events, more than `limit`.
     TooManyEvents { events: usize, limit: usize },
     /// `--progress` names a level the test's dialect does not have.
-    Progress(crate::liveness::ProgressError),
+    Progress(crate::liveness::progress::ProgressError),
 }
 
 impl EnumErrorKind {
