@@ -133,13 +133,16 @@ fn facts(l: &Liveness) -> impl PartialEq + std::fmt::Debug {
     )
 }
 
-fn progresses() -> Vec<Progress> {
+/// Every uniform model, and two mixes over `program`'s levels (its dialect's keys: the
+/// outermost is `qf` for Vulkan, `dev` for OpenCL).
+fn progresses(program: &Program) -> Vec<Progress> {
     let mut out: Vec<Progress> = ProgressModel::ALL
         .into_iter()
         .map(Progress::uniform)
         .collect();
+    let outer = vkherd_enumerate::liveness::Level::of(program.dialect)[0].key;
     out.push(Progress::parse("wg=obe,inv=hsa").unwrap());
-    out.push(Progress::parse("qf=hsa,sg=lobe,default=unfair").unwrap());
+    out.push(Progress::parse(&format!("{outer}=hsa,sg=lobe,default=unfair")).unwrap());
     out
 }
 
@@ -148,7 +151,7 @@ fn compare(cases: &[(String, Program)], unrolls: std::ops::RangeInclusive<u32>) 
     for (name, program) in cases {
         for unroll in unrolls.clone() {
             let opts = options(program, unroll);
-            for p in progresses() {
+            for p in progresses(program) {
                 let run = |s| check_in(program, &opts, &p, &Budget::of(&opts.run), s);
                 let screened = run(Strategy::Screened).unwrap();
                 let plain = run(Strategy::Plain).unwrap();
