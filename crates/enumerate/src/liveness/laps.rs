@@ -18,12 +18,13 @@
 //! (`--naive`), which offers every pair, finds the same witnesses.
 
 use super::endings::{Ending, LPath};
+use super::roles::Roles;
 use super::screen::{self, Screen};
 use crate::combine::Layout;
 use crate::values::{Source, ValueSolver, Values};
 use crate::{CandidateView, Judgement, Shortcuts, Visitor, Wanted};
 use std::sync::atomic::{AtomicBool, Ordering};
-use vkherd_model::{Flags, Program, Rel, StaticRel, StaticSet, Statics};
+use vkherd_model::{Program, Rel, StaticRel, StaticSet, Statics};
 
 /// What the visitor looks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,84 +47,6 @@ pub struct Found {
     pub racy: bool,
     /// The events and static relations of the candidate's barrier meeting.
     pub statics: Box<Statics>,
-}
-
-/// The role of each event in the combination's endings.
-pub(crate) struct Roles {
-    /// In some spin iteration.
-    pub spin: Vec<bool>,
-    /// In lap A / lap B of some repeating invocation.
-    pub a: Vec<bool>,
-    pub b: Vec<bool>,
-    /// For an event of A, the matching event of the copy at the end of B.
-    pub copy: Vec<Option<usize>>,
-    /// Locations some event of A or B writes.
-    pub lap_locations: Vec<bool>,
-    /// Locations some event writes.
-    pub written: Vec<bool>,
-}
-
-impl Roles {
-    pub(crate) fn new(program: &Program, paths: &[LPath], lay: &Layout) -> Roles {
-        let n = lay.events.len();
-        let mut r = Roles {
-            spin: vec![false; n],
-            a: vec![false; n],
-            b: vec![false; n],
-            copy: vec![None; n],
-            lap_locations: vec![false; program.locations.len()],
-            written: vec![false; program.locations.len()],
-        };
-        let events_in = |t: usize, from: usize, to: usize| -> Vec<usize> {
-            lay.step_events[t][from..to]
-                .iter()
-                .flatten()
-                .copied()
-                .collect()
-        };
-        for (t, p) in paths.iter().enumerate() {
-            let len = p.path.steps.len();
-            match p.ending {
-                Ending::Spinning { start, .. } => {
-                    for e in events_in(t, start, len) {
-                        r.spin[e] = true;
-                    }
-                }
-                Ending::Repeating { a, b, .. } => {
-                    let la = events_in(t, a, b);
-                    for &e in &la {
-                        r.a[e] = true;
-                    }
-                    for e in events_in(t, b, len) {
-                        r.b[e] = true;
-                    }
-                    let copy = events_in(t, len - (b - a), len);
-                    for (&x, &y) in la.iter().zip(&copy) {
-                        r.copy[x] = Some(y);
-                    }
-                }
-                _ => {}
-            }
-        }
-        for (e, ev) in lay.events.iter().enumerate() {
-            // A write on its path (a failed compare-exchange only reads).
-            if let (Some(l), true) = (ev.location, ev.flags.0 & Flags::W.0 != 0) {
-                r.written[l] = true;
-                if r.a[e] || r.b[e] {
-                    r.lap_locations[l] = true;
-                }
-            }
-        }
-        r
-    }
-
-    fn in_laps(&self, e: usize) -> bool {
-        self.a[e] || self.b[e]
-    }
-
-    fn any(&self) -> bool {
-        self.spin.iter().chain(&self.a).chain(&self.b).any(|&x| x)
-    }
 }
 
 /// The visitor of one path combination of the liveness check.
@@ -368,7 +291,7 @@ impl Visitor for StuckVisitor<'_> {
         let Some(terms) = shortcuts.core else {
             return true;
         };
-        let passed = screen::may_find(self, Some(screen::Core::new(s, terms, asmo_pairs)));
+        let passed = may_find(self, Some(screen::Core::new(s, terms, asmo_pairs)));
         if !passed {
             self.rejected.store(true, Ordering::Relaxed);
         }
@@ -420,4 +343,20 @@ pub(crate) fn captured(f: Found) -> crate::capture::Captured {
         states: Vec::new(),
         key: f.key,
     }
+}
+
+/// Can the search of the combination of `visitor` find a candidate the visitor counts,
+/// on a barrier meeting whose coherence core is `core`? `false` only when the screen
+/// proves it cannot ([`screen::may_have_values`]).
+pub(crate) fn may_find(visitor: &StuckVisitor<'_>, core: Option<screen::Core<'_>>) -> bool {
+    let rf_allowed = |e: usize, s: Source| visitor.rf_allowed(e, s);
+    screen::may_have_values(&screen::Combination {
+        program: visitor.program,
+        paths: visitor.paths.iter().map(|p| &p.path).collect(),
+        lay: visitor.lay,
+        universe: visitor.solver.universe(),
+        roles: (visitor.mode == Mode::Witness).then_some(&visitor.roles),
+        rf_allowed: &rf_allowed,
+        core,
+    })
 }

@@ -34,6 +34,7 @@
 pub mod endings;
 pub mod laps;
 pub mod progress;
+mod roles;
 mod screen;
 
 use crate::budget::Budget;
@@ -440,7 +441,7 @@ impl<'a> Runner<'a> {
         // The screen without the coherence core, before the barrier meetings' static
         // relations and models are built; each meeting's core is used in the search
         // (`Visitor::may_find`). Barrier errors come first, as in the search.
-        if screen == Screen::Skip && !screen::may_find(&visitor, None) {
+        if screen == Screen::Skip && !laps::may_find(&visitor, None) {
             crate::driver::check_meetings(program, &self.opts.engine, &lay, &scbarinsts)?;
             return Ok((true, None));
         }

@@ -32,12 +32,11 @@
 //! where some candidate could need more guesses than the solver tries
 //! ([`crate::values::MAX_THIN_AIR_ASSIGNMENTS`]), counted over every rf option.
 
-use super::laps::{Mode, Roles, StuckVisitor};
+use super::roles::Roles;
 use crate::combine::Layout;
 use crate::engine::CoreTerms;
 use crate::paths::{Path, Step};
 use crate::values::Source;
-use crate::Visitor;
 use vkherd_model::{
     arith, compare, AccessKind, Flags, Instruction, Operand, Pin, Program, Rel, StaticRel, Statics,
 };
@@ -158,22 +157,6 @@ impl Vals {
     fn intersects(&self, other: &Vals) -> bool {
         self.some_pair(other, |x, y| x == y)
     }
-}
-
-/// Can the search of the combination of `visitor` find a candidate the visitor counts,
-/// on a barrier meeting whose coherence core is `core`? `false` only when it provably
-/// cannot (see the module's header).
-pub(crate) fn may_find(visitor: &StuckVisitor<'_>, core: Option<Core<'_>>) -> bool {
-    let rf_allowed = |e: usize, s: Source| visitor.rf_allowed(e, s);
-    may_have_values(&Combination {
-        program: visitor.program,
-        paths: visitor.paths.iter().map(|p| &p.path).collect(),
-        lay: visitor.lay,
-        universe: visitor.solver.universe(),
-        roles: (visitor.mode == Mode::Witness).then_some(&visitor.roles),
-        rf_allowed: &rf_allowed,
-        core,
-    })
 }
 
 /// Can some consistent candidate of the combination, with sources `v` allows, have
