@@ -119,8 +119,9 @@ fn opencl_lock_loops_match_naive() {
     assert!(naive >= 40, "only {naive} of 60 seeds compared with naive");
 }
 
-#[test]
-fn user_models_on_opencl_lock_loops_match_naive() {
+/// Each user model on 30 generated tests: the search equals itself without shortcuts
+/// and the plain enumeration, on at least `least` tests that fit the naive budget.
+fn user_models_match_naive(generate: fn(u64) -> (String, u32), least: usize) {
     for (model, text) in [
         ("sc-per-location", SC_PER_LOCATION),
         ("rc11-coherence", RC11_COHERENCE),
@@ -129,36 +130,25 @@ fn user_models_on_opencl_lock_loops_match_naive() {
         let engine = user(text);
         let mut naive = 0;
         for seed in 0..30 {
-            let (source, unroll) = common::random_opencl_lock_test(seed);
+            let (source, unroll) = generate(seed);
             let name = format!("{model}, seed {seed}");
             naive += compare(&name, &source, &engine, unroll, 100_000) as usize;
         }
         assert!(
-            naive >= 20,
+            naive >= least,
             "{model}: only {naive} of 30 seeds compared with naive"
         );
     }
 }
 
 #[test]
+fn user_models_on_opencl_lock_loops_match_naive() {
+    user_models_match_naive(common::random_opencl_lock_test, 20);
+}
+
+#[test]
 fn user_models_on_vulkan_rmw_loops_match_naive() {
-    for (model, text) in [
-        ("sc-per-location", SC_PER_LOCATION),
-        ("rc11-coherence", RC11_COHERENCE),
-        ("no-coherence", NO_COHERENCE),
-    ] {
-        let engine = user(text);
-        let mut naive = 0;
-        for seed in 0..30 {
-            let (source, unroll) = common::random_rmw_test(seed);
-            let name = format!("{model}, seed {seed}");
-            naive += compare(&name, &source, &engine, unroll, 100_000) as usize;
-        }
-        assert!(
-            naive >= 15,
-            "{model}: only {naive} of 30 seeds compared with naive"
-        );
-    }
+    user_models_match_naive(common::random_rmw_test, 15);
 }
 
 #[test]

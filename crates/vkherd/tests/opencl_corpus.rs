@@ -33,21 +33,7 @@ fn every_opencl_corpus_test_parses_lowers_and_states_its_expectation() {
     );
     let mut failures = Vec::new();
     for (name, source) in &tests {
-        match vkherd::load_litmus(source) {
-            Ok(p) => {
-                if p.dialect.name != "opencl" {
-                    failures.push(format!("{name}: not lowered as OpenCL"));
-                }
-                let stem = Path::new(name).file_stem().unwrap().to_string_lossy();
-                if p.name != stem {
-                    failures.push(format!(
-                        "{name}: test name {} differs from the file name",
-                        p.name
-                    ));
-                }
-            }
-            Err(e) => failures.push(e.render(name, source)),
-        }
+        failures.extend(files::load_failures(name, source, "opencl"));
         let header_ok = source.lines().any(|l| {
             let l = l.trim_start_matches("(* ");
             l.starts_with("Expected: Ok (Allowed condition holds), data race: ")

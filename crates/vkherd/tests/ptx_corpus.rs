@@ -55,21 +55,7 @@ fn every_ptx_corpus_test_parses_lowers_and_states_its_expectations() {
     assert!(tests.len() >= 40, "PTX corpus too small: {}", tests.len());
     let mut failures = Vec::new();
     for (name, source) in &tests {
-        match vkherd::load_litmus(source) {
-            Ok(p) => {
-                if p.dialect.name != "ptx" {
-                    failures.push(format!("{name}: not lowered as PTX"));
-                }
-                let stem = Path::new(name).file_stem().unwrap().to_string_lossy();
-                if p.name != stem {
-                    failures.push(format!(
-                        "{name}: test name {} differs from the file name",
-                        p.name
-                    ));
-                }
-            }
-            Err(e) => failures.push(e.render(name, source)),
-        }
+        failures.extend(files::load_failures(name, source, "ptx"));
         for model in ["ptx", "ptx-v6.0"] {
             if expected(source, model).is_none() {
                 failures.push(format!("{name}: no `Expected {model}: Ok|No` line"));

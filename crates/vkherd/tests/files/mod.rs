@@ -21,3 +21,28 @@ pub fn pruned_and_naive_reports(program: &vkherd_model::Program) -> (String, Str
     };
     (run(false), run(true))
 }
+
+/// Why the corpus file `name` does not load as a test of `dialect` named after its file
+/// (none: it does).
+pub fn load_failures(name: &str, source: &str, dialect: &str) -> Vec<String> {
+    match vkherd::load_litmus(source) {
+        Ok(p) => {
+            let mut out = Vec::new();
+            if p.dialect.name != dialect {
+                out.push(format!("{name}: not lowered as {dialect}"));
+            }
+            let stem = std::path::Path::new(name)
+                .file_stem()
+                .unwrap()
+                .to_string_lossy();
+            if p.name != stem {
+                out.push(format!(
+                    "{name}: test name {} differs from the file name",
+                    p.name
+                ));
+            }
+            out
+        }
+        Err(e) => vec![e.render(name, source)],
+    }
+}
