@@ -668,9 +668,6 @@ const HERD7_NAMES: &[(&str, &str)] = &[
     ("FW", "final writes are decided by the model's `co`"),
     ("rmw", "an atomic read-modify-write is one event, in both `R` and `W`"),
     ("amo", "an atomic read-modify-write is one event, in both `R` and `W`"),
-    ("addr", "dependencies are not base relations here"),
-    ("data", "dependencies are not base relations here"),
-    ("ctrl", "dependencies are not base relations here"),
 ];
 
 /// The message for a name that is neither defined nor a base name: the base names, and

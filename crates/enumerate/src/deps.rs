@@ -8,17 +8,29 @@
 //! taint their destination with the union of their operands' taints; a conditional jump
 //! adds its operands' taints to the thread's control taint, which every later event of
 //! the path carries. Then `data` = (r, e) for r in the taint of e's value operands (the
-//! value a store or RMW writes, a compare-and-swap's expected value), and `ctrl` = (r, e)
-//! for r in the control taint at e. Syntactic: `mul r1, r0, 0` still depends on r0.
-//! Both are contained in `po` (a taint only holds earlier reads of the thread).
+//! value a store or RMW writes, a compare-and-swap's expected value), `addr` = (r, e) for
+//! r in the taint of the index of e's register-dependent address
+//! ([`vkherd_model::Address`]), and `ctrl` = (r, e) for r in the control taint at e. The
+//! jumps that choose such an access's location (marked `address`) add nothing to the
+//! control taint: herd's address dependency orders the access, not what follows it.
+//! Syntactic: `mul r1, r0, 0` still depends on r0. All three are contained in `po` (a
+//! taint only holds earlier reads of the thread).
 
 use crate::combine::Layout;
 use crate::paths::{Path, Step};
 use vkherd_model::{Instruction, Operand, Program, Rel};
 
-/// `data` and `ctrl` of the laid-out path combination.
-pub fn dependencies(program: &Program, paths: &[&Path], lay: &Layout) -> (Rel, Rel) {
+/// The syntactic dependencies of one path combination.
+pub struct Dependencies {
+    pub addr: Rel,
+    pub data: Rel,
+    pub ctrl: Rel,
+}
+
+/// `addr`, `data` and `ctrl` of the laid-out path combination.
+pub fn dependencies(program: &Program, paths: &[&Path], lay: &Layout) -> Dependencies {
     let n = lay.events.len();
+    let mut addr = Rel::empty(n);
     let mut data = Rel::empty(n);
     let mut ctrl = Rel::empty(n);
     for (t, path) in paths.iter().enumerate() {
@@ -57,6 +69,11 @@ pub fn dependencies(program: &Program, paths: &[&Path], lay: &Layout) -> (Rel, R
                     for r in from {
                         data.insert(r, e);
                     }
+                    if let Some(address) = &a.address {
+                        for r in get(&taint, &address.index) {
+                            addr.insert(r, e);
+                        }
+                    }
                     for &r in &control {
                         ctrl.insert(r, e);
                     }
@@ -74,8 +91,8 @@ pub fn dependencies(program: &Program, paths: &[&Path], lay: &Layout) -> (Rel, R
                     v.extend(get(&taint, b));
                     set(&mut taint, *dst, v);
                 }
-                Instruction::Jump { cond, .. } => {
-                    if let Some((_, a, b)) = cond {
+                Instruction::Jump { cond, address, .. } => {
+                    if let (Some((_, a, b)), false) = (cond, address) {
                         control.extend(get(&taint, a));
                         control.extend(get(&taint, b));
                         control.sort_unstable();
@@ -85,7 +102,7 @@ pub fn dependencies(program: &Program, paths: &[&Path], lay: &Layout) -> (Rel, R
             }
         }
     }
-    (data, ctrl)
+    Dependencies { addr, data, ctrl }
 }
 
 #[cfg(test)]
@@ -112,11 +129,12 @@ mod tests {
         for a in &per[0] {
             let combo = vec![a];
             let lay = layout(&p, &combo);
-            let (d, c) = dependencies(&p, &combo, &lay);
+            let d = dependencies(&p, &combo, &lay);
+            assert!(d.addr.pairs().next().is_none(), "PTX names locations");
             let name = |e: usize| lay.events[e].instr;
             out.push((
-                d.pairs().map(|(a, b)| (name(a), name(b))).collect(),
-                c.pairs().map(|(a, b)| (name(a), name(b))).collect(),
+                d.data.pairs().map(|(a, b)| (name(a), name(b))).collect(),
+                d.ctrl.pairs().map(|(a, b)| (name(a), name(b))).collect(),
             ));
         }
         out

@@ -285,8 +285,8 @@ fn search_layout_with<E: Engine, V: Visitor>(
             scbarinst,
             &engine.statics_options(),
         );
-        if let Some((data, ctrl)) = &deps {
-            statics = statics.with_dependencies(data.clone(), ctrl.clone());
+        if let Some(d) = &deps {
+            statics = statics.with_dependencies(d.addr.clone(), d.data.clone(), d.ctrl.clone());
         }
         check_instances(
             statics.rel(StaticRel::ScbarInst),

@@ -96,12 +96,8 @@ impl<'a> ValueSolver<'a> {
             })
             .collect();
         let thread_of = layout.events.iter().map(|e| e.thread).collect();
-        let mut universe: Vec<i64> = program.constants.clone();
-        universe.push(0);
-        universe.sort_unstable();
-        universe.dedup();
-        let fresh = universe.last().copied().unwrap_or(0).wrapping_add(1);
-        universe.push(fresh);
+        // Shared with the bounds of register-dependent addresses, which must cover it.
+        let universe = vkherd_model::addresses::universe(program);
         ValueSolver {
             program,
             paths,

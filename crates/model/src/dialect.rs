@@ -147,7 +147,8 @@ pub enum BaseValue {
 /// and a later event e of its thread's path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DepKind {
-    /// e's address is computed from the value r read (empty while addresses are names).
+    /// e's location is chosen by a register computed from the value r read
+    /// ([`crate::Address`]).
     Addr,
     /// A value operand of e (the value stored, an RMW's operand, a compare-and-swap's
     /// expected value) is computed, through moves and arithmetic, from the value r read.

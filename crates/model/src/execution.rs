@@ -95,11 +95,11 @@ pub struct Statics {
     /// The MMRA variant is on ([`ModelOptions::mmra`]).
     pub(crate) mmra: bool,
     pub(crate) iden: Rel,
-    /// `data` and `ctrl` (the dialect's [`crate::BaseValue::Dep`] bases), empty unless
-    /// given by [`Statics::with_dependencies`].
+    /// `addr`, `data` and `ctrl` (the dialect's [`crate::BaseValue::Dep`] bases), empty
+    /// unless given by [`Statics::with_dependencies`].
+    pub(crate) addr: Rel,
     pub(crate) data: Rel,
     pub(crate) ctrl: Rel,
-    pub(crate) no_addr: Rel,
 }
 
 /// The static event sets, typed: what [`Statics::set`] looks up. The first ones are the
@@ -211,19 +211,19 @@ impl Statics {
     /// The same statics with the syntactic dependencies of the path combination (the
     /// enumerator computes them for dialects that read them,
     /// [`Dialect::has_dependencies`]).
-    pub fn with_dependencies(mut self, data: Rel, ctrl: Rel) -> Statics {
+    pub fn with_dependencies(mut self, addr: Rel, data: Rel, ctrl: Rel) -> Statics {
+        self.addr = addr;
         self.data = data;
         self.ctrl = ctrl;
         self
     }
 
-    /// A syntactic dependency relation ([`crate::DepKind`]); `addr` is always empty.
+    /// A syntactic dependency relation ([`crate::DepKind`]).
     pub fn dependency(&self, kind: crate::DepKind) -> &Rel {
         match kind {
             crate::DepKind::Data => &self.data,
             crate::DepKind::Ctrl => &self.ctrl,
-            // No dialect has register addresses.
-            crate::DepKind::Addr => &self.no_addr,
+            crate::DepKind::Addr => &self.addr,
         }
     }
 
@@ -578,7 +578,7 @@ impl Statics {
             iden,
             data: Rel::empty(n),
             ctrl: Rel::empty(n),
-            no_addr: Rel::empty(n),
+            addr: Rel::empty(n),
         }
     }
 }

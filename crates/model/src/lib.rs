@@ -2,6 +2,7 @@
 //! algebra on bit matrices, and the axioms of the Khronos Alloy model (`spirv.als`),
 //! transcribed definition by definition.
 
+pub mod addresses;
 pub mod axioms;
 pub mod dialect;
 pub mod execution;

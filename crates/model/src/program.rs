@@ -111,7 +111,25 @@ pub struct Access {
     pub cas: Option<Cas>,
     /// The MMRA tags of the event (docs/mmra.md); empty if the source has none.
     pub mmra: MmraTags,
+    /// A location chosen by a register's value (`y[r0]`): an address dependency.
+    pub address: Option<Address>,
     pub span: Span,
+}
+
+/// The address of an access computed from registers (`y[r0]`, `y + r0`, `[r0]` holding
+/// `&x`): the value of `index` chooses the reference, value `v` naming the reference `r`
+/// of the pair `(v, r)` of `targets`. A lowering makes one such access with `reference:
+/// None`; [`crate::addresses::resolve`] bounds the values `index` can hold and turns it
+/// into one access per value (each with its `reference`), chosen by address jumps
+/// ([`Instruction::Jump`]'s `address`). The access keeps its `Address`: the read events
+/// `index` is computed from are its `addr` dependencies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Address {
+    pub index: Operand,
+    /// The references the index may name, by value, in increasing value order.
+    pub targets: Vec<(i64, RefId)>,
+    /// The address as the source writes it (`y[r0]`), for messages.
+    pub text: String,
 }
 
 /// One lowered instruction.
@@ -130,6 +148,9 @@ pub enum Instruction {
     Jump {
         cond: Option<(CmpOp, Operand, Operand)>,
         target: usize,
+        /// One of the jumps that choose an access's location by its [`Address`]: the
+        /// access depends on the index by address, not the later events by control.
+        address: bool,
         span: Span,
     },
 }

@@ -443,6 +443,7 @@ impl ThreadLowering<'_> {
             Instruction::Jump {
                 cond,
                 target: to,
+                address: false,
                 span,
             },
             span,
@@ -611,6 +612,7 @@ impl ThreadLowering<'_> {
             pin: None,
             cas: None,
             mmra: self.tags.clone(),
+            address: None,
             span,
         };
         fill(&mut a);

@@ -358,6 +358,7 @@ impl Lowering<'_> {
             pin: None,
             cas: None,
             mmra: MmraTags::default(),
+            address: None,
             span,
         }
     }
@@ -518,6 +519,7 @@ impl Lowering<'_> {
                 self.code.push(Instruction::Jump {
                     cond: Some((*op, operand(a), operand(b))),
                     target: 0,
+                    address: false,
                     span,
                 });
                 self.fixups.push((at, target.value.clone(), target.span));
@@ -527,6 +529,7 @@ impl Lowering<'_> {
                 self.code.push(Instruction::Jump {
                     cond: None,
                     target: 0,
+                    address: false,
                     span,
                 });
                 self.fixups.push((at, target.value.clone(), target.span));
@@ -613,6 +616,7 @@ impl Lowering<'_> {
                 pin: None,
                 cas: None,
                 mmra: MmraTags::default(),
+                address: None,
                 span,
             })
         };
@@ -635,6 +639,7 @@ impl Lowering<'_> {
             self.code.push(Instruction::Jump {
                 cond: Some((CmpOp::Eq, Operand::Reg(r), Operand::Imm(c))),
                 target: 0,
+                address: false,
                 span,
             });
         }
@@ -643,6 +648,7 @@ impl Lowering<'_> {
         self.code.push(Instruction::Jump {
             cond: None,
             target: 0,
+            address: false,
             span,
         });
         for (k, &c) in values.iter().enumerate() {
@@ -655,6 +661,7 @@ impl Lowering<'_> {
             self.code.push(Instruction::Jump {
                 cond: None,
                 target: 0,
+                address: false,
                 span,
             });
         }

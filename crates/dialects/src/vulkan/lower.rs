@@ -194,6 +194,7 @@ fn lower_code(
             pin: None,
             cas: None,
             mmra: attrs.mmra.clone(),
+            address: None,
             span,
         };
         let lowered = match &i.value {
@@ -274,6 +275,7 @@ fn lower_code(
             Instr::Goto(l) => Instruction::Jump {
                 cond: None,
                 target: target(l, span)?,
+                address: false,
                 span,
             },
             Instr::Branch {
@@ -288,6 +290,7 @@ fn lower_code(
                     operand(*b, regs, constants),
                 )),
                 target: target(l, span)?,
+                address: false,
                 span,
             },
         };

@@ -178,6 +178,7 @@ fn lower_instr(test: &KhronosTest, i: &KhronosInstr, by_name: &HashMap<String, R
         cas: None,
         // Khronos `.test` files have no tags.
         mmra: MmraTags::default(),
+        address: None,
         span: i.span,
     }
 }
