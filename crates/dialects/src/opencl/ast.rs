@@ -78,28 +78,57 @@ pub enum ClExpected {
     Location(Spanned<String>),
 }
 
+/// The location an access names: a cell (`x`, `y[1]`), or a cell chosen by a register
+/// (`y[r0]`, `y + r0`, `*(y + r0 + 1)`: an address dependency, docs/opencl.md "Pointers
+/// and cells").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClLoc {
+    /// The cell; for a register-dependent address, the array (its parameter's name).
+    pub cell: String,
+    pub index: Option<ClIndex>,
+}
+
+impl ClLoc {
+    /// A cell named by a constant address.
+    pub fn cell(cell: String) -> ClLoc {
+        ClLoc { cell, index: None }
+    }
+}
+
+/// The index of a register-dependent address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClIndex {
+    /// The index into the array, constant offsets included (`y + r0 + 1`: `r0 + 1`).
+    pub expr: Box<Spanned<ClExpr>>,
+    /// The array's cells by index (`y[0]`, `y[1]`; a location that is not an array has
+    /// one, itself).
+    pub cells: Vec<String>,
+    /// The address as written (`y + r0`), for messages.
+    pub text: String,
+}
+
 /// A memory operation. Orders and scopes are resolved: OpenCL C's defaults (seq_cst,
 /// device) are filled in where the source omits them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClMemOp {
     /// `*x` (plain, non-atomic read).
-    PlainLoad { loc: String },
+    PlainLoad { loc: ClLoc },
     /// `atomic_load[_explicit](x[, ORDER[, SCOPE]])`
     Load {
-        loc: String,
+        loc: ClLoc,
         order: MemOrder,
         scope: ClScope,
     },
     /// `atomic_store[_explicit](x, v[, ORDER[, SCOPE]])`
     Store {
-        loc: String,
+        loc: ClLoc,
         value: Box<Spanned<ClExpr>>,
         order: MemOrder,
         scope: ClScope,
     },
     /// `atomic_exchange` (`op: None`) and `atomic_fetch_OP`: returns the old value.
     Rmw {
-        loc: String,
+        loc: ClLoc,
         op: Option<ArithOp>,
         value: Box<Spanned<ClExpr>>,
         order: MemOrder,
@@ -108,7 +137,7 @@ pub enum ClMemOp {
     /// `atomic_compare_exchange_{strong,weak}[_explicit](x, expected, desired[, S, F[, SCOPE]])`:
     /// returns 1 on success, 0 on failure.
     Cas {
-        loc: String,
+        loc: ClLoc,
         weak: bool,
         expected: ClExpected,
         desired: Box<Spanned<ClExpr>>,
@@ -150,7 +179,7 @@ pub enum ClStmt {
     /// `int rK;`: a declaration without a value (the register starts at 0).
     Declare { reg: u32 },
     /// `*x = e;` (plain, non-atomic write).
-    PlainStore { loc: String, value: Spanned<ClExpr> },
+    PlainStore { loc: ClLoc, value: Spanned<ClExpr> },
     /// An expression evaluated for its effects: `atomic_store(x, 1);`.
     Expr(Spanned<ClExpr>),
     /// `atomic_work_item_fence(FLAGS, ORDER, SCOPE);`

@@ -18,7 +18,7 @@
 //! fence (kind `Fence`).
 
 use crate::opencl::ast::{
-    AddrSpace, ClExpected, ClExpr, ClMemOp, ClParam, ClScope, ClStmt, ClThread, FenceFlags,
+    AddrSpace, ClExpected, ClLoc, ClExpr, ClMemOp, ClParam, ClScope, ClStmt, ClThread, FenceFlags,
     MemOrder, OpenClTest, Spanned,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -91,7 +91,7 @@ pub fn lower_opencl(test: &OpenClTest) -> Result<Program, Diagnostic> {
         &mut constants,
     )?;
 
-    Ok(Program {
+    let mut program = Program {
         dialect: &crate::opencl::OPENCL,
         name: test.name.clone(),
         description: test.description.clone(),
@@ -106,7 +106,9 @@ pub fn lower_opencl(test: &OpenClTest) -> Result<Program, Diagnostic> {
         constants: constants.into_iter().collect(),
         reg_names,
         warnings,
-    })
+    };
+    vkherd_model::addresses::resolve(&mut program)?;
+    Ok(program)
 }
 
 /// (qf, wg, sg) of each thread: qf is the OpenCL device (default 0). `wg` and `sg` must be
@@ -270,7 +272,11 @@ fn stmt_registers(s: &ClStmt, out: &mut BTreeSet<u32>) {
         ClStmt::Declare { reg } => {
             out.insert(*reg);
         }
-        ClStmt::PlainStore { value, .. } | ClStmt::Expr(value) => expr_registers(&value.value, out),
+        ClStmt::PlainStore { loc, value } => {
+            loc_registers(loc, out);
+            expr_registers(&value.value, out);
+        }
+        ClStmt::Expr(value) => expr_registers(&value.value, out),
         ClStmt::Fence { .. } | ClStmt::Barrier { .. } => {}
         ClStmt::Tagged { stmt, .. } => stmt_registers(&stmt.value, out),
         ClStmt::If { cond, then, els } => {
@@ -298,13 +304,18 @@ fn expr_registers(e: &ClExpr, out: &mut BTreeSet<u32>) {
         }
         ClExpr::Not(a) => expr_registers(&a.value, out),
         ClExpr::Mem(m) => match m {
-            ClMemOp::PlainLoad { .. } | ClMemOp::Load { .. } => {}
-            ClMemOp::Store { value, .. } | ClMemOp::Rmw { value, .. } => {
+            ClMemOp::PlainLoad { loc } | ClMemOp::Load { loc, .. } => loc_registers(loc, out),
+            ClMemOp::Store { loc, value, .. } | ClMemOp::Rmw { loc, value, .. } => {
+                loc_registers(loc, out);
                 expr_registers(&value.value, out)
             }
             ClMemOp::Cas {
-                expected, desired, ..
+                loc,
+                expected,
+                desired,
+                ..
             } => {
+                loc_registers(loc, out);
                 match expected {
                     ClExpected::Value(v) => expr_registers(&v.value, out),
                     ClExpected::Pointer(r) => {
@@ -315,6 +326,13 @@ fn expr_registers(e: &ClExpr, out: &mut BTreeSet<u32>) {
                 expr_registers(&desired.value, out);
             }
         },
+    }
+}
+
+/// The registers of a register-dependent address's index.
+fn loc_registers(loc: &ClLoc, out: &mut BTreeSet<u32>) {
+    if let Some(index) = &loc.index {
+        expr_registers(&index.expr.value, out);
     }
 }
 
@@ -499,7 +517,7 @@ impl ThreadLowering<'_> {
             ClStmt::Declare { .. } => Ok(()),
             ClStmt::PlainStore { loc, value } => {
                 let v = self.value(value)?;
-                let flags = Flags::W | self.region(loc);
+                let flags = Flags::W | self.region(&loc.cell);
                 self.access(AccessKind::Store, flags, loc, None, Some(v), span)
             }
             ClStmt::Expr(e) => match &e.value {
@@ -512,7 +530,7 @@ impl ThreadLowering<'_> {
                     let v = self.value(value)?;
                     let flags = Flags::W
                         | Flags::A
-                        | self.region(loc)
+                        | self.region(&loc.cell)
                         | order_flags(Kind::Store, *order)
                         | scope_flag(*scope);
                     self.access(AccessKind::Store, flags, loc, None, Some(v), e.span)
@@ -623,17 +641,42 @@ impl ThreadLowering<'_> {
         &mut self,
         kind: AccessKind,
         flags: Flags,
-        loc: &str,
+        loc: &ClLoc,
         dst: Option<u32>,
         value: Option<Operand>,
         span: Span,
     ) -> Result<(), Diagnostic> {
-        let r = self.names.reference(loc, span)?;
+        let (r, address) = self.place_of(loc, span)?;
         self.push_access(kind, flags, span, |a| {
-            a.reference = Some(r);
+            a.reference = r;
+            a.address = address;
             a.dst = dst;
             a.value = value;
         })
+    }
+
+    /// Where an access goes: a cell's reference, or for a register-dependent address
+    /// (`y[r0]`) the index, evaluated here, and the cells it may name by value; the
+    /// shared pass `addresses::resolve` bounds it once every thread is lowered.
+    fn place_of(
+        &mut self,
+        loc: &ClLoc,
+        span: Span,
+    ) -> Result<(Option<RefId>, Option<Address>), Diagnostic> {
+        let Some(index) = &loc.index else {
+            return Ok((Some(self.names.reference(&loc.cell, span)?), None));
+        };
+        let value = self.value(&index.expr)?;
+        let mut targets = Vec::with_capacity(index.cells.len());
+        for (k, cell) in index.cells.iter().enumerate() {
+            targets.push((k as i64, self.names.reference(cell, span)?));
+        }
+        let address = Address {
+            index: value,
+            targets,
+            text: index.text.clone(),
+        };
+        Ok((None, Some(address)))
     }
 
     /// Evaluates `e` into register `dst`.
@@ -722,7 +765,7 @@ impl ThreadLowering<'_> {
         match m {
             ClMemOp::PlainLoad { loc } => {
                 let d = dst_or_temp(self)?;
-                let flags = Flags::R | self.region(loc);
+                let flags = Flags::R | self.region(&loc.cell);
                 self.access(AccessKind::Load, flags, loc, Some(d), None, span)?;
                 Ok(Operand::Reg(d))
             }
@@ -730,7 +773,7 @@ impl ThreadLowering<'_> {
                 let d = dst_or_temp(self)?;
                 let flags = Flags::R
                     | Flags::A
-                    | self.region(loc)
+                    | self.region(&loc.cell)
                     | order_flags(Kind::Load, *order)
                     | scope_flag(*scope);
                 self.access(AccessKind::Load, flags, loc, Some(d), None, span)?;
@@ -752,12 +795,13 @@ impl ThreadLowering<'_> {
                 let flags = Flags::R
                     | Flags::W
                     | Flags::A
-                    | self.region(loc)
+                    | self.region(&loc.cell)
                     | order_flags(Kind::Rmw, *order)
                     | scope_flag(*scope);
-                let r = self.names.reference(loc, span)?;
+                let (r, address) = self.place_of(loc, span)?;
                 self.push_access(AccessKind::Rmw, flags, span, |a| {
-                    a.reference = Some(r);
+                    a.reference = r;
+                    a.address = address;
                     a.dst = Some(d);
                     a.value = Some(v);
                     a.rmw_op = *op;
@@ -787,21 +831,23 @@ impl ThreadLowering<'_> {
                     ClExpected::Location(at) => {
                         let t = self.temp(at.span)?;
                         let flags = Flags::R | self.region(&at.value);
-                        self.access(AccessKind::Load, flags, &at.value, Some(t), None, at.span)?;
+                        let at_loc = ClLoc::cell(at.value.clone());
+                        self.access(AccessKind::Load, flags, &at_loc, Some(t), None, at.span)?;
                         (Operand::Reg(t), self.temp(span)?)
                     }
                 };
                 let desired = self.value(desired)?;
                 let ok = dst_or_temp(self)?;
-                let base = Flags::A | self.region(loc) | scope_flag(*scope);
+                let base = Flags::A | self.region(&loc.cell) | scope_flag(*scope);
                 let flags = base | Flags::R | Flags::W | order_flags(Kind::Rmw, *success);
                 // The failing read is a load: order_flags drops the release half of a
                 // release or acq_rel failure order (accepted with a warning, as herd7
                 // reads it: release as relaxed, acq_rel as acquire).
                 let fail_flags = base | Flags::R | order_flags(Kind::Load, *failure);
-                let r = self.names.reference(loc, span)?;
+                let (r, address) = self.place_of(loc, span)?;
                 self.push_access(AccessKind::Rmw, flags, span, |a| {
-                    a.reference = Some(r);
+                    a.reference = r;
+                    a.address = address;
                     a.dst = Some(old);
                     a.value = Some(desired);
                     a.cas = Some(Cas {
@@ -821,7 +867,7 @@ impl ThreadLowering<'_> {
                     self.access(
                         AccessKind::Store,
                         flags,
-                        &at.value,
+                        &ClLoc::cell(at.value.clone()),
                         None,
                         Some(Operand::Reg(old)),
                         at.span,

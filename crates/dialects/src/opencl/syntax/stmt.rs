@@ -5,8 +5,8 @@
 //! `<` `<=` `>` `>=` < `+` `-` < `*` `/` < unary `!` `-` `*` (dereference).
 
 use crate::opencl::ast::{
-    ArithOp, ClExpected, ClExpr, ClMemOp, ClParam, ClScope, ClStmt, CmpOp, FenceFlags, MemOrder,
-    Spanned,
+    ArithOp, ClExpected, ClExpr, ClIndex, ClLoc, ClMemOp, ClParam, ClScope, ClStmt, CmpOp,
+    FenceFlags, MemOrder, Spanned,
 };
 use vkherd_litmus::error::Warning;
 use vkherd_litmus::mmra::MmraTags;
@@ -52,10 +52,27 @@ struct Body<'s, 'a> {
 }
 
 /// A location an access names: the cell (`x`, `y[1]`) and the parameter it is reached
-/// through (an index into the thread's parameters).
+/// through (an index into the thread's parameters); for a register-dependent address
+/// (`y[r0]`), `cell` is the parameter's name and `index` chooses the cell.
 struct Loc {
     cell: String,
     param: usize,
+    index: Option<ClIndex>,
+}
+
+impl Loc {
+    fn into_cl(self) -> ClLoc {
+        ClLoc {
+            cell: self.cell,
+            index: self.index,
+        }
+    }
+}
+
+/// An index as written: a constant, or an expression over registers.
+enum Index {
+    Const(i64),
+    Dynamic(Expr),
 }
 
 /// Register numbers of local variables not named `rK` start here (docs/opencl.md).
@@ -431,7 +448,7 @@ that accesses memory, a fence or a barrier",
 
     /// `= e;` after the location of a plain store (`i` at the statement, `j` at `=`).
     fn store_rest(&mut self, i: &'a str, j: &'a str, loc: Loc) -> PResult<'a, Stmts> {
-        let loc = loc.cell;
+        let loc = loc.into_cl();
         let (j, _) = sym(
             j,
             '=',
@@ -562,7 +579,7 @@ that accesses memory, a fence or a barrier",
         let name = "atomic_init";
         let (j, (args, close)) = self.call_args(after, name)?;
         arity(&args, name, 2, 2, "atomic_init(x, V)", close)?;
-        let loc = self.location_arg(args[0], name)?.cell;
+        let loc = self.location_arg(args[0], name)?.into_cl();
         let value = self.expr_arg(args[1])?;
         let j = self.end_of_statement(j)?;
         let stmt = ClStmt::PlainStore { loc, value };
@@ -689,7 +706,7 @@ that accesses memory, a fence or a barrier",
         }
         if let Some(rest) = i.strip_prefix('*') {
             let (j, loc) = self.deref(rest)?;
-            let e = ClExpr::Mem(ClMemOp::PlainLoad { loc: loc.cell });
+            let e = ClExpr::Mem(ClMemOp::PlainLoad { loc: loc.into_cl() });
             return Ok((j, self.spanned(e, i, j)));
         }
         match integer(i) {
@@ -721,7 +738,7 @@ that accesses memory, a fence or a barrier",
         if let Some(p) = self.params.iter().position(|p| p.name == w) {
             if ws(j)?.0.starts_with('[') {
                 let (j, loc) = self.indexed(i, p)?;
-                let e = ClExpr::Mem(ClMemOp::PlainLoad { loc: loc.cell });
+                let e = ClExpr::Mem(ClMemOp::PlainLoad { loc: loc.into_cl() });
                 return Ok((j, self.spanned(e, i, j)));
             }
             return fail(
@@ -766,7 +783,7 @@ that accesses memory, a fence or a barrier",
     /// an array of the init block, the parameter's own location for index 0 of a scalar.
     fn cell(&self, p: usize, index: i64, text: &'a str) -> Result<Loc, nom::Err<PErr<'a>>> {
         let name = &self.params[p].name;
-        let len = self.arrays.iter().find(|(a, _)| a == name).map(|&(_, n)| n);
+        let len = self.array_len(p);
         let cell = match (len, u64::try_from(index)) {
             (Some(n), Ok(k)) if k < n => super::cell_name(name, k),
             (Some(n), _) => {
@@ -788,43 +805,92 @@ that accesses memory, a fence or a barrier",
                 ))
             }
         };
-        Ok(Loc { cell, param: p })
+        Ok(Loc {
+            cell,
+            param: p,
+            index: None,
+        })
     }
 
-    /// A constant index at `i` (after `[`, `+` or `-`). A register or another expression
-    /// there is an address that depends on a value read, which is refused
-    /// (docs/opencl.md "Arrays").
-    fn index(&self, i: &'a str, array: &str) -> PResult<'a, i64> {
-        let (i, _) = ws(i)?;
-        match integer(i) {
-            Ok(r) => Ok(r),
-            Err(nom::Err::Error(_)) => {
-                let what = if ident(i).is_ok_and(|(_, w)| self.var(w).is_some()) {
-                    "an address that depends on a register (an address dependency)"
-                } else {
-                    "an index that is not a constant"
-                };
-                fail(
-                    token_at(i),
-                    format!("`{}` as an index of `{array}`: {what} is not supported: expected a constant index, `{array}[1]` or `{array} + 1`", token_at(i)),
-                )
-            }
-            Err(e) => Err(e),
+    /// The length of the parameter `p`'s array, if the init block declares one.
+    fn array_len(&self, p: usize) -> Option<u64> {
+        let name = &self.params[p].name;
+        self.arrays.iter().find(|(a, _)| a == name).map(|&(_, n)| n)
+    }
+
+    /// The location `p + index` where the index is computed at run time (`text` is the
+    /// address as written): every cell of the array (the location itself for a scalar)
+    /// is a candidate; the lowering bounds the index's values (docs/opencl.md).
+    fn dynamic_cell(&self, p: usize, index: Expr, text: &'a str) -> Loc {
+        let name = &self.params[p].name;
+        let cells = match self.array_len(p) {
+            Some(n) => (0..n).map(|k| super::cell_name(name, k)).collect(),
+            None => vec![name.clone()],
+        };
+        Loc {
+            cell: name.clone(),
+            param: p,
+            index: Some(ClIndex {
+                expr: Box::new(index),
+                cells,
+                text: text.trim().to_string(),
+            }),
         }
     }
 
-    /// `[K]` after an array name at `i`: the index and the input after `]`.
-    fn subscript(&self, i: &'a str, array: &str) -> PResult<'a, i64> {
-        let (j, _) = sym(i, '[', "", "`[`")?;
-        let (j, index) = self.index(j, array)?;
-        let (j, _) = sym(j, ']', &format!(" in `{array}[...]`"), "`]`")?;
-        Ok((j, index))
+    /// An index term at `i` (after `+` or `-` in a pointer): an integer, or a product
+    /// over registers (`r0`, `r0 * 0`, `(r0 & 1)`), an address dependency.
+    fn index(&mut self, i: &'a str) -> PResult<'a, Index> {
+        // Level 8 of `binary`: `*` and `/` and what binds tighter.
+        let (j, e) = self.binary(i, 8)?;
+        match e.value {
+            ClExpr::Const(v) => Ok((j, Index::Const(v))),
+            _ => Ok((j, Index::Dynamic(e))),
+        }
     }
 
-    /// A pointer to a location: `x`, `y + 1`, `y - 1 + 2`, `&y[1]`, `(y + 1)`. `y` alone
-    /// points to the first cell of an array. Parentheses are counted, not recursed into,
-    /// so that no input nests deeper than this frame.
-    fn pointer(&self, i: &'a str, ctx: &str) -> PResult<'a, Loc> {
+    /// `[E]` after an array name at `i`: the index (a constant, or an expression over
+    /// registers) and the input after `]`.
+    fn subscript(&mut self, i: &'a str, array: &str) -> PResult<'a, Index> {
+        let (j, _) = sym(i, '[', "", "`[`")?;
+        let (k, _) = ws(j)?;
+        if let Ok((l, v)) = integer(k) {
+            if let Ok((l, _)) = sym(l, ']', "", "`]`") {
+                return Ok((l, Index::Const(v)));
+            }
+        }
+        let (j, e) = self.expr(j)?;
+        let (j, _) = sym(j, ']', &format!(" in `{array}[...]`"), "`]`")?;
+        Ok((j, Index::Dynamic(e)))
+    }
+
+    /// `acc + term` (or `-`): the index so far with one more term.
+    fn add_term(&self, acc: Option<Expr>, term: Expr, sign: i64, start: &'a str) -> Expr {
+        let span_of = |e: &Expr| e.span;
+        let term = if sign < 0 {
+            let zero = Spanned::new(ClExpr::Const(0), span_of(&term));
+            let span = span_of(&term);
+            Spanned::new(
+                ClExpr::Arith(ArithOp::Sub, Box::new(zero), Box::new(term)),
+                span,
+            )
+        } else {
+            term
+        };
+        match acc {
+            None => term,
+            Some(a) => {
+                let span = self.src.span(start);
+                Spanned::new(ClExpr::Arith(ArithOp::Add, Box::new(a), Box::new(term)), span)
+            }
+        }
+    }
+
+    /// A pointer to a location: `x`, `y + 1`, `y - 1 + 2`, `&y[1]`, `(y + 1)`, and with
+    /// register terms `y + r0`, `&y[r0]` (an address dependency). `y` alone points to the
+    /// first cell of an array. Parentheses are counted, not recursed into, so that no
+    /// input nests deeper than this frame.
+    fn pointer(&mut self, i: &'a str, ctx: &str) -> PResult<'a, Loc> {
         let (start, _) = ws(i)?;
         let mut j = start;
         let mut open = 0usize;
@@ -832,10 +898,11 @@ that accesses memory, a fence or a barrier",
             open += 1;
             j = ws(rest)?.0;
         }
-        let (mut j, p, mut index) = match j.strip_prefix('&') {
+        let mut dynamic: Option<Expr> = None;
+        let (mut j, p, mut offset) = match j.strip_prefix('&') {
             Some(rest) => {
                 let (k, p) = self.param_name(rest, "after `&`")?;
-                let name = &self.params[p].name;
+                let name = self.params[p].name.clone();
                 let (l, _) = ws(k)?;
                 if !l.starts_with('[') {
                     return fail(
@@ -843,17 +910,21 @@ that accesses memory, a fence or a barrier",
                         format!("`&{name}` is the address of the pointer `{name}`: expected `{name}` (a parameter is already a pointer) or `&{name}[K]`"),
                     );
                 }
-                let (l, index) = self.subscript(l, name)?;
-                (l, p, index)
+                match self.subscript(l, &name)? {
+                    (l, Index::Const(v)) => (l, p, v),
+                    (l, Index::Dynamic(e)) => {
+                        dynamic = Some(e);
+                        (l, p, 0)
+                    }
+                }
             }
             None => {
                 let (k, p) = self.param_name(j, ctx)?;
                 (k, p, 0)
             }
         };
-        let name = &self.params[p].name;
         loop {
-            // `+ K`, `- K`
+            // `+ K`, `- K`, `+ rK`
             loop {
                 let (k, _) = ws(j)?;
                 let sign = match k.chars().next() {
@@ -861,9 +932,16 @@ that accesses memory, a fence or a barrier",
                     Some('-') if !k.starts_with("--") && !k.starts_with("-=") => -1,
                     _ => break,
                 };
-                let (k, v) = self.index(&k[1..], name)?;
-                index = index.saturating_add(v.saturating_mul(sign));
-                j = k;
+                match self.index(&k[1..])? {
+                    (k, Index::Const(v)) => {
+                        offset = offset.saturating_add(v.saturating_mul(sign));
+                        j = k;
+                    }
+                    (l, Index::Dynamic(e)) => {
+                        dynamic = Some(self.add_term(dynamic, e, sign, consumed(start, l)));
+                        j = l;
+                    }
+                }
             }
             if open == 0 {
                 break;
@@ -871,12 +949,21 @@ that accesses memory, a fence or a barrier",
             j = sym(j, ')', &format!(" {ctx}"), "`)` or `+ K`")?.0;
             open -= 1;
         }
-        let loc = self.cell(p, index, consumed(start, j))?;
-        Ok((j, loc))
+        let text = consumed(start, j);
+        let Some(index) = dynamic else {
+            return Ok((j, self.cell(p, offset, text)?));
+        };
+        let index = if offset == 0 {
+            index
+        } else {
+            let k = Spanned::new(ClExpr::Const(offset), index.span);
+            self.add_term(Some(index), k, 1, text)
+        };
+        Ok((j, self.dynamic_cell(p, index, text)))
     }
 
     /// The location `*` dereferences (`i` after the `*`): `*x`, or `*(PTR)`.
-    fn deref(&self, i: &'a str) -> PResult<'a, Loc> {
+    fn deref(&mut self, i: &'a str) -> PResult<'a, Loc> {
         let (i, _) = ws(i)?;
         if i.starts_with('(') {
             return self.pointer(i, "after `*(`");
@@ -886,16 +973,21 @@ that accesses memory, a fence or a barrier",
         Ok((j, loc))
     }
 
-    /// `y[K]` at `i` (`p` the parameter `y`): the cell.
-    fn indexed(&self, i: &'a str, p: usize) -> PResult<'a, Loc> {
+    /// `y[K]` or `y[E]` at `i` (`p` the parameter `y`): the cell.
+    fn indexed(&mut self, i: &'a str, p: usize) -> PResult<'a, Loc> {
         let (j, _) = ident(i)?;
-        let (j, index) = self.subscript(j, &self.params[p].name)?;
-        let loc = self.cell(p, index, consumed(ws(i)?.0, j))?;
+        let name = self.params[p].name.clone();
+        let (j, index) = self.subscript(j, &name)?;
+        let text = consumed(ws(i)?.0, j);
+        let loc = match index {
+            Index::Const(v) => self.cell(p, v, text)?,
+            Index::Dynamic(e) => self.dynamic_cell(p, e, text),
+        };
         Ok((j, loc))
     }
 
     /// A location given as a whole argument text.
-    fn location_arg(&self, arg: &'a str, name: &str) -> Result<Loc, nom::Err<PErr<'a>>> {
+    fn location_arg(&mut self, arg: &'a str, name: &str) -> Result<Loc, nom::Err<PErr<'a>>> {
         let (rest, loc) = self.pointer(arg, &format!("as the first argument of `{name}`"))?;
         only(rest, "after the location")?;
         Ok(loc)
@@ -978,7 +1070,7 @@ that accesses memory, a fence or a barrier",
         arity(&args, name, min, max, &format!("{name}{usage}"), close)?;
         let loc = self.location_arg(args[0], name)?;
         self.atomic_on_plain(&loc, name, args[0]);
-        let loc = loc.cell;
+        let loc = loc.into_cl();
         let mut orders_given = Vec::new();
         for a in &args[1 + values..(1 + values + orders).min(args.len())] {
             orders_given.push((order_arg(a)?, *a));
@@ -1079,6 +1171,12 @@ that accesses memory, a fence or a barrier",
     fn expected_arg(&mut self, arg: &'a str) -> Result<ClExpected, nom::Err<PErr<'a>>> {
         if self.is_pointer_arg(arg) {
             let loc = self.location_arg(arg, "the expected value")?;
+            if loc.index.is_some() {
+                return Err(err(
+                    arg.trim(),
+                    format!("`{}` as the expected value of a compare-exchange: a pointer that depends on a register is not supported there: expected a pointer with a constant address (`one`, `y + 1`), `&rK` or a value", arg.trim()),
+                ));
+            }
             let p = &self.params[loc.param];
             if p.atomic {
                 self.warnings.push(Warning::new(
