@@ -38,6 +38,28 @@ pub struct MemAttrs {
     pub mmra: vkherd_litmus::mmra::MmraTags,
 }
 
+/// A location operand: `x`, or `x+rK` / `x[rK]`, an address computed from a register
+/// (herd's address dependency). A location is one cell: the index must be 0 in every
+/// execution (`xor r1, r0, r0`; docs/litmus-format.md "Register-dependent addresses").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loc {
+    pub name: String,
+    /// The index added to the location, if written.
+    pub index: Option<Operand>,
+    /// As written (`x+r1`), for messages.
+    pub text: String,
+}
+
+impl From<&str> for Loc {
+    fn from(name: &str) -> Loc {
+        Loc {
+            name: name.to_string(),
+            index: None,
+            text: name.to_string(),
+        }
+    }
+}
+
 /// One `.litmus` instruction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Instr {
@@ -45,12 +67,12 @@ pub enum Instr {
     Load {
         attrs: MemAttrs,
         dst: u32,
-        loc: String,
+        loc: Loc,
     },
     /// `st...` loc, V
     Store {
         attrs: MemAttrs,
-        loc: String,
+        loc: Loc,
         value: Operand,
     },
     /// `rmw.atom...[.OP]` rD, loc, V; `op: None` = exchange.
@@ -58,7 +80,7 @@ pub enum Instr {
         attrs: MemAttrs,
         op: Option<ArithOp>,
         dst: u32,
-        loc: String,
+        loc: Loc,
         value: Operand,
     },
     /// `membar...`

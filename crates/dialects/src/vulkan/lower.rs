@@ -121,7 +121,7 @@ pub fn lower_litmus(test: &LitmusTest) -> Result<Program, Diagnostic> {
 
     check_barriers(&threads)?;
 
-    Ok(Program {
+    let mut program = Program {
         dialect: &crate::vulkan::VULKAN,
         name: test.name.clone(),
         description: test.description.clone(),
@@ -136,7 +136,9 @@ pub fn lower_litmus(test: &LitmusTest) -> Result<Program, Diagnostic> {
         constants: constants.into_iter().collect(),
         reg_names: Default::default(),
         warnings: Vec::new(),
-    })
+    };
+    addresses::resolve(&mut program)?;
+    Ok(program)
 }
 
 fn operand(o: Operand, regs: &mut BTreeSet<u32>, constants: &mut BTreeSet<i64>) -> Operand {
@@ -149,6 +151,27 @@ fn operand(o: Operand, regs: &mut BTreeSet<u32>, constants: &mut BTreeSet<i64>) 
         }
     }
     o
+}
+
+/// The reference of a location operand, or for `x+rK` the address whose index chooses
+/// it: a location is one cell, index 0 (resolved by `addresses::resolve`).
+fn place(
+    loc: &ast::Loc,
+    names: &mut Names,
+    regs: &mut BTreeSet<u32>,
+    constants: &mut BTreeSet<i64>,
+    span: Span,
+) -> Result<(Option<RefId>, Option<Address>), Diagnostic> {
+    let r = names.reference(&loc.name, span)?;
+    let Some(index) = loc.index else {
+        return Ok((Some(r), None));
+    };
+    let address = Address {
+        index: operand(index, regs, constants),
+        targets: vec![(0, r)],
+        text: loc.text.clone(),
+    };
+    Ok((None, Some(address)))
 }
 
 fn lower_code(
@@ -201,17 +224,23 @@ fn lower_code(
             Instr::Label(_) => continue,
             Instr::Load { attrs, dst, loc } => {
                 regs.insert(*dst);
+                let (reference, address) = place(loc, names, regs, constants, span)?;
                 Instruction::Access(Access {
-                    reference: Some(names.reference(loc, span)?),
+                    reference,
+                    address,
                     dst: Some(*dst),
                     ..access(AccessKind::Load, attrs)
                 })
             }
-            Instr::Store { attrs, loc, value } => Instruction::Access(Access {
-                reference: Some(names.reference(loc, span)?),
-                value: Some(operand(*value, regs, constants)),
-                ..access(AccessKind::Store, attrs)
-            }),
+            Instr::Store { attrs, loc, value } => {
+                let (reference, address) = place(loc, names, regs, constants, span)?;
+                Instruction::Access(Access {
+                    reference,
+                    address,
+                    value: Some(operand(*value, regs, constants)),
+                    ..access(AccessKind::Store, attrs)
+                })
+            }
             Instr::Rmw {
                 attrs,
                 op,
@@ -220,8 +249,10 @@ fn lower_code(
                 value,
             } => {
                 regs.insert(*dst);
+                let (reference, address) = place(loc, names, regs, constants, span)?;
                 Instruction::Access(Access {
-                    reference: Some(names.reference(loc, span)?),
+                    reference,
+                    address,
                     dst: Some(*dst),
                     value: Some(operand(*value, regs, constants)),
                     rmw_op: *op,

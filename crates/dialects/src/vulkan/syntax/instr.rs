@@ -4,7 +4,7 @@
 //! tokens after the first form a set ([`super::attrs`]); the operands depend on the first.
 
 use super::attrs::{arith_op, mem_attrs};
-use crate::vulkan::ast::{CmpOp, Instr, Operand, Spanned};
+use crate::vulkan::ast::{CmpOp, Instr, Loc, Operand, Spanned};
 use crate::vulkan::validate::AccessKind;
 use nom::bytes::complete::take_while1;
 use nom::Parser;
@@ -277,8 +277,9 @@ impl Ops<'_> {
         expect(i, register, &self.ctx(), what)
     }
 
-    /// A location: any identifier that is not a register.
-    fn location<'a>(&self, i: &'a str) -> PResult<'a, String> {
+    /// A location: any identifier that is not a register, then optionally an index
+    /// `+rK`, `+K`, `[rK]` or `[K]` (an address dependency, checked by the lowering).
+    fn location<'a>(&self, i: &'a str) -> PResult<'a, Loc> {
         let (i, _) = ws(i)?;
         let (rest, name) = expect(i, ident, &self.ctx(), "a location name")?;
         if is_register(name) {
@@ -290,7 +291,37 @@ impl Ops<'_> {
                 ),
             );
         }
-        Ok((rest, name.to_string()))
+        let (after, _) = ws(rest)?;
+        let ctx = format!(" after `{name}`{}", self.ctx());
+        let (rest, index) = if let Some(j) = after.strip_prefix('+') {
+            let (j, v) = self.index(j, &ctx)?;
+            (j, Some(v))
+        } else if let Some(j) = after.strip_prefix('[') {
+            let (j, v) = self.index(j, &ctx)?;
+            let (j, _) = sym(j, ']', &ctx, "`]`")?;
+            (j, Some(v))
+        } else {
+            (rest, None)
+        };
+        let loc = Loc {
+            name: name.to_string(),
+            index,
+            text: consumed(i, rest).trim_end().to_string(),
+        };
+        Ok((rest, loc))
+    }
+
+    /// An index after `+` or `[`: a register or an integer.
+    fn index<'a>(&self, i: &'a str, ctx: &str) -> PResult<'a, Operand> {
+        let (i, _) = ws(i)?;
+        if let Ok((rest, r)) = register(i) {
+            return Ok((rest, Operand::Reg(r)));
+        }
+        match integer(i) {
+            Ok((rest, v)) => Ok((rest, Operand::Imm(v))),
+            Err(nom::Err::Error(_)) => Err(unexpected_in(i, ctx, "an index: a register `rK` or an integer")),
+            Err(e) => Err(e),
+        }
     }
 
     /// A register or an integer.
