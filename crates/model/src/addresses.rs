@@ -56,12 +56,12 @@ pub fn resolve(program: &mut Program) -> Result<(), Diagnostic> {
         let code = std::mem::take(&mut program.threads[t].code);
         // The chosen values of each dynamic access, checked before any code moves.
         let mut chosen = Vec::new();
-        for i in &code {
+        for (pc, i) in code.iter().enumerate() {
             let Instruction::Access(a) = i else { continue };
             let (Some(addr), None) = (&a.address, a.reference) else {
                 continue;
             };
-            let vals = operand_values(&values, t, addr.index).ok_or_else(|| {
+            let vals = values.operand(t, pc, addr.index).ok_or_else(|| {
                 Diagnostic::new(
                     a.span,
                     format!(
@@ -170,13 +170,35 @@ fn expand(code: Vec<Instruction>, chosen: Vec<Vec<i64>>) -> Vec<Instruction> {
     out
 }
 
-fn operand_values(values: &BTreeMap<Var, Values>, t: usize, o: Operand) -> Values {
-    match o {
-        Operand::Imm(v) => Some(BTreeSet::from([v])),
-        Operand::Reg(r) => values.get(&Var::Reg(t, r)).cloned().unwrap_or_else(|| {
-            // A register nothing writes keeps its initial value.
-            Some(BTreeSet::from([0]))
-        }),
+/// What [`bounds`] found: the values each variable may be given, and per thread and
+/// instruction the registers that may not have been written yet (which then hold their
+/// initial value).
+pub struct Bounds {
+    /// Registers: the values their writes give; locations: every value they may hold.
+    values: BTreeMap<Var, Values>,
+    /// `unwritten[t][pc]`: registers of thread t some path reaches pc without writing.
+    unwritten: Vec<Vec<BTreeSet<u32>>>,
+    /// Initial register values (others start at 0).
+    init: Vec<BTreeMap<u32, i64>>,
+}
+
+impl Bounds {
+    /// The values operand `o` may have at instruction `pc` of thread `t`.
+    pub fn operand(&self, t: usize, pc: usize, o: Operand) -> Values {
+        let r = match o {
+            Operand::Imm(v) => return Some(BTreeSet::from([v])),
+            Operand::Reg(r) => r,
+        };
+        let mut out = self
+            .values
+            .get(&Var::Reg(t, r))
+            .cloned()
+            .unwrap_or_else(|| Some(BTreeSet::new()));
+        if self.unwritten[t][pc].contains(&r) {
+            let init = self.init[t].get(&r).copied().unwrap_or(0);
+            join(&mut out, Some(BTreeSet::from([init])));
+        }
+        out
     }
 }
 
@@ -192,28 +214,33 @@ enum Source {
     Const(i64),
 }
 
+/// A source with where it is: thread and instruction.
+type Sourced = (usize, usize, Source);
+
 /// An over-approximation of the values every register and location may hold in any
-/// candidate execution, thin-air guesses included: registers missing from the map are
-/// never written and hold their initial value.
+/// candidate execution, thin-air guesses included.
 ///
-/// Flow-insensitive: each variable holds its initial value and every value any
-/// instruction may give it, whatever the path, the location of a read or write chosen by
-/// an address counting as any of its targets. The least fixpoint of these equations
-/// holds every value a candidate computes from the initial values and constants. A
-/// candidate may also hold values the value solver guesses for reads in a cycle of rf and
-/// data dependencies (thin air: its universe, the program's constants, 0 and one more);
-/// such a read's register is on a cycle of the equations (rf is within "a read gets any
-/// value written to its location", data within "an operand's values"), so every variable
-/// on a cycle starts from the universe as well. Sets that grow past [`MAX_VALUES`] are
-/// unbounded.
-pub fn bounds(program: &Program) -> BTreeMap<Var, Values> {
-    let mut sources: BTreeMap<Var, Vec<(usize, Source)>> = BTreeMap::new();
-    let mut add = |v: Var, t: usize, s: Source| sources.entry(v).or_default().push((t, s));
+/// Flow-insensitive but for initial register values: each location holds its initial
+/// value and every value any instruction may write to it, whatever the path, the
+/// location of an access chosen by an address counting as any of its targets; a register
+/// read at an instruction holds any value a write of its thread gives it, or its initial
+/// value if some path reaches the instruction without writing it. The least fixpoint of
+/// these equations holds every value a candidate computes from the initial values and
+/// constants. A candidate may also hold values the value solver guesses for reads in a
+/// cycle of rf and data dependencies (thin air: its [`universe`]); such a read's register
+/// is on a cycle of the equations (rf is within "a read gets any value written to its
+/// location", data within "an operand's values"), so every variable on a cycle starts
+/// from the universe as well. Sets that grow past [`MAX_VALUES`] are unbounded.
+pub fn bounds(program: &Program) -> Bounds {
+    let mut sources: BTreeMap<Var, Vec<Sourced>> = BTreeMap::new();
+    let mut add = |v: Var, t: usize, pc: usize, s: Source| {
+        sources.entry(v).or_default().push((t, pc, s))
+    };
     for (t, th) in program.threads.iter().enumerate() {
-        for i in &th.code {
+        for (pc, i) in th.code.iter().enumerate() {
             match i {
                 Instruction::Arith { op, dst, a, b, .. } => {
-                    add(Var::Reg(t, *dst), t, Source::Arith(Some(*op), *a, *b));
+                    add(Var::Reg(t, *dst), t, pc, Source::Arith(Some(*op), *a, *b));
                 }
                 Instruction::Access(a) => {
                     let locs: Vec<LocId> = match (&a.address, a.reference) {
@@ -227,11 +254,11 @@ pub fn bounds(program: &Program) -> BTreeMap<Var, Values> {
                     };
                     let reads = matches!(a.kind, AccessKind::Load | AccessKind::Rmw);
                     if let (true, Some(d)) = (reads, a.dst) {
-                        add(Var::Reg(t, d), t, Source::Read(locs.clone()));
+                        add(Var::Reg(t, d), t, pc, Source::Read(locs.clone()));
                     }
                     if let Some(d) = a.cas.as_ref().and_then(|c| c.success_dst) {
-                        add(Var::Reg(t, d), t, Source::Const(0));
-                        add(Var::Reg(t, d), t, Source::Const(1));
+                        add(Var::Reg(t, d), t, pc, Source::Const(0));
+                        add(Var::Reg(t, d), t, pc, Source::Const(1));
                     }
                     let Some(value) = a.value else { continue };
                     for &l in &locs {
@@ -245,47 +272,136 @@ pub fn bounds(program: &Program) -> BTreeMap<Var, Values> {
                             (AccessKind::Rmw, Some(_)) => Source::Arith(None, value, value),
                             _ => continue,
                         };
-                        add(Var::Loc(l), t, s);
+                        add(Var::Loc(l), t, pc, s);
                     }
                 }
                 Instruction::Jump { .. } => {}
             }
         }
     }
-    let mut values: BTreeMap<Var, Values> = BTreeMap::new();
-    for (t, th) in program.threads.iter().enumerate() {
-        for &(r, v) in &th.init_regs {
-            values.insert(Var::Reg(t, r), Some(BTreeSet::from([v])));
-        }
-    }
+    let mut b = Bounds {
+        values: BTreeMap::new(),
+        unwritten: program.threads.iter().map(unwritten).collect(),
+        init: program
+            .threads
+            .iter()
+            .map(|th| th.init_regs.iter().copied().collect())
+            .collect(),
+    };
     for v in sources.keys() {
-        if let Var::Reg(..) = v {
-            values.entry(*v).or_insert_with(|| Some(BTreeSet::from([0])));
-        }
+        b.values.insert(*v, Some(BTreeSet::new()));
     }
     for (l, loc) in program.locations.iter().enumerate() {
-        values.insert(Var::Loc(l), Some(BTreeSet::from([loc.init])));
+        b.values.insert(Var::Loc(l), Some(BTreeSet::from([loc.init])));
     }
     let universe = universe(program);
     for v in on_cycles(&sources) {
-        let e = values.entry(v).or_insert_with(|| Some(BTreeSet::new()));
+        let e = b.values.entry(v).or_insert_with(|| Some(BTreeSet::new()));
         join(e, Some(universe.iter().copied().collect()));
     }
     loop {
         let mut changed = false;
         for (v, list) in &sources {
-            for (t, s) in list {
-                let got = eval(&values, *t, s);
-                let e = values.get_mut(v).expect("every source's variable has a value");
+            for (t, pc, s) in list {
+                let got = eval(&b, *t, *pc, s);
+                let e = b.values.get_mut(v).expect("every source's variable has a value");
                 let before = e.clone();
                 join(e, got);
                 changed |= *e != before;
             }
         }
         if !changed {
-            return values;
+            return b;
         }
     }
+}
+
+/// The registers each instruction of `th` may be reached with unwritten: a forward
+/// dataflow over the code's jumps (registers surely written: the intersection over the
+/// ways in).
+fn unwritten(th: &crate::program::Thread) -> Vec<BTreeSet<u32>> {
+    let n = th.code.len();
+    let written_by = |i: &Instruction| -> Vec<u32> {
+        match i {
+            Instruction::Arith { dst, .. } => vec![*dst],
+            Instruction::Access(a) => {
+                let mut w = Vec::new();
+                if matches!(a.kind, AccessKind::Load | AccessKind::Rmw) {
+                    w.extend(a.dst);
+                }
+                w.extend(a.cas.as_ref().and_then(|c| c.success_dst));
+                w
+            }
+            Instruction::Jump { .. } => Vec::new(),
+        }
+    };
+    // surely[pc]: registers written on every way to pc; None: pc not reached yet.
+    let mut surely: Vec<Option<BTreeSet<u32>>> = vec![None; n + 1];
+    surely[0] = Some(BTreeSet::new());
+    let mut work = vec![0usize];
+    while let Some(pc) = work.pop() {
+        if pc >= n {
+            continue;
+        }
+        let mut out = surely[pc].clone().expect("reached");
+        out.extend(written_by(&th.code[pc]));
+        let next: Vec<usize> = match &th.code[pc] {
+            Instruction::Jump {
+                cond: None, target, ..
+            } => vec![*target],
+            Instruction::Jump { target, .. } => vec![pc + 1, *target],
+            _ => vec![pc + 1],
+        };
+        for to in next {
+            let merged = match &surely[to] {
+                None => out.clone(),
+                Some(s) => s.intersection(&out).copied().collect(),
+            };
+            if surely[to].as_ref() != Some(&merged) {
+                surely[to] = Some(merged);
+                work.push(to);
+            }
+        }
+    }
+    let all: BTreeSet<u32> = th
+        .code
+        .iter()
+        .flat_map(|i| {
+            let mut regs = written_by(i);
+            let mut op = |o: &Operand| {
+                if let Operand::Reg(r) = o {
+                    regs.push(*r);
+                }
+            };
+            match i {
+                Instruction::Arith { a, b, .. } => {
+                    op(a);
+                    op(b);
+                }
+                Instruction::Access(a) => {
+                    a.value.iter().for_each(&mut op);
+                    a.address.iter().for_each(|x| op(&x.index));
+                    a.cas.iter().for_each(|c| op(&c.expected));
+                }
+                Instruction::Jump { cond, .. } => {
+                    if let Some((_, a, b)) = cond {
+                        op(a);
+                        op(b);
+                    }
+                }
+            }
+            regs
+        })
+        .collect();
+    surely
+        .into_iter()
+        .take(n)
+        .map(|s| match s {
+            // Unreachable code: nothing is read there.
+            None => BTreeSet::new(),
+            Some(s) => all.difference(&s).copied().collect(),
+        })
+        .collect()
 }
 
 /// The values the value solver guesses for thin air (enumerate's `ValueSolver`): the
@@ -313,33 +429,33 @@ fn join(into: &mut Values, from: Values) {
     }
 }
 
-fn eval(values: &BTreeMap<Var, Values>, t: usize, s: &Source) -> Values {
-    let of = |o: Operand| operand_values(values, t, o);
+fn eval(b: &Bounds, t: usize, pc: usize, s: &Source) -> Values {
+    let of = |o: Operand| b.operand(t, pc, o);
     match *s {
         Source::Const(c) => Some(BTreeSet::from([c])),
         Source::Read(ref locs) => {
             let mut out = Some(BTreeSet::new());
             for l in locs {
-                join(&mut out, values[&Var::Loc(*l)].clone());
+                join(&mut out, b.values[&Var::Loc(*l)].clone());
             }
             out
         }
         Source::Arith(None, a, _) => of(a),
-        Source::Arith(Some(op), a, b) => {
+        Source::Arith(Some(op), x, y) => {
             // Exact on one register: `r - r` and `r ^ r` are 0 whatever r holds, `r * 0`
             // and `r & 0` too (herd's fake dependencies).
             let zero = Some(BTreeSet::from([0]));
-            match (op, a, b) {
-                (ArithOp::Sub | ArithOp::Xor, Operand::Reg(x), Operand::Reg(y)) if x == y => {
+            match (op, x, y) {
+                (ArithOp::Sub | ArithOp::Xor, Operand::Reg(p), Operand::Reg(q)) if p == q => {
                     return zero
                 }
                 (ArithOp::Mul | ArithOp::And, _, Operand::Imm(0))
                 | (ArithOp::Mul | ArithOp::And, Operand::Imm(0), _) => return zero,
                 _ => {}
             }
-            product(op, &of(a)?, &of(b)?)
+            product(op, &of(x)?, &of(y)?)
         }
-        Source::Rmw(op, l, o) => product(op, values[&Var::Loc(l)].as_ref()?, &of(o)?),
+        Source::Rmw(op, l, o) => product(op, b.values[&Var::Loc(l)].as_ref()?, &of(o)?),
     }
 }
 
@@ -356,10 +472,10 @@ fn product(op: ArithOp, a: &BTreeSet<i64>, b: &BTreeSet<i64>) -> Values {
 
 /// The variables on a cycle of the equations (a variable whose value may flow back to
 /// itself).
-fn on_cycles(sources: &BTreeMap<Var, Vec<(usize, Source)>>) -> Vec<Var> {
+fn on_cycles(sources: &BTreeMap<Var, Vec<Sourced>>) -> Vec<Var> {
     let deps = |v: &Var| -> Vec<Var> {
         let mut out = Vec::new();
-        for (t, s) in sources.get(v).map(Vec::as_slice).unwrap_or(&[]) {
+        for (t, _, s) in sources.get(v).map(Vec::as_slice).unwrap_or(&[]) {
             let reg = |o: &Operand, out: &mut Vec<Var>| {
                 if let Operand::Reg(r) = *o {
                     out.push(Var::Reg(*t, r));

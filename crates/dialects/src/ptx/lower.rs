@@ -20,7 +20,7 @@
 
 use super::ast::{
     ArithOp as PtxArith, AtomOp, BarrierMode, FenceOrder, LoadSem, Proxy, PtxCondition, PtxInit,
-    PtxInstr, PtxQuantifier, PtxScope, PtxTest, RmwOp, RmwOrder, StoreSem, Value,
+    PtxInstr, PtxQuantifier, PtxScope, PtxTest, RmwOp, RmwOrder, Spanned, StoreSem, Value,
 };
 use super::{ARRIVE, CON, FALIAS, FCON, FGEN, FSUR, FTEX, GEN, PTX_SC, SUR, TEX};
 use std::collections::{BTreeMap, BTreeSet};
@@ -36,7 +36,6 @@ pub fn lower_ptx(test: &PtxTest) -> Result<Program, Diagnostic> {
     let mut names = Names::default();
     let mut init_regs: Vec<Vec<(u32, i64)>> = vec![Vec::new(); nthreads];
     let mut constants = BTreeSet::new();
-    lower_init(test, &mut names, &mut init_regs, &mut constants)?;
     // Every value the test writes down: the values a register used as a barrier ID can
     // take without arithmetic (see `Lowering::barrier`).
     for code in &test.code {
@@ -44,6 +43,13 @@ pub fn lower_ptx(test: &PtxTest) -> Result<Program, Diagnostic> {
             instr_constants(&i.value, &mut constants);
         }
     }
+    for d in &test.init {
+        if let PtxInit::Location { value, .. } | PtxInit::Register { value, .. } = d {
+            constants.insert(*value);
+        }
+    }
+    let base = address_base(&constants);
+    lower_init(test, &mut names, &mut init_regs, &mut constants, base)?;
     constants.insert(0);
 
     let mut threads = Vec::with_capacity(nthreads);
@@ -103,7 +109,22 @@ pub fn lower_ptx(test: &PtxTest) -> Result<Program, Diagnostic> {
         &mut constants,
     )?;
 
-    Ok(Program {
+    // `[rK]` may name any reference: reference r has the address base + r.
+    let targets: Vec<(i64, RefId)> = (0..names.references.len())
+        .map(|r| (base + r as i64, r))
+        .collect();
+    for th in &mut threads {
+        for i in &mut th.code {
+            if let Instruction::Access(Access {
+                address: Some(a), ..
+            }) = i
+            {
+                a.targets = targets.clone();
+            }
+        }
+    }
+
+    let mut program = Program {
         dialect: &super::PTX,
         name: test.name.clone(),
         description: test.description.clone(),
@@ -118,7 +139,22 @@ pub fn lower_ptx(test: &PtxTest) -> Result<Program, Diagnostic> {
         constants: constants.into_iter().collect(),
         reg_names: BTreeMap::new(),
         warnings: Vec::new(),
-    })
+    };
+    vkherd_model::addresses::resolve(&mut program)?;
+    Ok(program)
+}
+
+/// The address of the first reference (`&x` is `base + x's reference id`): the first
+/// multiple of 4096 above every constant of the test, so that no integer the test writes
+/// is also an address (docs/ptx.md "Addresses in registers").
+fn address_base(constants: &BTreeSet<i64>) -> i64 {
+    let most = constants
+        .iter()
+        .map(|c| c.unsigned_abs())
+        .max()
+        .unwrap_or(0)
+        .min(i64::MAX as u64 / 2);
+    (most as i64 / 4096 + 1) * 4096
 }
 
 /// The condition in the shared form: `final C with ...` asks whether C can hold, as
@@ -141,6 +177,7 @@ fn lower_init(
     names: &mut Names,
     init_regs: &mut [Vec<(u32, i64)>],
     constants: &mut BTreeSet<i64>,
+    base: i64,
 ) -> Result<(), Diagnostic> {
     let nthreads = init_regs.len();
     let thread_range = || match nthreads {
@@ -173,13 +210,8 @@ fn lower_init(
                 regs.push((*reg, *value));
                 constants.insert(*value);
             }
-            PtxInit::RegisterAddress { span, target, .. }
-            | PtxInit::LocationAddress { span, target, .. } => {
-                return Err(Diagnostic::new(
-                    *span,
-                    format!("an address as a value (`&{target}`): vkherd's PTX tests access locations by name only; expected an integer initial value"),
-                ));
-            }
+            // After the aliases, which an address may name.
+            PtxInit::RegisterAddress { .. } | PtxInit::LocationAddress { .. } => {}
             PtxInit::Alias { .. } => {}
         }
     }
@@ -207,6 +239,36 @@ fn lower_init(
                 // The target's address, used through another proxy.
                 Proxy::Surface | Proxy::Texture | Proxy::Constant => names.bind(name, target_ref),
             }
+        }
+    }
+    // Addresses as values: `&x` is base + x's reference id.
+    for d in &test.init {
+        match d {
+            PtxInit::RegisterAddress {
+                thread,
+                reg,
+                target,
+                span,
+            } => {
+                let address = base + names.reference(target, *span)? as i64;
+                let Some(regs) = init_regs.get_mut(*thread) else {
+                    return Err(Diagnostic::new(
+                        *span,
+                        format!("`P{thread}:r{reg}` names thread P{thread}, which the test does not have: expected {}", thread_range()),
+                    ));
+                };
+                regs.retain(|&(r, _)| r != *reg);
+                regs.push((*reg, address));
+                constants.insert(address);
+            }
+            PtxInit::LocationAddress { name, target, span } => {
+                let address = base + names.reference(target, *span)? as i64;
+                let r = names.reference(name, *span)?;
+                let loc = names.references[r].location;
+                names.locations[loc].init = address;
+                constants.insert(address);
+            }
+            _ => {}
         }
     }
     Ok(())
@@ -371,6 +433,24 @@ impl Lowering<'_> {
         self.names.reference(name, span)
     }
 
+    /// Where the access goes: the location named, or for `[rK]` (the parser gives the
+    /// register's name) the reference whose address the register holds, chosen by
+    /// `addresses::resolve` once every reference is known (`lower_ptx` fills the
+    /// targets).
+    fn place(&mut self, a: &mut Access, loc: &Spanned<String>) -> Result<(), Diagnostic> {
+        match vkherd_litmus::syntax::lex::register(&loc.value) {
+            Ok(("", r)) => {
+                a.address = Some(Address {
+                    index: Operand::Reg(r),
+                    targets: Vec::new(),
+                    text: format!("[{}]", loc.value),
+                });
+            }
+            _ => a.reference = Some(self.reference(&loc.value, loc.span)?),
+        }
+        Ok(())
+    }
+
     fn instr(&mut self, i: &PtxInstr, span: Span) -> Result<(), Diagnostic> {
         match i {
             PtxInstr::Load {
@@ -387,7 +467,7 @@ impl Lowering<'_> {
                         LoadSem::Acquire(s) => scope_flag(*s) | Flags::ACQ,
                     };
                 let mut a = self.access(AccessKind::Load, flags, span);
-                a.reference = Some(self.reference(&loc.value, loc.span)?);
+                self.place(&mut a, loc)?;
                 a.dst = Some(*dst);
                 self.push(a);
             }
@@ -405,7 +485,7 @@ impl Lowering<'_> {
                         StoreSem::Release(s) => scope_flag(*s) | Flags::REL,
                     };
                 let mut a = self.access(AccessKind::Store, flags, span);
-                a.reference = Some(self.reference(&loc.value, loc.span)?);
+                self.place(&mut a, loc)?;
                 a.value = Some(operand(value));
                 self.push(a);
             }
@@ -440,7 +520,7 @@ impl Lowering<'_> {
                 let base = proxy_flag(*proxy) | scope_flag(*scope);
                 let flags = Flags::R | Flags::W | base | rmw_order(*order);
                 let mut a = self.access(AccessKind::Rmw, flags, span);
-                a.reference = Some(self.reference(&loc.value, loc.span)?);
+                self.place(&mut a, loc)?;
                 a.dst = Some(*dst);
                 a.value = Some(operand(value));
                 match op {
@@ -480,7 +560,7 @@ impl Lowering<'_> {
                     | scope_flag(*scope)
                     | rmw_order(*order);
                 let mut a = self.access(AccessKind::Rmw, flags, span);
-                a.reference = Some(self.reference(&loc.value, loc.span)?);
+                self.place(&mut a, loc)?;
                 a.value = Some(operand(value));
                 a.rmw_op = Some(rmw_op(*op));
                 self.push(a);

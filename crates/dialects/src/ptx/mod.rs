@@ -177,7 +177,7 @@ const BASES: &[DialectBase] = &[
     base("sqf", "same GPU", BaseValue::SameLevel(1)),
     base(
         "addr",
-        "address dependencies (empty: locations are names)",
+        "address dependencies: from a read to an access `[rK]` whose register is computed from it",
         BaseValue::Dep(DepKind::Addr),
     ),
     base(

@@ -2,7 +2,7 @@
 //! scopes Dat3M's visitor accepts for each.
 
 use super::head::Head;
-use super::words::{location, reg, rmw_op, value, Failure, Order};
+use super::words::{memory_operand, reg, rmw_op, value, Failure, Order};
 use crate::ptx::ast::{
     AtomOp, LoadSem, Proxy, PtxInstr, PtxScope, RmwOp, RmwOrder, Spanned, StoreSem,
 };
@@ -46,7 +46,7 @@ pub(super) fn load<'a>(
     };
     let (i, dst) = destination(i, h)?;
     let (i, _) = h.comma(i, "rK, x")?;
-    let (i, loc) = location(src, i, &ctx)?;
+    let (i, loc) = memory_operand(src, i, &ctx)?;
     Ok((
         i,
         PtxInstr::Load {
@@ -120,7 +120,7 @@ fn first_location<'a>(
             ),
         );
     }
-    location(src, at, &h.ctx())
+    memory_operand(src, at, &h.ctx())
 }
 
 /// The order and scope of an `atom` or `red`: suffixes 0 and 1.
@@ -172,7 +172,7 @@ pub(super) fn atom<'a>(
     let ctx = h.ctx();
     let (i, dst) = destination(i, h)?;
     let (i, _) = h.comma(i, form)?;
-    let (i, loc) = location(src, i, &ctx)?;
+    let (i, loc) = memory_operand(src, i, &ctx)?;
     let (i, _) = h.comma(i, form)?;
     let (i, first) = value(i, &ctx)?;
     let (i, op, value) = match kind {

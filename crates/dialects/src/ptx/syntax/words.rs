@@ -175,6 +175,34 @@ pub(super) fn location<'a>(src: &Src<'a>, i: &'a str, ctx: &str) -> PResult<'a, 
     Ok((j, src.spanned(name.to_string(), name)))
 }
 
+/// A memory operand: a location name `x`, `[x]`, or `[rK]`, the address a register holds
+/// (`P0:r0 = &x` in the init block; docs/ptx.md "Addresses in registers"). The result is
+/// the name, or for `[rK]` the register's name `rK`, which no location can have.
+pub(super) fn memory_operand<'a>(
+    src: &Src<'a>,
+    i: &'a str,
+    ctx: &str,
+) -> PResult<'a, Spanned<String>> {
+    let (start, _) = ws(i)?;
+    let Some(inner) = start.strip_prefix('[') else {
+        return location(src, start, ctx);
+    };
+    let (inner, _) = ws(inner)?;
+    let (j, name) = match register(inner) {
+        Ok((j, _)) => (j, consumed(inner, j)),
+        Err(nom::Err::Error(_)) => {
+            let (j, _) = location(src, inner, ctx)?;
+            (j, consumed(inner, j))
+        }
+        Err(e) => return Err(e),
+    };
+    let (j, _) = ws(j)?;
+    let Some(j) = j.strip_prefix(']') else {
+        return Err(unexpected_in(j, ctx, "`]` after the address"));
+    };
+    Ok((j, src.spanned(name.to_string(), consumed(start, j))))
+}
+
 /// A register `rK`.
 pub(super) fn reg<'a>(i: &'a str, ctx: &str, what: &str) -> PResult<'a, u32> {
     let (i, _) = ws(i)?;
