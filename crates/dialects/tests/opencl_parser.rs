@@ -141,7 +141,7 @@ fn mp_parses_to_the_expected_test() {
         ClMemOp::Store {
             loc, order, scope, ..
         } => assert_eq!(
-            (loc.as_str(), *order, *scope),
+            (loc.cell.as_str(), *order, *scope),
             ("y", MemOrder::Release, ClScope::Device)
         ),
         m => panic!("{m:?}"),
@@ -981,10 +981,9 @@ fn array_errors_name_the_construct() {
         (arr("int r1 = y[2];"), "4:10: index 2 is outside the array `y` of 2 cells: expected 0 to 1"),
         (arr("int r1 = *(y - 1);"), "4:11: index -1 is outside the array `y` of 2 cells: expected 0 to 1"),
         (arr("int r1 = x[1];"), "4:10: `x` is not an array (the init block declares no `x[N]`): expected `x` or `*x`, or an array `int x[N] = {...}` in the init block"),
-        (arr("int r1 = atomic_load(y + r0);"), "4:26: `r0` as an index of `y`: an address that depends on a register (an address dependency) is not supported: expected a constant index, `y[1]` or `y + 1`"),
-        (arr("int r1 = y[r0];"), "4:12: `r0` as an index of `y`: an address that depends on a register (an address dependency) is not supported: expected a constant index, `y[1]` or `y + 1`"),
-        (arr("*(y + r0) = 1;"), "4:7: `r0` as an index of `y`: an address that depends on a register (an address dependency) is not supported: expected a constant index, `y[1]` or `y + 1`"),
-        (arr("int r1 = y[*x];"), "4:12: `*` as an index of `y`: an index that is not a constant is not supported: expected a constant index, `y[1]` or `y + 1`"),
+        (arr("int r1 = atomic_compare_exchange_strong(x, y + r0, 1);"), "4:44: `y + r0` as the expected value of a compare-exchange: a pointer that depends on a register is not supported there: expected a pointer with a constant address (`one`, `y + 1`), `&rK` or a value"),
+        (arr("int r1 = y[r0;"), "4:14: unexpected `;` in `y[...]`: expected `]`"),
+        (arr("int r1 = *(y + );"), "4:16: unexpected `)`: expected an expression: an integer, a register `rK`, `*x`, an atomic function or `(`"),
         (arr("int r1 = atomic_load(&y);"), "4:22: `&y` is the address of the pointer `y`: expected `y` (a parameter is already a pointer) or `&y[K]`"),
         (arr("int r1 = y;"), "4:10: `y` is a pointer: expected `*y` or `y[K]` (a plain access) or an atomic function such as `atomic_load(y)`"),
         (err("OPENCL t { int y[2] = {0, 0, 0}; }\nP0 () {}"), "1:30: too many values for `y[2]`: expected at most 2"),

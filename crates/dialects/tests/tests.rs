@@ -2,6 +2,7 @@
 //! (the layout of crates/vkherd/tests/tests.rs: one link step, not one per file). Run one
 //! module with `cargo test -p vkherd-dialects --test integration MODULE::`.
 
+mod addresses;
 mod khronos_parser;
 mod khronos_robustness;
 mod litmus_parser;

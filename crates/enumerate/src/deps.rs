@@ -115,6 +115,49 @@ mod tests {
     /// of (thread, instruction) per combination.
     type Pairs = Vec<(usize, usize)>;
 
+    /// `addr` and `ctrl` of every path of a one-thread PTX test, as (read, event) pairs of
+    /// lowered instruction indices.
+    fn addr_ctrl_of(src: &str) -> Vec<(Pairs, Pairs)> {
+        let p = vkherd_dialects::ptx::lower_ptx(&vkherd_dialects::ptx::parse_ptx(src).unwrap())
+            .unwrap();
+        let paths = thread_paths(&p.threads[0], 0, 1, PathLimits::default())
+            .unwrap()
+            .paths;
+        let mut out = Vec::new();
+        for a in &paths {
+            let combo = vec![a];
+            let lay = layout(&p, &combo);
+            let d = dependencies(&p, &combo, &lay);
+            let name = |e: usize| lay.events[e].instr;
+            out.push((
+                d.addr.pairs().map(|(a, b)| (name(a), name(b))).collect(),
+                d.ctrl.pairs().map(|(a, b)| (name(a), name(b))).collect(),
+            ));
+        }
+        out
+    }
+
+    /// `[r0]` where r0 is read from y, which holds &z or &x: the access becomes a chain of
+    /// address jumps, one path per address. On every path the load through r0 depends on
+    /// the read of y by address, and neither it nor the store after it depends on that
+    /// read by control: the chain's jumps are not branches of the program.
+    #[test]
+    fn an_address_chain_makes_addr_not_ctrl() {
+        let src = "PTX A\n{ x = 0; z = 0; y = &z; P0:r3 = &x; }\n P0@cta 0,gpu 0 ;\n \
+            st.weak y, r3 ;\n ld.weak r0, y ;\n ld.weak r1, [r0] ;\n st.weak x, 2 ;\n\
+            exists (P0:r1 == 0)\n";
+        let all = addr_ctrl_of(src);
+        assert_eq!(all.len(), 2, "one path per address y may hold");
+        for (addr, ctrl) in &all {
+            // Lowered: 0 st y; 1 ld y; 2 beq r0, &x-or-&z; 3 ld [r0]; 4 goto; 5 ld [r0]; 6 st x.
+            assert_eq!(addr.len(), 1, "{addr:?}");
+            let (r, e) = addr[0];
+            assert_eq!(r, 1, "from the read of y");
+            assert!(e == 3 || e == 5, "to the load through r0: {addr:?}");
+            assert!(ctrl.is_empty(), "address jumps make no ctrl: {ctrl:?}");
+        }
+    }
+
     fn deps_of(src: &str) -> Vec<(Pairs, Pairs)> {
         let p = vkherd_dialects::ptx::lower_ptx(&vkherd_dialects::ptx::parse_ptx(src).unwrap())
             .unwrap();

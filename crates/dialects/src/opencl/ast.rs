@@ -95,6 +95,19 @@ impl ClLoc {
     }
 }
 
+impl From<&str> for ClLoc {
+    fn from(cell: &str) -> ClLoc {
+        ClLoc::cell(cell.to_string())
+    }
+}
+
+/// A cell named by a constant address equals its name.
+impl PartialEq<str> for ClLoc {
+    fn eq(&self, name: &str) -> bool {
+        self.index.is_none() && self.cell == name
+    }
+}
+
 /// The index of a register-dependent address.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClIndex {

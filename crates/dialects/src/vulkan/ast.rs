@@ -50,6 +50,13 @@ pub struct Loc {
     pub text: String,
 }
 
+/// A location without an index equals its name.
+impl PartialEq<str> for Loc {
+    fn eq(&self, name: &str) -> bool {
+        self.index.is_none() && self.name == name
+    }
+}
+
 impl From<&str> for Loc {
     fn from(name: &str) -> Loc {
         Loc {
