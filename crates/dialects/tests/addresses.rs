@@ -145,7 +145,10 @@ fn a_read_on_a_cycle_may_hold_any_constant() {
         P1 (global atomic_int* x, global atomic_int* z, global int* y) {\n\
         int r2 = atomic_load(z);\n  atomic_store(x, r2);\n}\nexists (0:r0 = 1)\n";
     let e = opencl(src).unwrap_err();
-    assert!(e.contains("may name no location: its index may be 5"), "{e}");
+    assert!(
+        e.contains("may name no location: its index may be 5"),
+        "{e}"
+    );
 }
 
 /// A counter incremented by a fetch-and-add has no bound the analysis can give.
@@ -214,7 +217,9 @@ fn ptx_an_integer_is_no_address() {
     let src = "PTX t\n{ x = 0; P0:r1 = 1; }\n P0@cta 0,gpu 0 ;\n ld.weak r3, [r1] ;\nexists (P0:r3 == 0)\n";
     let e = ptx(src).unwrap_err();
     assert!(
-        e.starts_with("4:2: the address `[r1]` may name no location: its index may be 1, expected 4096"),
+        e.starts_with(
+            "4:2: the address `[r1]` may name no location: its index may be 1, expected 4096"
+        ),
         "{e}"
     );
 }

@@ -28,6 +28,7 @@
 
 use crate::program::{arith, AccessKind, Instruction, LocId, Program};
 use std::collections::{BTreeMap, BTreeSet};
+use vkherd_litmus::limits::MAX_INSTRUCTIONS_PER_THREAD;
 use vkherd_litmus::{ArithOp, CmpOp, Diagnostic, Operand};
 
 /// Most values one register or location is followed with; more is "unbounded".
@@ -45,9 +46,7 @@ pub enum Var {
 
 /// Resolves every register-dependent address of `program` (see the module comment).
 pub fn resolve(program: &mut Program) -> Result<(), Diagnostic> {
-    let dynamic = |i: &Instruction| {
-        matches!(i, Instruction::Access(a) if a.address.is_some() && a.reference.is_none())
-    };
+    let dynamic = |i: &Instruction| matches!(i, Instruction::Access(a) if a.address.is_some() && a.reference.is_none());
     if !program.threads.iter().any(|t| t.code.iter().any(dynamic)) {
         return Ok(());
     }
@@ -56,6 +55,7 @@ pub fn resolve(program: &mut Program) -> Result<(), Diagnostic> {
         let code = std::mem::take(&mut program.threads[t].code);
         // The chosen values of each dynamic access, checked before any code moves.
         let mut chosen = Vec::new();
+        let mut grown = 0;
         for (pc, i) in code.iter().enumerate() {
             let Instruction::Access(a) = i else { continue };
             let (Some(addr), None) = (&a.address, a.reference) else {
@@ -71,6 +71,21 @@ pub fn resolve(program: &mut Program) -> Result<(), Diagnostic> {
                 )
             })?;
             let valid: Vec<i64> = addr.targets.iter().map(|&(v, _)| v).collect();
+            let mut vals = vals;
+            if vals.is_empty() {
+                // No path reaches the access (the dataflow found none): any target will
+                // do, as no candidate executes it.
+                vals.extend(valid.first());
+            }
+            if vals.is_empty() {
+                return Err(Diagnostic::new(
+                    a.span,
+                    format!(
+                        "the address `{}` names no location: the test has none it could name: expected a location to access",
+                        addr.text
+                    ),
+                ));
+            }
             if let Some(bad) = vals.iter().find(|v| !valid.contains(v)) {
                 return Err(Diagnostic::new(
                     a.span,
@@ -78,6 +93,18 @@ pub fn resolve(program: &mut Program) -> Result<(), Diagnostic> {
                         "the address `{}` may name no location: its index may be {bad}, expected {}",
                         addr.text,
                         expected_values(&valid)
+                    ),
+                ));
+            }
+            // k values make 2k - 2 more instructions (module comment).
+            grown += 2 * (vals.len() - 1);
+            if code.len() + grown > MAX_INSTRUCTIONS_PER_THREAD {
+                return Err(Diagnostic::new(
+                    a.span,
+                    format!(
+                        "the address `{}` may name {} locations: with one access per location, P{t} has more than {MAX_INSTRUCTIONS_PER_THREAD} instructions: expected at most {MAX_INSTRUCTIONS_PER_THREAD}",
+                        addr.text,
+                        vals.len()
                     ),
                 ));
             }
@@ -119,7 +146,9 @@ fn expand(code: Vec<Instruction>, chosen: Vec<Vec<i64>>) -> Vec<Instruction> {
             out.push(i);
             continue;
         };
-        let vals = chosen.next().expect("one list of values per dynamic access");
+        let vals = chosen
+            .next()
+            .expect("one list of values per dynamic access");
         let at = |v: i64| {
             let mut one = a.clone();
             one.reference = addr.targets.iter().find(|t| t.0 == v).map(|t| t.1);
@@ -233,9 +262,8 @@ type Sourced = (usize, usize, Source);
 /// from the universe as well. Sets that grow past [`MAX_VALUES`] are unbounded.
 pub fn bounds(program: &Program) -> Bounds {
     let mut sources: BTreeMap<Var, Vec<Sourced>> = BTreeMap::new();
-    let mut add = |v: Var, t: usize, pc: usize, s: Source| {
-        sources.entry(v).or_default().push((t, pc, s))
-    };
+    let mut add =
+        |v: Var, t: usize, pc: usize, s: Source| sources.entry(v).or_default().push((t, pc, s));
     for (t, th) in program.threads.iter().enumerate() {
         for (pc, i) in th.code.iter().enumerate() {
             match i {
@@ -292,7 +320,8 @@ pub fn bounds(program: &Program) -> Bounds {
         b.values.insert(*v, Some(BTreeSet::new()));
     }
     for (l, loc) in program.locations.iter().enumerate() {
-        b.values.insert(Var::Loc(l), Some(BTreeSet::from([loc.init])));
+        b.values
+            .insert(Var::Loc(l), Some(BTreeSet::from([loc.init])));
     }
     let universe = universe(program);
     for v in on_cycles(&sources) {
@@ -304,7 +333,10 @@ pub fn bounds(program: &Program) -> Bounds {
         for (v, list) in &sources {
             for (t, pc, s) in list {
                 let got = eval(&b, *t, *pc, s);
-                let e = b.values.get_mut(v).expect("every source's variable has a value");
+                let e = b
+                    .values
+                    .get_mut(v)
+                    .expect("every source's variable has a value");
                 let before = e.clone();
                 join(e, got);
                 changed |= *e != before;

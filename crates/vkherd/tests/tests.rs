@@ -12,6 +12,7 @@ mod common;
 mod files;
 mod util;
 
+mod addresses;
 mod bounded_empty;
 mod cat_limits;
 mod cli;

@@ -18,7 +18,7 @@
 //! fence (kind `Fence`).
 
 use crate::opencl::ast::{
-    AddrSpace, ClExpected, ClLoc, ClExpr, ClMemOp, ClParam, ClScope, ClStmt, ClThread, FenceFlags,
+    AddrSpace, ClExpected, ClExpr, ClLoc, ClMemOp, ClParam, ClScope, ClStmt, ClThread, FenceFlags,
     MemOrder, OpenClTest, Spanned,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap};

@@ -13,8 +13,7 @@ pub const MODEL_FILES: &[(&str, &str)] = &[("opencl.cat", include_str!("models/o
 
 use vkherd_model::{
     AsmoShape, BarrierWait, BaseValue, BundledModel, DepKind, Dialect, DialectBase, Flags, Rel,
-    ScopeLevel,
-    StaticRel, StaticSet, Statics,
+    ScopeLevel, StaticRel, StaticSet, Statics,
 };
 
 /// seq_cst operations (the base set `SC`; docs/opencl.md), a flag bit of OpenCL's own.

@@ -22,8 +22,7 @@ pub const MODEL_FILES: &[(&str, &str)] = &[
 
 use vkherd_model::{
     AsmoShape, BarrierWait, BaseValue, BundledModel, DepKind, Dialect, DialectBase, Flags, Rel,
-    ScopeLevel,
-    StaticRel, StaticSet, Statics,
+    ScopeLevel, StaticRel, StaticSet, Statics,
 };
 
 /// The Vulkan dialect.

@@ -881,7 +881,10 @@ that accesses memory, a fence or a barrier",
             None => term,
             Some(a) => {
                 let span = self.src.span(start);
-                Spanned::new(ClExpr::Arith(ArithOp::Add, Box::new(a), Box::new(term)), span)
+                Spanned::new(
+                    ClExpr::Arith(ArithOp::Add, Box::new(a), Box::new(term)),
+                    span,
+                )
             }
         }
     }

@@ -319,7 +319,11 @@ impl Ops<'_> {
         }
         match integer(i) {
             Ok((rest, v)) => Ok((rest, Operand::Imm(v))),
-            Err(nom::Err::Error(_)) => Err(unexpected_in(i, ctx, "an index: a register `rK` or an integer")),
+            Err(nom::Err::Error(_)) => Err(unexpected_in(
+                i,
+                ctx,
+                "an index: a register `rK` or an integer",
+            )),
             Err(e) => Err(e),
         }
     }
