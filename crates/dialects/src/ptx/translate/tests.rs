@@ -1,0 +1,1 @@
+//! Hand-checked translations (docs/ptx.md, "Vulkan ↔ PTX mapping").
