@@ -98,7 +98,11 @@ pub(crate) fn rebuilt(
 }
 
 /// An access with these flags, copying the source access's operands and place.
-pub(crate) fn like(a: &Access, kind: vkherd_model::AccessKind, flags: vkherd_model::Flags) -> Access {
+pub(crate) fn like(
+    a: &Access,
+    kind: vkherd_model::AccessKind,
+    flags: vkherd_model::Flags,
+) -> Access {
     Access {
         kind,
         flags,

@@ -37,7 +37,11 @@ fn scope(a: &Access) -> Result<(Flags, &'static str), Diagnostic> {
     } else if f.has(Flags::SCOPEDEV) {
         Ok((Flags::SCOPEDEV, "sys"))
     } else {
-        Err(no(a.span, "an atomic or barrier without a scope", "has no PTX scope"))
+        Err(no(
+            a.span,
+            "an atomic or barrier without a scope",
+            "has no PTX scope",
+        ))
     }
 }
 
@@ -51,13 +55,11 @@ fn rmw_word(op: Option<ArithOp>, span: Span) -> Result<&'static str, Diagnostic>
         Some(ArithOp::And) => "and",
         Some(ArithOp::Or) => "or",
         Some(ArithOp::Xor) => "xor",
-        Some(ArithOp::Min | ArithOp::Max) => {
-            return Err(no(
-                span,
-                "an atomic min or max",
-                "is not in vkherd's PTX dialect (atom has exch, cas, add, sub, mul, div, and, or, xor)",
-            ))
-        }
+        Some(ArithOp::Min | ArithOp::Max) => return Err(no(
+            span,
+            "an atomic min or max",
+            "is not in vkherd's PTX dialect (atom has exch, cas, add, sub, mul, div, and, or, xor)",
+        )),
     })
 }
 
@@ -70,7 +72,11 @@ fn one(a: Access, text: String) -> Mapped {
 
 fn access(p: &Program, a: &Access) -> Result<Mapped, Diagnostic> {
     if !a.mmra.is_empty() {
-        return Err(no(a.span, "an MMRA tag (`!mmra(...)`)", "has no PTX counterpart"));
+        return Err(no(
+            a.span,
+            "an MMRA tag (`!mmra(...)`)",
+            "has no PTX counterpart",
+        ));
     }
     let f = a.flags;
     let (acq, rel) = (f.has(Flags::ACQ), f.has(Flags::REL));
@@ -85,7 +91,11 @@ fn access(p: &Program, a: &Access) -> Result<Mapped, Diagnostic> {
         ),
         AccessKind::Load => {
             let (s, w) = scope(a)?;
-            let (sem, word) = if acq { (Flags::ACQ, "acquire") } else { (Flags::NONE, "relaxed") };
+            let (sem, word) = if acq {
+                (Flags::ACQ, "acquire")
+            } else {
+                (Flags::NONE, "relaxed")
+            };
             one(
                 like(a, AccessKind::Load, Flags::R | GEN | s | sem),
                 format!("ld.{word}.{w} {dst}, {at}"),
@@ -97,7 +107,11 @@ fn access(p: &Program, a: &Access) -> Result<Mapped, Diagnostic> {
         ),
         AccessKind::Store => {
             let (s, w) = scope(a)?;
-            let (sem, word) = if rel { (Flags::REL, "release") } else { (Flags::NONE, "relaxed") };
+            let (sem, word) = if rel {
+                (Flags::REL, "release")
+            } else {
+                (Flags::NONE, "relaxed")
+            };
             one(
                 like(a, AccessKind::Store, Flags::W | GEN | s | sem),
                 format!("st.{word}.{w} {at}, {value}"),

@@ -101,7 +101,9 @@ fn with(a: &Access, kind: AccessKind, attrs: &MemAttrs) -> Access {
 }
 
 fn rmw_word(op: Option<ArithOp>) -> String {
-    op.map_or_else(String::new, |o| format!(".{}", format!("{o:?}").to_lowercase()))
+    op.map_or_else(String::new, |o| {
+        format!(".{}", format!("{o:?}").to_lowercase())
+    })
 }
 
 /// `fresh`: a register of the thread no instruction uses (for `red`, which has none).
@@ -115,7 +117,11 @@ fn access(p: &Program, a: &Access, fresh: u32) -> Result<Mapped, Diagnostic> {
         (FALIAS, "an alias proxy fence (`fence.proxy.alias`)"),
     ] {
         if f.any(flag) {
-            return Err(no(a.span, what, "has no Vulkan counterpart: Vulkan has one proxy"));
+            return Err(no(
+                a.span,
+                what,
+                "has no Vulkan counterpart: Vulkan has one proxy",
+            ));
         }
     }
     let at = loc(p, a);
@@ -129,7 +135,10 @@ fn access(p: &Program, a: &Access, fresh: u32) -> Result<Mapped, Diagnostic> {
     Ok(match a.kind {
         AccessKind::Load if is_strong => {
             let (attrs, t) = strong(f, true);
-            one(with(a, AccessKind::Load, &attrs), format!("ld{t} {dst}, {at}"))
+            one(
+                with(a, AccessKind::Load, &attrs),
+                format!("ld{t} {dst}, {at}"),
+            )
         }
         AccessKind::Load => one(
             with(a, AccessKind::Load, &weak()),
@@ -137,7 +146,10 @@ fn access(p: &Program, a: &Access, fresh: u32) -> Result<Mapped, Diagnostic> {
         ),
         AccessKind::Store if is_strong => {
             let (attrs, t) = strong(f, true);
-            one(with(a, AccessKind::Store, &attrs), format!("st{t} {at}, {value}"))
+            one(
+                with(a, AccessKind::Store, &attrs),
+                format!("st{t} {at}, {value}"),
+            )
         }
         AccessKind::Store => one(
             with(a, AccessKind::Store, &weak()),
