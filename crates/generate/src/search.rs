@@ -58,7 +58,10 @@ pub struct Limits {
     /// translated. Only a state the second allows and the first forbids distinguishes
     /// (the other way the target is only stronger), and only on programs the first runs
     /// race-free: a program with a data race has undefined behaviour, so any state of
-    /// its translation is correct (counted in [`SizeStats::racy`]).
+    /// its translation is correct (counted in [`SizeStats::racy`]). A program the first
+    /// model allows no state at all (no consistent execution: nothing an implementation
+    /// could do matches it) is left out too ([`SizeStats::vacuous`]): a property of the
+    /// source model, not of the mapping.
     pub mapping: bool,
 }
 
@@ -77,6 +80,9 @@ pub struct SizeStats {
     /// Programs left out of a mapping check because the source model finds a data race
     /// in them ([`Limits::mapping`]); counted in `examined`.
     pub racy: u64,
+    /// Programs left out of a mapping check because the source model allows no state
+    /// on them; counted in `examined`.
+    pub vacuous: u64,
     /// Every program of the size was examined.
     pub complete: bool,
     pub seconds: f64,
@@ -121,6 +127,8 @@ enum Verdict {
     Agree,
     /// A mapping check's program with a data race: nothing to check.
     Racy,
+    /// A mapping check's program the source model allows no state: nothing to check.
+    Vacuous,
     Differ(Found),
     Error(String, String),
 }
@@ -138,7 +146,7 @@ pub fn differs(
         ..Limits::default()
     };
     match compare(test, a, b, &limits) {
-        Verdict::Agree | Verdict::Racy => Ok(None),
+        Verdict::Agree | Verdict::Racy | Verdict::Vacuous => Ok(None),
         Verdict::Differ(f) => Ok(Some(f)),
         Verdict::Error(_, m) => Err(m),
     }
@@ -160,6 +168,9 @@ fn compare(test: &Test, a: &dyn Model, b: &dyn Model, limits: &Limits) -> Verdic
     }
     if limits.mapping && ra.racy {
         return Verdict::Racy;
+    }
+    if limits.mapping && ra.all.is_empty() {
+        return Verdict::Vacuous;
     }
     let (sa, fa, sb, fb) = (ra.all, ra.race_free, rb.all, rb.race_free);
     let only_a: Vec<&Vec<i64>> = if limits.mapping {
@@ -228,6 +239,7 @@ struct UnitResult {
     found: Vec<Found>,
     errors: u64,
     racy: u64,
+    vacuous: u64,
     first_error: Option<(String, String)>,
     complete: bool,
 }
@@ -240,6 +252,7 @@ impl Default for UnitResult {
             found: Vec::new(),
             errors: 0,
             racy: 0,
+            vacuous: 0,
             first_error: None,
             complete: true,
         }
@@ -315,6 +328,7 @@ fn examine_one(
     match compare(test, a, b, limits) {
         Verdict::Agree => {}
         Verdict::Racy => out.racy += 1,
+        Verdict::Vacuous => out.vacuous += 1,
         Verdict::Differ(f) => {
             let micros = progress.start.elapsed().as_micros() as u64;
             progress.first.fetch_min(micros, Ordering::Relaxed);
@@ -352,6 +366,7 @@ fn size_stats(events: usize, threads: usize, started: Instant) -> SizeStats {
         distinguishing: 0,
         errors: 0,
         racy: 0,
+        vacuous: 0,
         complete: true,
         seconds: started.elapsed().as_secs_f64(),
     }
@@ -385,6 +400,7 @@ impl Outcome {
             stats.distinguishing += r.found.len() as u64;
             stats.errors += r.errors;
             stats.racy += r.racy;
+            stats.vacuous += r.vacuous;
             stats.complete &= r.complete;
             self.found.extend(r.found);
             if self.first_error.is_none() {

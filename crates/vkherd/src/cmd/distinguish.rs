@@ -281,6 +281,7 @@ fn report(outcome: &Outcome, pair: &Pair, args: &DistinguishArgs, cycle: bool) -
     let mapping = pair.b_translated.as_ref().map(|t| t.translation);
     let examined = outcome.examined();
     let racy: u64 = outcome.sizes.iter().map(|s| s.racy).sum();
+    let vacuous: u64 = outcome.sizes.iter().map(|s| s.vacuous).sum();
     let rate = examined as f64 / outcome.seconds.max(1e-9);
     outln!(
         "Examined {examined} programs in {:.2} s ({rate:.0} programs/s){}",
@@ -300,15 +301,15 @@ fn report(outcome: &Outcome, pair: &Pair, args: &DistinguishArgs, cycle: bool) -
     }
     if mapping.is_some() {
         outln!(
-            "Of these, {racy} have a data race under {} (undefined behaviour: any state of their translation is correct) and were not compared.",
-            a.name
+            "Of these, {racy} have a data race under {} (undefined behaviour: any state of their translation is correct) and {vacuous} have no state {} allows (no consistent execution: no implementation matches them); neither was compared.",
+            a.name, a.name
         );
     }
     if outcome.found.is_empty() {
         if outcome.stopped.is_none() && errors == 0 && mapping.is_some() {
             outln!(
                 "The mapping is sound within these bounds: on none of the {} race-free programs examined does {} allow, on the translation, a state {} forbids.",
-                examined - racy,
+                examined - racy - vacuous,
                 b.name,
                 a.name
             );
