@@ -31,3 +31,11 @@ pub fn load(source: &str) -> Result<Program, Diagnostic> {
 pub fn by_name(name: &str) -> Option<&'static Dialect> {
     ALL.iter().copied().find(|d| d.name == name)
 }
+
+/// The translation of `from`'s programs into `to`'s that some dialect registers
+/// ([`Dialect::translations`]), if any.
+pub fn translation(from: &Dialect, to: &Dialect) -> Option<&'static vkherd_model::Translation> {
+    ALL.iter()
+        .flat_map(|d| d.translations.iter())
+        .find(|t| t.from == from.name && t.to == to.name)
+}

@@ -37,6 +37,9 @@ pub struct States {
     pub race_free: BTreeSet<Vec<i64>>,
     /// A limit stopped the run before every candidate was examined.
     pub stopped: bool,
+    /// Some consistent execution has a data race (only asked of the source model of a
+    /// mapping check, [`Limits::mapping`], which runs every execution to know it).
+    pub racy: bool,
 }
 
 /// Limits and switches of a search.
@@ -51,6 +54,15 @@ pub struct Limits {
     /// Stop at the first distinguishing program (for timing it: minimality then holds
     /// only for the sizes completed before it).
     pub first_only: bool,
+    /// Check a compilation mapping: the second model judges the first one's programs
+    /// translated. Only a state the second allows and the first forbids distinguishes
+    /// (the other way the target is only stronger), and only on programs the first runs
+    /// race-free: a program with a data race has undefined behaviour, so any state of
+    /// its translation is correct (counted in [`SizeStats::racy`]). A program the first
+    /// model allows no state at all (no consistent execution: nothing an implementation
+    /// could do matches it) is left out too ([`SizeStats::vacuous`]): a property of the
+    /// source model, not of the mapping.
+    pub mapping: bool,
 }
 
 /// What one size gave.
@@ -65,6 +77,12 @@ pub struct SizeStats {
     pub distinguishing: u64,
     /// Programs a model could not run (an error): neither agreeing nor distinguishing.
     pub errors: u64,
+    /// Programs left out of a mapping check because the source model finds a data race
+    /// in them ([`Limits::mapping`]); counted in `examined`.
+    pub racy: u64,
+    /// Programs left out of a mapping check because the source model allows no state
+    /// on them; counted in `examined`.
+    pub vacuous: u64,
     /// Every program of the size was examined.
     pub complete: bool,
     pub seconds: f64,
@@ -107,6 +125,10 @@ impl Outcome {
 /// What comparing two models on one program gave.
 enum Verdict {
     Agree,
+    /// A mapping check's program with a data race: nothing to check.
+    Racy,
+    /// A mapping check's program the source model allows no state: nothing to check.
+    Vacuous,
     Differ(Found),
     Error(String, String),
 }
@@ -119,15 +141,19 @@ pub fn differs(
     b: &dyn Model,
     races: bool,
 ) -> Result<Option<Found>, String> {
-    match compare(test, a, b, races) {
-        Verdict::Agree => Ok(None),
+    let limits = Limits {
+        races,
+        ..Limits::default()
+    };
+    match compare(test, a, b, &limits) {
+        Verdict::Agree | Verdict::Racy | Verdict::Vacuous => Ok(None),
         Verdict::Differ(f) => Ok(Some(f)),
         Verdict::Error(_, m) => Err(m),
     }
 }
 
 /// Runs both models on `test` and compares their allowed states.
-fn compare(test: &Test, a: &dyn Model, b: &dyn Model, races: bool) -> Verdict {
+fn compare(test: &Test, a: &dyn Model, b: &dyn Model, limits: &Limits) -> Verdict {
     let text = emit::text(test);
     let program = match vkherd_dialects::load(&text) {
         Ok(p) => p,
@@ -140,10 +166,20 @@ fn compare(test: &Test, a: &dyn Model, b: &dyn Model, races: bool) -> Verdict {
     if ra.stopped || rb.stopped {
         return Verdict::Error(text, "a limit stopped the run".into());
     }
+    if limits.mapping && ra.racy {
+        return Verdict::Racy;
+    }
+    if limits.mapping && ra.all.is_empty() {
+        return Verdict::Vacuous;
+    }
     let (sa, fa, sb, fb) = (ra.all, ra.race_free, rb.all, rb.race_free);
-    let only_a: Vec<&Vec<i64>> = sa.difference(&sb).collect();
+    let only_a: Vec<&Vec<i64>> = if limits.mapping {
+        Vec::new()
+    } else {
+        sa.difference(&sb).collect()
+    };
     let only_b: Vec<&Vec<i64>> = sb.difference(&sa).collect();
-    let marks: Vec<&Vec<i64>> = if races {
+    let marks: Vec<&Vec<i64>> = if limits.races && !limits.mapping {
         fa.symmetric_difference(&fb)
             .filter(|s| sa.contains(*s) && sb.contains(*s))
             .collect()
@@ -202,6 +238,8 @@ struct UnitResult {
     examined: u64,
     found: Vec<Found>,
     errors: u64,
+    racy: u64,
+    vacuous: u64,
     first_error: Option<(String, String)>,
     complete: bool,
 }
@@ -213,6 +251,8 @@ impl Default for UnitResult {
             examined: 0,
             found: Vec::new(),
             errors: 0,
+            racy: 0,
+            vacuous: 0,
             first_error: None,
             complete: true,
         }
@@ -285,8 +325,10 @@ fn examine_one(
         return false;
     }
     out.examined += 1;
-    match compare(test, a, b, limits.races) {
+    match compare(test, a, b, limits) {
         Verdict::Agree => {}
+        Verdict::Racy => out.racy += 1,
+        Verdict::Vacuous => out.vacuous += 1,
         Verdict::Differ(f) => {
             let micros = progress.start.elapsed().as_micros() as u64;
             progress.first.fetch_min(micros, Ordering::Relaxed);
@@ -323,6 +365,8 @@ fn size_stats(events: usize, threads: usize, started: Instant) -> SizeStats {
         examined: 0,
         distinguishing: 0,
         errors: 0,
+        racy: 0,
+        vacuous: 0,
         complete: true,
         seconds: started.elapsed().as_secs_f64(),
     }
@@ -355,6 +399,8 @@ impl Outcome {
             stats.examined += r.examined;
             stats.distinguishing += r.found.len() as u64;
             stats.errors += r.errors;
+            stats.racy += r.racy;
+            stats.vacuous += r.vacuous;
             stats.complete &= r.complete;
             self.found.extend(r.found);
             if self.first_error.is_none() {

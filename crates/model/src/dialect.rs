@@ -7,6 +7,7 @@ use crate::execution::Statics;
 use crate::flags::Flags;
 use crate::program::Program;
 use crate::rel::Rel;
+use crate::translation::Translation;
 use vkherd_litmus::Diagnostic;
 
 /// A memory-model dialect: how its files are read, its scope tree, the base sets it gives
@@ -64,6 +65,9 @@ pub struct Dialect {
     pub barrier_wait: BarrierWait,
     /// `vkherd observe` can run its tests on a Vulkan device.
     pub runs_on_device: bool,
+    /// The translations its folder provides, to or from it (`vkherd diff` and
+    /// `vkherd distinguish` with models of two dialects; the registry finds them).
+    pub translations: &'static [Translation],
 }
 
 impl Dialect {

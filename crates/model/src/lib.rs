@@ -11,6 +11,7 @@ pub mod lowering;
 pub mod program;
 pub mod rel;
 pub mod set;
+pub mod translation;
 pub mod variant;
 
 pub use axioms::Derived;
@@ -22,5 +23,6 @@ pub use flags::{Flags, FLAG_NAMES};
 pub use program::*;
 pub use rel::Rel;
 pub use set::EventSet;
+pub use translation::{Step, Translated, Translation};
 pub use variant::{ModelOptions, Variant};
 pub use vkherd_litmus::{ArithOp, CmpOp, Operand, Span};

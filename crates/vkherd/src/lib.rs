@@ -30,6 +30,7 @@ pub mod models;
 pub mod observed;
 pub mod report;
 pub mod tally;
+pub mod translated;
 
 use std::time::Instant;
 

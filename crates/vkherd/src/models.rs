@@ -175,6 +175,23 @@ impl ModelChoice {
     }
 }
 
+/// The translation that lets `spec` judge a test of `dialect` it is not for: into the
+/// first registered dialect it is for that has one from `dialect` (`vkherd diff vulkan ptx`
+/// on a Vulkan test translates it to PTX for ptx, docs/ptx.md "Vulkan ↔ PTX mapping").
+/// `None` when the model is for `dialect`, or no translation helps.
+pub fn translation_for(
+    spec: &ModelSpec,
+    dialect: &'static vkherd_model::Dialect,
+) -> Option<&'static vkherd_model::Translation> {
+    let cat = spec.cat_model();
+    if cat.foreign_bases(dialect).is_empty() {
+        return None;
+    }
+    (vkherd_dialects::ALL.iter().copied())
+        .filter(|d| cat.foreign_bases(d).is_empty())
+        .find_map(|d| vkherd_dialects::translation(dialect, d))
+}
+
 /// Every model name `--model` accepts, with a line about it: the default dialect's
 /// models by their bare names, the hand-written engine's, the other dialects' models by
 /// their bare names, then `cat:NAME` for the bundled cat models not listed bare on the
@@ -673,6 +690,8 @@ impl vkherd_generate::search::Model for Compared {
                 .map(|(k, _)| k.clone())
                 .collect(),
             stopped: r.stats.stopped.is_some(),
+            // Known only when every execution ran: a states-only run skips some.
+            racy: !self.options.run.states_only && r.outcomes.flag_data_race,
         })
     }
 }

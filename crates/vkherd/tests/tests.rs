@@ -46,6 +46,7 @@ mod opencl_corpus;
 mod opencl_dialect;
 mod opencl_mmra;
 mod partial_runs;
+mod ptx_mapping;
 mod ptx_corpus;
 mod report;
 mod resolve;

@@ -65,6 +65,7 @@ pub static OPENCL: Dialect = Dialect {
     barrier_arrive: Flags::NONE,
     barrier_wait: BarrierWait::Program,
     runs_on_device: false,
+    translations: &[],
 };
 
 fn load(source: &str) -> Result<vkherd_model::Program, vkherd_litmus::Diagnostic> {

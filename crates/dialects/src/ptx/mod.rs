@@ -5,6 +5,7 @@
 pub mod ast;
 pub mod lower;
 pub mod syntax;
+pub mod translate;
 
 pub use lower::lower_ptx;
 pub use syntax::{is_ptx, parse_ptx};
@@ -87,6 +88,7 @@ pub static PTX: Dialect = Dialect {
     barrier_arrive: ARRIVE,
     barrier_wait: BarrierWait::Path,
     runs_on_device: false,
+    translations: &[translate::VULKAN_TO_PTX, translate::PTX_TO_VULKAN],
 };
 
 fn load(source: &str) -> Result<vkherd_model::Program, vkherd_litmus::Diagnostic> {

@@ -87,6 +87,7 @@ pub static VULKAN: Dialect = Dialect {
     barrier_arrive: Flags::NONE,
     barrier_wait: BarrierWait::Program,
     runs_on_device: true,
+    translations: &[],
 };
 
 fn load(source: &str) -> Result<vkherd_model::Program, vkherd_litmus::Diagnostic> {

@@ -167,6 +167,7 @@ mod tests {
         barrier_arrive: vkherd_model::Flags::NONE,
         barrier_wait: vkherd_model::BarrierWait::Program,
         runs_on_device: false,
+        translations: &[],
     };
 
     #[test]

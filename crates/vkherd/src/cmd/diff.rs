@@ -18,6 +18,7 @@ use serde::Serialize;
 use std::path::PathBuf;
 use vkherd::models::{resolve, ModelChoice};
 use vkherd::report::{self, verdict_word};
+use vkherd::translated::{self, Listing};
 use vkherd::Report;
 
 /// `NAME+VARIANT+...`: a model and its variants ([`vkherd::models::ModelName`]).
@@ -57,6 +58,18 @@ pub(crate) struct TestDiff {
     /// States A found that B's partial run did not: whether B allows them is open.
     unsettled_a: usize,
     unsettled_b: usize,
+    /// The translations a model of another dialect needed (docs/cli.md "vkherd diff",
+    /// "Models of two dialects"): the model's name and the listing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    translated: Vec<TranslatedFor>,
+}
+
+/// A translation for one model.
+#[derive(Debug, Serialize)]
+pub(crate) struct TranslatedFor {
+    model: String,
+    #[serde(flatten)]
+    listing: Listing,
 }
 
 impl TestDiff {
@@ -89,6 +102,7 @@ impl TestDiff {
             partial_b,
             unsettled_a,
             unsettled_b,
+            translated: Vec::new(),
         }
     }
 
@@ -100,6 +114,11 @@ impl TestDiff {
 
     fn print_text(&self, (a, b): (&str, &str), (ra, rb): (&Report, &Report)) {
         outln!("Test {}", self.file);
+        for t in &self.translated {
+            for line in t.listing.lines(&t.model) {
+                outln!("  {line}");
+            }
+        }
         for (model, r) in [(a, ra), (b, rb)] {
             if let Some(reason) = r.stats.stopped {
                 let verdict = if r.verdict_final() {
@@ -142,6 +161,9 @@ impl TestDiff {
         } else if !(self.verdict_final_a && self.verdict_final_b) {
             outln!("  verdict: {va} under {a}, {vb} under {b} (open: the run stopped before the states found settled it)");
         }
+        if !self.differs() && !self.partial {
+            outln!("  same states under {a} and {b}");
+        }
     }
 }
 
@@ -181,7 +203,10 @@ pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) ->
     let (mut differ, mut verdicts, mut partial) = (0u64, 0u64, 0u64);
     let mut compare = |test: &TestFile<'_>| -> Result<ExitStatus, TestError> {
         let p = vkherd::load_litmus(&test.source)?;
-        let (ra, rb) = (vkherd::run(&p, &oa)?, vkherd::run(&p, &ob)?);
+        // A model of another dialect judges the test's translation, when one is registered.
+        let (pa, la) = translated::for_model(&p, &test.source, &ma.spec)?;
+        let (pb, lb) = translated::for_model(&p, &test.source, &mb.spec)?;
+        let (ra, rb) = (vkherd::run(&pa, &oa)?, vkherd::run(&pb, &ob)?);
         // The exit code follows the runs' limits (3 or 4, as `--help` says); a
         // bounded-empty run is the same under both models and not diff's subject.
         let status = [&ra, &rb]
@@ -189,8 +214,17 @@ pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) ->
             .map(ExitStatus::of_report)
             .filter(|s| *s != ExitStatus::BoundedEmpty)
             .sum();
-        let d = TestDiff::new(test.name.clone(), &ra, &rb);
-        if !d.differs() && !d.partial {
+        let mut d = TestDiff::new(test.name.clone(), &ra, &rb);
+        for (model, listing) in [(&ma.name, la), (&mb.name, lb)] {
+            if let Some(listing) = listing {
+                d.translated.push(TranslatedFor {
+                    model: model.clone(),
+                    listing,
+                });
+            }
+        }
+        // A translated test is always shown: the output says what was translated.
+        if !d.differs() && !d.partial && d.translated.is_empty() {
             return Ok(status);
         }
         differ += u64::from(d.differs());

@@ -6,7 +6,8 @@ use crate::args::DistinguishArgs;
 use crate::cli::exit::ExitStatus;
 use std::time::Duration;
 use vkherd::explain::{explain, explanation_text, Target};
-use vkherd::models::Compared;
+use vkherd::models::{translation_for, Compared};
+use vkherd::translated::{self, Through};
 use vkherd::Options;
 use vkherd::RunConfig;
 use vkherd_generate::alphabet::Alphabet;
@@ -14,7 +15,7 @@ use vkherd_generate::family::Axis;
 use vkherd_generate::search::{self, Limits, Outcome, SizeStats};
 use vkherd_generate::space::{level_words, Bounds, EventKind, Space};
 use vkherd_generate::{dialects, emit, family, GenDialect};
-use vkherd_model::Dialect;
+use vkherd_model::{Dialect, Translation};
 
 /// The dialect whose bundled models `spec` names, if it names one.
 fn dialect_of(spec: &str) -> Option<&'static Dialect> {
@@ -24,7 +25,8 @@ fn dialect_of(spec: &str) -> Option<&'static Dialect> {
 }
 
 /// The programs' dialect: `--dialect`, else the dialect of both models when they are
-/// bundled models of one, else the default.
+/// bundled models of one, or the first's when its programs translate into the second's
+/// (a mapping check), else the default.
 fn programs_dialect(args: &DistinguishArgs) -> &'static Dialect {
     match (
         args.dialect,
@@ -33,7 +35,61 @@ fn programs_dialect(args: &DistinguishArgs) -> &'static Dialect {
     ) {
         (Some(d), _, _) => d,
         (None, Some(a), Some(b)) if a == b => a,
+        (None, Some(a), Some(b)) if vkherd_dialects::translation(a, b).is_some() => a,
         _ => vkherd_dialects::ALL[0],
+    }
+}
+
+/// The models a search compares: with a mapping check, the first (source) model runs
+/// every execution (to know the program's races) and the second judges translations.
+struct Pair {
+    a: Compared,
+    b_translated: Option<Through>,
+    b: Compared,
+}
+
+impl Pair {
+    fn new(
+        mut a: Compared,
+        b: Compared,
+        dialect: &'static Dialect,
+    ) -> Result<(Pair, Option<&'static Translation>), String> {
+        let Some(t) = translation_for(&b.options.model.spec, dialect) else {
+            return Ok((
+                Pair {
+                    a,
+                    b_translated: None,
+                    b,
+                },
+                None,
+            ));
+        };
+        if translation_for(&a.options.model.spec, dialect).is_some() {
+            return Err(format!(
+                "error: {} is not for {} programs: a mapping check runs the first model on the programs and the second on their translation; expected a model for {} tests first",
+                a.name, dialect.title, dialect.title
+            ));
+        }
+        a.options.run.states_only = false;
+        let through = Through {
+            model: b.clone(),
+            translation: t,
+        };
+        Ok((
+            Pair {
+                a,
+                b_translated: Some(through),
+                b,
+            },
+            Some(t),
+        ))
+    }
+
+    fn b_model(&self) -> &dyn search::Model {
+        match &self.b_translated {
+            Some(t) => t,
+            None => &self.b,
+        }
     }
 }
 
@@ -49,10 +105,18 @@ pub fn run(args: &DistinguishArgs) -> ExitStatus {
             return ExitStatus::BadInput;
         }
     };
-    let d = match dialects::for_dialect(programs_dialect(args)) {
+    let pd = programs_dialect(args);
+    let d = match dialects::for_dialect(pd) {
         Ok(d) => d,
         Err(e) => {
             eprint!("{}", e.render(""));
+            return ExitStatus::BadInput;
+        }
+    };
+    let (pair, mapping) = match Pair::new(a, b, pd) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
             return ExitStatus::BadInput;
         }
     };
@@ -61,9 +125,10 @@ pub fn run(args: &DistinguishArgs) -> ExitStatus {
         timeout: (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout.min(1e9))),
         races: args.races,
         first_only: false,
+        mapping: mapping.is_some(),
     };
     if let Some(cycle) = &args.cycle {
-        return run_cycle(cycle, d, &a, &b, &limits, args);
+        return run_cycle(cycle, d, &pair, &limits, args);
     }
     let alphabet = match args.alphabet.apply(Alphabet::search_default(d)) {
         Ok(a) => a,
@@ -104,10 +169,10 @@ pub fn run(args: &DistinguishArgs) -> ExitStatus {
         locations: args.locations,
     };
     let space = Space::new(bounds, alphabet, &kinds);
-    describe_space(&a, &b, &space);
+    describe_space(&pair.a, &pair.b, &space, mapping);
     print_header();
-    let outcome = search::search(&space, &a, &b, &limits, print_size);
-    report(&outcome, &a, &b, args, false)
+    let outcome = search::search(&space, &pair.a, pair.b_model(), &limits, print_size);
+    report(&outcome, &pair, args, false)
 }
 
 fn print_header() {
@@ -139,11 +204,11 @@ fn print_size(s: &SizeStats) {
 fn run_cycle(
     cycle: &str,
     d: &'static dyn GenDialect,
-    a: &Compared,
-    b: &Compared,
+    pair: &Pair,
     limits: &Limits,
     args: &DistinguishArgs,
 ) -> ExitStatus {
+    let (a, b) = (&pair.a, &pair.b);
     let fam = Axis::parse_list(&args.vary).and_then(|vary| {
         let alphabet = args.alphabet.apply(Alphabet::family_default(d))?;
         family::family(cycle, d, &vary, &alphabet, args.max_variants)
@@ -164,14 +229,20 @@ fn run_cycle(
         fam.tests.len()
     );
     print_header();
-    let outcome = search::compare_all(&fam.tests, a, b, limits, print_size);
-    report(&outcome, a, b, args, true)
+    let outcome = search::compare_all(&fam.tests, a, pair.b_model(), limits, print_size);
+    report(&outcome, pair, args, true)
 }
 
-fn describe_space(a: &Compared, b: &Compared, space: &Space) {
+fn describe_space(a: &Compared, b: &Compared, space: &Space, mapping: Option<&Translation>) {
     let al = &space.alphabet;
     let d = al.dialect;
     let bo = space.bounds;
+    if let Some(t) = mapping {
+        outln!(
+            "Checking the mapping of {} programs to {} ({}): a program {} runs race-free whose translation {} allows a state {} forbids",
+            t.from, t.to, t.doc, a.name, b.name, a.name
+        );
+    }
     outln!(
         "Distinguishing {} and {} on {} programs: up to {} invocations, {} events each, {} events in all, {} locations",
         a.name,
@@ -205,14 +276,12 @@ fn describe_space(a: &Compared, b: &Compared, space: &Space) {
     );
 }
 
-fn report(
-    outcome: &Outcome,
-    a: &Compared,
-    b: &Compared,
-    args: &DistinguishArgs,
-    cycle: bool,
-) -> ExitStatus {
+fn report(outcome: &Outcome, pair: &Pair, args: &DistinguishArgs, cycle: bool) -> ExitStatus {
+    let (a, b) = (&pair.a, &pair.b);
+    let mapping = pair.b_translated.as_ref().map(|t| t.translation);
     let examined = outcome.examined();
+    let racy: u64 = outcome.sizes.iter().map(|s| s.racy).sum();
+    let vacuous: u64 = outcome.sizes.iter().map(|s| s.vacuous).sum();
     let rate = examined as f64 / outcome.seconds.max(1e-9);
     outln!(
         "Examined {examined} programs in {:.2} s ({rate:.0} programs/s){}",
@@ -230,7 +299,22 @@ fn report(
     if let Some(why) = &outcome.stopped {
         outln!("Search {why}: minimality holds only for the complete sizes above.");
     }
+    if mapping.is_some() {
+        outln!(
+            "Of these, {racy} have a data race under {} (undefined behaviour: any state of their translation is correct) and {vacuous} have no state {} allows (no consistent execution: no implementation matches them); neither was compared.",
+            a.name, a.name
+        );
+    }
     if outcome.found.is_empty() {
+        if outcome.stopped.is_none() && errors == 0 && mapping.is_some() {
+            outln!(
+                "The mapping is sound within these bounds: on none of the {} race-free programs examined does {} allow, on the translation, a state {} forbids.",
+                examined - racy - vacuous,
+                b.name,
+                a.name
+            );
+            return ExitStatus::Ok;
+        }
         if outcome.stopped.is_none() && errors == 0 {
             outln!(
                 "No program of the space distinguishes {} and {}: they agree on all {examined} programs examined.",
@@ -287,6 +371,11 @@ fn report(
                 forbid.name
             );
             outln!("{}", text.trim_end());
+            if mapping.is_some() {
+                for line in translation_lines(&text, b) {
+                    outln!("{line}");
+                }
+            }
             outln!("Why {} forbids it:", forbid.name);
             for line in why.lines() {
                 outln!("  {line}");
@@ -356,6 +445,22 @@ fn explanation(text: &str, model: &Compared) -> String {
     match explain(&program, Some(text), &opts, &Target::Condition, &[]) {
         Ok(ex) => explanation_text(&ex),
         Err(e) => format!("(no explanation: {e})"),
+    }
+}
+
+/// The listing of `text`'s translation for `model`.
+fn translation_lines(text: &str, model: &Compared) -> Vec<String> {
+    let listed = vkherd::load_litmus(text)
+        .map_err(|d| d.message)
+        .and_then(|p| {
+            translated::for_model(&p, text, &model.options.model.spec)
+                .map(|(_, l)| l)
+                .map_err(|d| d.message)
+        });
+    match listed {
+        Ok(Some(l)) => l.lines(&model.name),
+        Ok(None) => Vec::new(),
+        Err(m) => vec![format!("(no translation: {m})")],
     }
 }
 
