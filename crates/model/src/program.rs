@@ -111,8 +111,9 @@ pub struct Access {
     pub cas: Option<Cas>,
     /// The MMRA tags of the event (docs/mmra.md); empty if the source has none.
     pub mmra: MmraTags,
-    /// A location chosen by a register's value (`y[r0]`): an address dependency.
-    pub address: Option<Address>,
+    /// A location chosen by a register's value (`y[r0]`): an address dependency (boxed:
+    /// rare, and instructions stay small).
+    pub address: Option<Box<Address>>,
     pub span: Span,
 }
 

@@ -662,7 +662,7 @@ impl ThreadLowering<'_> {
         &mut self,
         loc: &ClLoc,
         span: Span,
-    ) -> Result<(Option<RefId>, Option<Address>), Diagnostic> {
+    ) -> Result<(Option<RefId>, Option<Box<Address>>), Diagnostic> {
         let Some(index) = &loc.index else {
             return Ok((Some(self.names.reference(&loc.cell, span)?), None));
         };
@@ -676,7 +676,7 @@ impl ThreadLowering<'_> {
             targets,
             text: index.text.clone(),
         };
-        Ok((None, Some(address)))
+        Ok((None, Some(Box::new(address))))
     }
 
     /// Evaluates `e` into register `dst`.

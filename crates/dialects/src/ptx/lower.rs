@@ -440,11 +440,11 @@ impl Lowering<'_> {
     fn place(&mut self, a: &mut Access, loc: &Spanned<String>) -> Result<(), Diagnostic> {
         match vkherd_litmus::syntax::lex::register(&loc.value) {
             Ok(("", r)) => {
-                a.address = Some(Address {
+                a.address = Some(Box::new(Address {
                     index: Operand::Reg(r),
                     targets: Vec::new(),
                     text: format!("[{}]", loc.value),
-                });
+                }));
             }
             _ => a.reference = Some(self.reference(&loc.value, loc.span)?),
         }

@@ -161,7 +161,7 @@ fn place(
     regs: &mut BTreeSet<u32>,
     constants: &mut BTreeSet<i64>,
     span: Span,
-) -> Result<(Option<RefId>, Option<Address>), Diagnostic> {
+) -> Result<(Option<RefId>, Option<Box<Address>>), Diagnostic> {
     let r = names.reference(&loc.name, span)?;
     let Some(index) = loc.index else {
         return Ok((Some(r), None));
@@ -171,7 +171,7 @@ fn place(
         targets: vec![(0, r)],
         text: loc.text.clone(),
     };
-    Ok((None, Some(address)))
+    Ok((None, Some(Box::new(address))))
 }
 
 fn lower_code(
