@@ -4,7 +4,7 @@
 //! vulkan ptx` checks the mapping on race-free programs only, one way only. Expected
 //! states are argued from the models in the comments, not pasted from a run.
 
-use crate::util::{corpus, text, vkherd, write_file, tmp_path};
+use crate::util::{corpus, text, tmp_path, vkherd, write_file};
 use vkherd::models::Compared;
 use vkherd::translated::Through;
 use vkherd_generate::alphabet::Alphabet;
@@ -41,10 +41,7 @@ fn diff_vulkan_ptx_translates_each_test_and_lists_the_translation() {
          \x20 verdict: Ok under vulkan, No under ptx\n"
     );
     assert!(stdout.contains(&sg_block), "{stdout}");
-    assert!(
-        stdout.contains(&format!("Test {wg}\n{header}")),
-        "{stdout}"
-    );
+    assert!(stdout.contains(&format!("Test {wg}\n{header}")), "{stdout}");
     let back = "  translated from ptx to vulkan for vulkan (docs/ptx.md, \"Vulkan ↔ PTX mapping\"); registers, arithmetic, jumps and the condition unchanged:\n\
          \x20   P0: st.weak x, 1          =>  st.nonpriv.sc0 x, 1\n\
          \x20   P0: st.release.gpu y, 1   =>  st.atom.rel.qf.sc0.semsc0.semav y, 1\n\
@@ -53,7 +50,8 @@ fn diff_vulkan_ptx_translates_each_test_and_lists_the_translation() {
          \x20 same states under vulkan and ptx\n";
     assert!(stdout.contains(&format!("Test {mp}\n{back}")), "{stdout}");
     assert!(
-        stdout.ends_with("3 tests: 1 differ, 1 verdict change(s), 0 partial (vulkan against ptx)\n"),
+        stdout
+            .ends_with("3 tests: 1 differ, 1 verdict change(s), 0 partial (vulkan against ptx)\n"),
         "{stdout}"
     );
     // JSON: every translated test has an object, with the listing.
@@ -65,7 +63,10 @@ fn diff_vulkan_ptx_translates_each_test_and_lists_the_translation() {
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert_eq!(lines[0]["only_a"][0], "1:r0=1; 1:r1=0;");
     let t = &lines[0]["translated"][0];
-    assert_eq!((&t["model"], &t["from"], &t["to"]), (&"ptx".into(), &"vulkan".into(), &"ptx".into()));
+    assert_eq!(
+        (&t["model"], &t["from"], &t["to"]),
+        (&"ptx".into(), &"vulkan".into(), &"ptx".into())
+    );
     assert_eq!(t["steps"][1]["thread"], 0);
     assert_eq!(t["steps"][1]["from"], "st.atom.rel.sg.sc0.semsc0 y, 1");
     assert_eq!(t["steps"][1]["to"], "st.release.cta y, 1");
@@ -80,7 +81,9 @@ fn a_construct_without_a_counterpart_is_an_error_at_its_place() {
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("error: cannot translate this PTX test to Vulkan: `fence.sc` has no Vulkan counterpart"),
+        stderr.contains(
+            "error: cannot translate this PTX test to Vulkan: `fence.sc` has no Vulkan counterpart"
+        ),
         "{stderr}"
     );
     assert!(stderr.contains(&format!("{f}:17:2\n")), "{stderr}");
@@ -91,7 +94,10 @@ fn a_construct_without_a_counterpart_is_an_error_at_its_place() {
     let out = vkherd(&["diff", "-j", "1", "vulkan", "ptx", &vk]);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("`avdevice`/`visdevice`") && stderr.contains(":5:2\n"), "{stderr}");
+    assert!(
+        stderr.contains("`avdevice`/`visdevice`") && stderr.contains(":5:2\n"),
+        "{stderr}"
+    );
 }
 
 fn vulkan() -> &'static dyn GenDialect {
@@ -129,7 +135,9 @@ fn source() -> Compared {
 
 #[test]
 fn the_natural_mapping_is_sound_on_a_small_space() {
-    let t = vkherd_dialects::translation(&vkherd_dialects::vulkan::VULKAN, &vkherd_dialects::ptx::PTX).unwrap();
+    let t =
+        vkherd_dialects::translation(&vkherd_dialects::vulkan::VULKAN, &vkherd_dialects::ptx::PTX)
+            .unwrap();
     let b = Through {
         model: Compared::from_spec("ptx").unwrap(),
         translation: t,
@@ -179,7 +187,14 @@ fn a_mapping_that_drops_release_and_acquire_is_caught_by_message_passing() {
         let text = vkherd_generate::emit::text(&f.test);
         text.contains("st.atom.rel.dv.sc0.semsc0") && text.contains("ld.atom.acq.dv.sc0.semsc0")
     });
-    assert!(mp, "{}", out.found.iter().map(|f| vkherd_generate::emit::text(&f.test)).collect::<String>());
+    assert!(
+        mp,
+        "{}",
+        out.found
+            .iter()
+            .map(|f| vkherd_generate::emit::text(&f.test))
+            .collect::<String>()
+    );
 }
 
 /// Fixed states for the search's rules: the first model allows `a`, the second `b`.
@@ -206,30 +221,85 @@ fn a_mapping_check_counts_one_way_and_leaves_out_racy_and_empty_programs() {
     let sp = atomics_space();
     let run = |a: Fixed, b: Fixed| search::search(&sp, &a, &b, &mapping(), |_| {});
     // The target allows less: stronger, not a bug.
-    let out = run(Fixed { states: &[0, 1], racy: false }, Fixed { states: &[0], racy: false });
+    let out = run(
+        Fixed {
+            states: &[0, 1],
+            racy: false,
+        },
+        Fixed {
+            states: &[0],
+            racy: false,
+        },
+    );
     assert!(out.found.is_empty());
     // The target allows more on race-free programs: every program is a bug, the first
     // size stops the search.
-    let out = run(Fixed { states: &[0], racy: false }, Fixed { states: &[0, 1], racy: false });
+    let out = run(
+        Fixed {
+            states: &[0],
+            racy: false,
+        },
+        Fixed {
+            states: &[0, 1],
+            racy: false,
+        },
+    );
     let first = out.sizes.last().unwrap();
     assert_eq!(first.distinguishing, first.examined);
     assert!(first.examined > 0);
     // ... unless the source finds a race, or allows no state at all.
-    let out = run(Fixed { states: &[0], racy: true }, Fixed { states: &[0, 1], racy: false });
+    let out = run(
+        Fixed {
+            states: &[0],
+            racy: true,
+        },
+        Fixed {
+            states: &[0, 1],
+            racy: false,
+        },
+    );
     assert!(out.found.is_empty());
-    assert_eq!(out.sizes.iter().map(|s| s.racy).sum::<u64>(), out.examined());
-    let out = run(Fixed { states: &[], racy: false }, Fixed { states: &[1], racy: false });
+    assert_eq!(
+        out.sizes.iter().map(|s| s.racy).sum::<u64>(),
+        out.examined()
+    );
+    let out = run(
+        Fixed {
+            states: &[],
+            racy: false,
+        },
+        Fixed {
+            states: &[1],
+            racy: false,
+        },
+    );
     assert!(out.found.is_empty());
-    assert_eq!(out.sizes.iter().map(|s| s.vacuous).sum::<u64>(), out.examined());
+    assert_eq!(
+        out.sizes.iter().map(|s| s.vacuous).sum::<u64>(),
+        out.examined()
+    );
 }
 
 #[test]
 fn distinguish_vulkan_ptx_reports_the_mapping_sound_on_a_bounded_space() {
     let out = vkherd(&[
-        "distinguish", "-j", "1", "vulkan", "ptx", "--size", "3", "--semantics", "rlx,relacq", "--scopes", "dv",
+        "distinguish",
+        "-j",
+        "1",
+        "vulkan",
+        "ptx",
+        "--size",
+        "3",
+        "--semantics",
+        "rlx,relacq",
+        "--scopes",
+        "dv",
     ]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
     assert!(stdout.starts_with("Checking the mapping of vulkan programs to ptx (docs/ptx.md, \"Vulkan ↔ PTX mapping\")"), "{stdout}");
-    assert!(stdout.contains("The mapping is sound within these bounds"), "{stdout}");
+    assert!(
+        stdout.contains("The mapping is sound within these bounds"),
+        "{stdout}"
+    );
 }
