@@ -10,7 +10,7 @@ use vkherd::models::Compared;
 use vkherd::Options;
 use vkherd::RunConfig;
 use vkherd_generate::alphabet::Alphabet;
-use vkherd_generate::family::Axis;
+use vkherd_generate::family::{Axis, Focus};
 use vkherd_generate::search::{self, Limits, Outcome, SizeStats};
 use vkherd_generate::space::{level_words, Bounds, EventKind, Space};
 use vkherd_generate::{dialects, emit, family, GenDialect};
@@ -78,11 +78,14 @@ pub fn run(args: &DistinguishArgs) -> ExitStatus {
             Some(e) => kinds.push(*e),
             None => {
                 eprintln!(
-                    "error: unknown event kind `{k}` in --kinds; expected r, w, rmw or fence"
+                    "error: unknown event kind `{k}` in --kinds; expected r, w, rmw, fence or cbar"
                 );
                 return ExitStatus::BadInput;
             }
         }
+    }
+    if args.barriers {
+        kinds.push(EventKind::Cbar);
     }
     kinds.sort();
     kinds.dedup();
@@ -144,9 +147,15 @@ fn run_cycle(
     limits: &Limits,
     args: &DistinguishArgs,
 ) -> ExitStatus {
+    // A barrier cycle varies its barriers and placements unless --wide (docs/generate.md).
+    let focus = if args.wide {
+        Focus::All
+    } else {
+        Focus::Barriers
+    };
     let fam = Axis::parse_list(&args.vary).and_then(|vary| {
         let alphabet = args.alphabet.apply(Alphabet::family_default(d))?;
-        family::family(cycle, d, &vary, &alphabet, args.max_variants)
+        family::family_focused(cycle, d, &vary, &alphabet, args.max_variants, focus)
     });
     let fam = match fam {
         Ok(f) => f,
@@ -155,11 +164,17 @@ fn run_cycle(
             return ExitStatus::BadInput;
         }
     };
+    let narrowed = !args.wide && family::has_barrier_edge(cycle, d);
     outln!(
-        "Distinguishing {} and {} on the variants of {cycle} (vary {}): {} variants, {} tests up to renaming",
+        "Distinguishing {} and {} on the variants of {cycle} (vary {}{}): {} variants, {} tests up to renaming",
         a.name,
         b.name,
         args.vary.join(","),
+        if narrowed {
+            "; on the barriers and placements only, --wide for every item"
+        } else {
+            ""
+        },
         fam.variants.len(),
         fam.tests.len()
     );
