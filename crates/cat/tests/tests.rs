@@ -3,6 +3,7 @@
 //! module with
 //! `cargo test -p vkherd-cat --test integration MODULE::`.
 
+mod dat3m_models;
 mod herd7_syntax;
 mod language;
 mod limits;

@@ -104,6 +104,17 @@ struct Options {
     levels: Vec<Vec<Option<Level>>>,
 }
 
+/// Which items of a cycle the axes vary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    /// Every item.
+    All,
+    /// In a cycle with a barrier edge (`Cbar..`), the barriers and the placements only:
+    /// accesses and memory fences keep what the cycle says and the defaults for the rest.
+    /// A cycle without a barrier edge varies every item, as with [`Focus::All`].
+    Barriers,
+}
+
 /// The annotated variants of `cycle` along `vary`, at most `max` of them (counting the
 /// combinations before any is skipped).
 pub fn family(
@@ -113,7 +124,39 @@ pub fn family(
     alphabet: &Alphabet,
     max: usize,
 ) -> Result<Family, GenError> {
+    family_focused(cycle_text, dialect, vary, alphabet, max, Focus::All)
+}
+
+/// Does the cycle have a barrier edge (`Cbar..`)? (False for a cycle that does not parse.)
+pub fn has_barrier_edge(cycle_text: &str, dialect: &'static dyn GenDialect) -> bool {
+    super::cycle::parse(cycle_text, dialect).is_ok_and(|c| {
+        c.edges
+            .iter()
+            .any(|e| e.kind == super::cycle::EdgeKind::Cbar)
+    })
+}
+
+/// [`family`], varying the items `focus` picks.
+pub fn family_focused(
+    cycle_text: &str,
+    dialect: &'static dyn GenDialect,
+    vary: &[Axis],
+    alphabet: &Alphabet,
+    max: usize,
+    focus: Focus,
+) -> Result<Family, GenError> {
     let shape = Shape::new(super::cycle::parse(cycle_text, dialect)?)?;
+    let barriers_only = focus == Focus::Barriers
+        && shape
+            .cycle
+            .edges
+            .iter()
+            .any(|e| e.kind == super::cycle::EdgeKind::Cbar);
+    let focus = if barriers_only {
+        Focus::Barriers
+    } else {
+        Focus::All
+    };
     // The cycle's own annotations must hold together before they are varied, and its
     // test be one vkherd reads.
     super::check_loads(&shape.test(&shape.defaults()?))?;
@@ -144,7 +187,7 @@ pub fn family(
     let total = storage_options
         .iter()
         .fold(1u128, |acc, o| acc.saturating_mul(o.len() as u128))
-        .saturating_mul(count(&item_options(&shape, &first, vary, alphabet)?));
+        .saturating_mul(count(&item_options(&shape, &first, vary, alphabet, focus)?));
     if total > max as u128 {
         return Err(GenError::new(
             ErrorKind::TooMany,
@@ -156,7 +199,7 @@ pub fn family(
     let storages = product(&storage_options);
     let options = storages
         .iter()
-        .map(|storage| item_options(&shape, storage, vary, alphabet))
+        .map(|storage| item_options(&shape, storage, vary, alphabet, focus))
         .collect::<Result<Vec<_>, _>>()?;
     let mut fam = Family {
         cycle: cycle_text.to_string(),
@@ -278,14 +321,20 @@ fn item_options(
     storage: &[u8],
     vary: &[Axis],
     alphabet: &Alphabet,
+    focus: Focus,
 ) -> Result<Options, GenError> {
     let n = shape.cycle.edges.len();
+    // With the focus on barriers, accesses and memory fences vary along no axis.
+    let (access_vary, fence_vary): (&[Axis], &[Axis]) = match focus {
+        Focus::All => (vary, vary),
+        Focus::Barriers => (&[], &[]),
+    };
     let mut access = Vec::with_capacity(n);
     for i in 0..n {
         let spec = shape.event_spec(i)?;
         let kind = shape.event_kind[i];
         let class = storage[shape.event_loc[i]];
-        let mut opts: Vec<Access> = access_specs(&spec, kind, vary, alphabet)
+        let mut opts: Vec<Access> = access_specs(&spec, kind, access_vary, alphabet)
             .iter()
             .filter_map(|s| Access::resolve(s, kind, class, shape.cycle.dialect).ok())
             .collect();
@@ -311,8 +360,12 @@ fn item_options(
     }
     let mut fences = Vec::with_capacity(n);
     for i in 0..n {
-        let spec = &shape.cycle.edges[i].fence;
-        let mut opts: Vec<Option<Fence>> = fence_specs(spec, vary, alphabet)
+        let edge = &shape.cycle.edges[i];
+        let spec = &edge.fence;
+        let barrier = edge.kind == super::cycle::EdgeKind::Cbar
+            || spec.kind == Some(super::ann::FenceKind::Cbar);
+        let axes = if barrier { vary } else { fence_vary };
+        let mut opts: Vec<Option<Fence>> = fence_specs(spec, axes, alphabet)
             .iter()
             .filter_map(|s| shape.resolve_fence(i, s, storage).ok())
             .collect();

@@ -3,7 +3,7 @@
 //!
 //! A program of the space has at most `threads` invocations of at most `events` events
 //! each, on at most `locations` locations; each event is an access (a read, a write or
-//! an RMW) or a fence, annotated from the alphabet; invocations sit at the placements of
+//! an RMW), a fence or a control barrier, annotated from the alphabet; invocations sit at the placements of
 //! the alphabet. Each write writes a value of its own (1, 2, ... per location): distinct
 //! values lose nothing, since a state of a program with repeated values is the image of
 //! a state of the same program with distinct ones, so two models that agree on the
@@ -17,7 +17,9 @@
 //! - a location is written at least once and accessed at least twice;
 //! - with two or more invocations, every invocation accesses a location another one
 //!   accesses, and the invocations are connected through shared locations;
-//! - a fence is neither the first nor the last event of its invocation.
+//! - a fence is neither the first nor the last event of its invocation;
+//! - the k-th control barrier of an invocation meets the k-th barrier of another
+//!   invocation of its workgroup, annotated alike ([`barriers_meet`]).
 //!
 //! Symmetry: a program is examined only if it is in canonical form ([`canon`]): its own
 //! order of invocations, locations by first appearance and values in order give its
@@ -39,14 +41,18 @@ pub enum EventKind {
     Write,
     Rmw,
     Fence,
+    /// A control barrier: the k-th barrier of an invocation meets the k-th barriers of
+    /// the other invocations of its workgroup.
+    Cbar,
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 4] = [
+    pub const ALL: [EventKind; 5] = [
         EventKind::Read,
         EventKind::Write,
         EventKind::Rmw,
         EventKind::Fence,
+        EventKind::Cbar,
     ];
 
     pub fn word(self) -> &'static str {
@@ -55,6 +61,7 @@ impl EventKind {
             EventKind::Write => "w",
             EventKind::Rmw => "rmw",
             EventKind::Fence => "fence",
+            EventKind::Cbar => "cbar",
         }
     }
 }
@@ -99,6 +106,10 @@ impl Space {
                 EventKind::Read => Kind::R,
                 EventKind::Write => Kind::W,
                 EventKind::Rmw => Kind::Rmw,
+                EventKind::Cbar => {
+                    choices.extend(barrier_choices(&alphabet).into_iter().map(Choice::Fence));
+                    continue;
+                }
                 EventKind::Fence => {
                     for order in alphabet.orders(None) {
                         for (av, vis) in alphabet.sem_flags(Some(order)) {
@@ -290,9 +301,10 @@ impl Space {
             0..self.choices.len()
         };
         for c in range {
-            if let Choice::Fence(_) = self.choices[c] {
-                // A fence is neither first nor last in its invocation.
-                if at_an_end(&f.unit.split, picks.len()) {
+            if let Choice::Fence(fence) = self.choices[c] {
+                // A fence is neither first nor last in its invocation (a barrier may be:
+                // it orders the accesses of the invocations it meets).
+                if fence.kind == FenceKind::Membar && at_an_end(&f.unit.split, picks.len()) {
                     continue;
                 }
                 picks.push((c, usize::MAX));
@@ -325,8 +337,16 @@ impl Space {
         for (t, &k) in unit.split.iter().enumerate() {
             let mut ops = Vec::with_capacity(k);
             let mut reg = 0;
+            let mut barriers = 0;
             for &(c, loc) in &picks[slot..slot + k] {
                 match self.choices[c] {
+                    Choice::Fence(fence) if fence.kind == FenceKind::Cbar => {
+                        ops.push(Op::Fence {
+                            fence,
+                            instance: Some(barriers),
+                        });
+                        barriers += 1;
+                    }
                     Choice::Fence(fence) => ops.push(Op::Fence {
                         fence,
                         instance: None,
@@ -377,6 +397,9 @@ impl Space {
             exists: Vec::new(),
             observe: Vec::new(),
         };
+        if !barriers_meet(&test) {
+            return None;
+        }
         if canonical_only && !canon::is_canonical(&test) {
             return None;
         }
@@ -410,6 +433,86 @@ fn at_an_end(split: &[usize], pos: usize) -> bool {
         start += k;
     }
     false
+}
+
+/// The barriers of the search space: each order the alphabet gives a fence (with its
+/// `semav`/`semvis` choices) and no semantics (`nosem`), at each scope of the alphabet,
+/// as the dialect allows them ([`Fence::resolve`] asks it).
+fn barrier_choices(alphabet: &Alphabet) -> Vec<Fence> {
+    let mut orders: Vec<Option<Order>> = vec![None];
+    orders.extend(alphabet.orders(None).into_iter().map(Some));
+    let mut out = Vec::new();
+    for order in orders {
+        let flags = match order {
+            Some(_) => alphabet.sem_flags(order),
+            None => vec![(false, false)],
+        };
+        for (av, vis) in flags {
+            for &scope in &alphabet.scopes {
+                let spec = FenceSpec {
+                    kind: Some(FenceKind::Cbar),
+                    order: Some(order),
+                    scope: Some(scope),
+                    semav: Some(av),
+                    semvis: Some(vis),
+                    semsc: None,
+                };
+                if let Ok(f) = Fence::resolve(&spec, FenceKind::Cbar, 1, alphabet.dialect) {
+                    out.push(f);
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The space's rules on control barriers, and the dialect's own
+/// ([`super::dialects::GenDialect::check`]): the k-th barrier of an invocation (its
+/// instance k) meets the k-th barrier of at least one other invocation of its workgroup,
+/// and barriers that meet are annotated alike (the litmus formats refuse barriers of one
+/// instance with different scope or semantics). A barrier that meets no other is a fence
+/// the `fence` kind stands for; numbering barriers by their rank in their invocation
+/// leaves out programs in which an invocation skips an instance another one meets.
+fn barriers_meet(test: &Test) -> bool {
+    let barrier = |t: &Thread, k: u32| {
+        t.ops.iter().find_map(|op| match *op {
+            Op::Fence {
+                fence,
+                instance: Some(i),
+            } if i == k => Some(fence),
+            _ => None,
+        })
+    };
+    let mut any = false;
+    for (a, ta) in test.threads.iter().enumerate() {
+        for op in &ta.ops {
+            let Op::Fence {
+                fence,
+                instance: Some(k),
+            } = *op
+            else {
+                continue;
+            };
+            any = true;
+            let mut met = false;
+            for (b, tb) in test.threads.iter().enumerate() {
+                if b == a || place::level(ta.place, tb.place) > Level::Wg {
+                    continue;
+                }
+                match barrier(tb, k) {
+                    Some(g) if g != fence => return false,
+                    Some(_) => met = true,
+                    None => {}
+                }
+            }
+            if !met {
+                return false;
+            }
+        }
+    }
+    !any || test.dialect.check(test).is_ok()
 }
 
 /// Every invocation shares a location with another, and the invocations are connected

@@ -418,3 +418,234 @@ fn the_states_a_search_compares_are_those_of_the_plain_enumeration() {
         assert!(checked > 1000, "{checked}");
     }
 }
+
+/// tests/files/distinguish/vulkan-no-barrier-sync.cat: vulkan.cat without the control
+/// barrier's synchronisation, checked to be exactly that (its comment, then the bundled
+/// model with sw's `fence->cbar->cbar->fence` term taken out), so that it follows
+/// vulkan.cat.
+fn no_barrier_sync() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let fixture = dir.join("tests/files/distinguish/vulkan-no-barrier-sync.cat");
+    let bundled =
+        std::fs::read_to_string(dir.join("../dialects/src/vulkan/models/vulkan.cat")).unwrap();
+    let text = std::fs::read_to_string(&fixture).unwrap();
+    let term = "[ACQ & F])\n  // fence->cbar->cbar->fence\n  | ([REL & F] ; rc(po) ; [CBAR] ; ((scbarinst & inscope) \\ id) ; [CBAR] ; rc(po) ; [ACQ & F]))\n";
+    let without = "[ACQ & F]))\n  // (test fixture: the fence->cbar->cbar->fence term removed)\n";
+    assert_eq!(
+        bundled.matches(term).count(),
+        1,
+        "vulkan.cat changed: update the fixture"
+    );
+    let body = text.splitn(4, '\n').nth(3).unwrap();
+    assert_eq!(body, bundled.replace(term, without));
+    fixture
+}
+
+/// Does the program have a control barrier?
+fn has_barrier(t: &Test) -> bool {
+    t.threads.iter().any(|th| {
+        th.ops.iter().any(|op| {
+            matches!(op, Op::Fence { fence, instance: Some(_) }
+                if fence.kind == vkherd_generate::ann::FenceKind::Cbar)
+        })
+    })
+}
+
+#[test]
+fn a_model_without_barrier_synchronisation_is_told_apart_once_barriers_are_in_the_space() {
+    let weak = no_barrier_sync();
+    let weak = weak.to_str().unwrap();
+    let alphabet = || {
+        Alphabet::search_default(vulkan())
+            .with(&words(&["rlx", "relacq"]), &words(&["wg"]), &words(&["wg"]))
+            .unwrap()
+    };
+    // Without barriers in the space the two models agree on every program.
+    let plain = Space::new(TWO_BY_TWO, alphabet(), &[EventKind::Read, EventKind::Write]);
+    let out = search(&plain, "vulkan", weak);
+    assert!(out.found.is_empty() && out.stopped.is_none());
+    // With them, a barrier between a write and a read of another invocation of the
+    // workgroup tells them apart, at the smallest size that has one (2 x 2 events).
+    let with = Space::new(
+        TWO_BY_TWO,
+        alphabet(),
+        &[EventKind::Read, EventKind::Write, EventKind::Cbar],
+    );
+    let out = search(&with, "vulkan", weak);
+    assert_minimal(&out);
+    let last = out.sizes.last().unwrap();
+    assert_eq!((last.events, last.threads), (4, 2));
+    // Only the acq_rel barrier synchronises (an acq or rel barrier meets one alike, so
+    // lacks the other half; nosem has none), and it orders an access before it in one
+    // invocation with one after it in the other, three ways (write-read: the read sees
+    // the write; read-write: the read does not see the later write; write-write: the
+    // later write is last), each access relaxed or acquire/release: 3 x 2 x 2.
+    assert_eq!(out.found.len(), 12);
+    for f in &out.found {
+        assert!(
+            has_barrier(&f.test),
+            "{}",
+            vkherd_generate::emit::text(&f.test)
+        );
+        // Only the model without the barrier's synchronisation allows the stale state.
+        assert_eq!((f.allowed_by, f.only_a), (1, 0));
+    }
+    // Message passing through a barrier is among them: P0 writes x then meets the
+    // barrier, P1 meets it then reads x and sees 0.
+    let texts: Vec<String> = out
+        .found
+        .iter()
+        .map(|f| vkherd_generate::emit::text(&f.test))
+        .collect();
+    assert!(
+        texts.iter().any(|t| t.contains("cbar.acq_rel.wg.semsc0 0")
+            && t.contains("st.atom.wg.sc0 x, 1      | cbar")
+            && t.contains("| ld.atom.wg.sc0 r0, x")
+            && t.contains("exists (P1:r0 == 0)")),
+        "{texts:#?}"
+    );
+}
+
+#[test]
+fn barriers_in_the_space_meet_alike_and_are_never_alone() {
+    let sp = space(
+        vulkan(),
+        &["rlx", "relacq"],
+        &["wg", "dv"],
+        &["wg", "qf"],
+        TWO_BY_TWO,
+    );
+    let sp = Space::new(
+        sp.bounds,
+        sp.alphabet.clone(),
+        &[EventKind::Read, EventKind::Write, EventKind::Cbar],
+    );
+    let searched = model("vulkan");
+    let vkherd::models::ModelSpec::Hand(hand) = &searched.options.model.spec else {
+        panic!("vulkan does not run on the hand-written engine");
+    };
+    let naive = vkherd::Options {
+        run: RunConfig {
+            naive: true,
+            states_only: false,
+            ..searched.options.run.clone()
+        },
+        model: vkherd::models::ModelChoice {
+            spec: vkherd::models::ModelSpec::Vulkan(*hand),
+            ..searched.options.model.clone()
+        },
+        ..searched.options.clone()
+    };
+    let mut barriers = 0;
+    for (events, threads) in sp.sizes() {
+        for unit in sp.units(events, threads) {
+            for t in sp.programs_with(&unit, false).0 {
+                if !has_barrier(&t) {
+                    continue;
+                }
+                barriers += 1;
+                // Every barrier program reads back as a test vkherd runs, and the states
+                // the search compares (states only, pruned, hand-written engine) are
+                // those of the plain enumeration (`--naive`) on vulkan.cat.
+                let text = vkherd_generate::emit::text(&t);
+                let p = vkherd::load_litmus(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+                let states = |o: &vkherd::Options| -> Vec<Vec<i64>> {
+                    vkherd::run(&p, o)
+                        .unwrap()
+                        .outcomes
+                        .states
+                        .into_keys()
+                        .collect()
+                };
+                assert_eq!(states(&searched.options), states(&naive), "{text}");
+                // Two invocations of one workgroup, each with the same barrier.
+                assert_eq!(t.threads.len(), 2, "{text}");
+                assert_eq!(t.threads[0].place.wg, t.threads[1].place.wg, "{text}");
+                let bar = |th: &vkherd_generate::test::Thread| {
+                    th.ops.iter().find_map(|op| match op {
+                        Op::Fence {
+                            fence,
+                            instance: Some(0),
+                        } => Some(*fence),
+                        _ => None,
+                    })
+                };
+                assert_eq!(bar(&t.threads[0]), bar(&t.threads[1]), "{text}");
+                assert!(bar(&t.threads[0]).is_some(), "{text}");
+            }
+        }
+    }
+    assert!(barriers > 100, "{barriers}");
+    // The symmetry reduction keeps one program of each class (barrier instances are
+    // numbered by rank, so renaming invocations keeps them).
+    for (events, threads) in [(4, 2)] {
+        let (mut reduced, mut all) = (Vec::new(), Vec::new());
+        for unit in sp.units(events, threads) {
+            reduced.extend(sp.programs_with(&unit, true).0);
+            all.extend(sp.programs_with(&unit, false).0);
+        }
+        let classes: BTreeSet<String> = all.iter().map(brute_key).collect();
+        assert_eq!(reduced.len(), classes.len());
+        assert!(reduced.iter().any(has_barrier));
+    }
+}
+
+#[test]
+fn a_barrier_cycle_varies_its_barriers_and_placements_only_unless_wide() {
+    let weak = no_barrier_sync();
+    let cycle = "PodWW CbardWR PodRR Fre";
+    let axes = [
+        family::Axis::Placement,
+        family::Axis::Scope,
+        family::Axis::Semantics,
+    ];
+    let alphabet = Alphabet::family_default(vulkan());
+    // Every item varied: far past --max-variants (the 21381376).
+    let e = family::family(cycle, vulkan(), &axes, &alphabet, 10_000).unwrap_err();
+    assert!(e.message.contains("21381376 variants"), "{e}");
+    let fam = family::family_focused(
+        cycle,
+        vulkan(),
+        &axes,
+        &alphabet,
+        10_000,
+        family::Focus::Barriers,
+    )
+    .unwrap();
+    // The barrier: no semantics, or acq (plain, semvis), rel (plain, semav), acq_rel
+    // (plain, semav, semvis, both): 8 with semantics, at 4 scopes, plus nosem at 4
+    // scopes; 2 placements of its invocations (one subgroup, one workgroup).
+    assert_eq!(fam.variants.len(), 64);
+    for t in &fam.tests {
+        let text = vkherd_generate::emit::text(t);
+        // The accesses keep the defaults: relaxed atomics at device scope.
+        assert_eq!(text.matches(".atom.dv.sc0").count(), 4, "{text}");
+    }
+    let out = search::compare_all(
+        &fam.tests,
+        &model("vulkan"),
+        &model(weak.to_str().unwrap()),
+        &Limits::default(),
+        |_| {},
+    );
+    // The acq_rel barriers (4 semav/semvis choices) synchronise when their scope holds
+    // both invocations: all 4 scopes in one subgroup, wg, qf and dv across subgroups.
+    assert_eq!(out.found.len(), 4 * 4 + 4 * 3, "{:?}", out.found);
+    assert!(out.found.iter().all(|f| f.allowed_by == 1));
+    for f in &out.found {
+        let text = vkherd_generate::emit::text(&f.test);
+        assert!(text.contains("cbar.acq_rel."), "{text}");
+    }
+    // A cycle without a barrier edge is not narrowed.
+    let mp = "PodWW Rfe PodRR Fre";
+    let small = alphabet
+        .with(&words(&["rlx", "relacq"]), &words(&["dv"]), &[])
+        .unwrap();
+    let narrowed =
+        family::family_focused(mp, vulkan(), &axes, &small, 10_000, family::Focus::Barriers)
+            .unwrap();
+    let whole = family::family(mp, vulkan(), &axes, &small, 10_000).unwrap();
+    // rlx or acq/rel on each of the four accesses, at four placements.
+    assert_eq!(whole.variants.len(), 16 * 4);
+    assert_eq!(narrowed.variants.len(), whole.variants.len());
+}

@@ -388,3 +388,72 @@ fn a_distinguish_search_stopped_before_a_difference_exits_3() {
         "{text}"
     );
 }
+
+/// `--barriers` adds control barriers to the space, and a barrier cycle is narrowed to
+/// its barriers and placements unless `--wide` (docs/generate.md): a model without the
+/// barrier's synchronisation is told apart from vulkan both ways.
+#[test]
+fn distinguish_with_barriers_tells_apart_a_model_without_barrier_synchronisation() {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/files/distinguish/vulkan-no-barrier-sync.cat");
+    let weak = fixture.to_str().unwrap();
+    let small = [
+        "--semantics",
+        "rlx,relacq",
+        "--scopes",
+        "wg",
+        "--placements",
+        "wg",
+        "--show",
+        "1",
+    ];
+    let mut args = vec!["distinguish", "vulkan", weak];
+    args.extend(small);
+    // Without barriers: no program of the space tells them apart.
+    let o = vkherd(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("No program of the space distinguishes"));
+    args.push("--barriers");
+    let o = vkherd(&args);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(text.contains("Alphabet: events r,w,cbar;"), "{text}");
+    assert!(text.contains("are minimal within these bounds"), "{text}");
+    assert!(text.contains("cbar.acq_rel.wg.semsc0 0"), "{text}");
+    assert!(
+        text.contains(&format!("allowed by {weak}, forbidden by vulkan")),
+        "{text}"
+    );
+    // --kinds says the same.
+    let mut kinds = vec!["distinguish", "vulkan", weak, "--kinds", "r,w,cbar"];
+    kinds.extend(small);
+    assert_eq!(
+        without_times(&stdout(&vkherd(&kinds))),
+        without_times(&text)
+    );
+    // The cycle: narrowed, it runs.
+    let cycle = [
+        "distinguish",
+        "vulkan",
+        weak,
+        "--cycle",
+        "PodWW CbardWR PodRR Fre",
+    ];
+    let o = vkherd(&cycle);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        text.contains("on the barriers and placements only, --wide for every item): 64 variants"),
+        "{text}"
+    );
+    assert!(
+        text.contains("28 of the cycle's tests distinguish"),
+        "{text}"
+    );
+    // --wide varies every item: past --max-variants, refused.
+    let mut wide = cycle.to_vec();
+    wide.push("--wide");
+    let o = vkherd(&wide);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("21381376 variants"), "{}", stderr(&o));
+}

@@ -103,7 +103,11 @@ pub struct DistinguishArgs {
     /// With --cycle: refuse a family of more variants.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_variants: usize,
-    /// Kinds of events: r, w, rmw, fence.
+    /// With --cycle, on a cycle with a barrier edge: vary the accesses and fences too (by
+    /// default only its barriers and placements vary).
+    #[arg(long)]
+    pub wide: bool,
+    /// Kinds of events: r, w, rmw, fence, cbar (control barriers).
     #[arg(
         long,
         value_name = "KIND,...",
@@ -111,6 +115,9 @@ pub struct DistinguishArgs {
         default_value = "r,w"
     )]
     pub kinds: Vec<String>,
+    /// Add control barriers to --kinds (the default space plus barriers: r,w,cbar).
+    #[arg(long)]
+    pub barriers: bool,
     #[command(flatten)]
     pub alphabet: AlphabetArgs,
     /// Also count a state both models allow when only one allows it race-free.

@@ -11,7 +11,7 @@ use vkherd::translated::{self, Through};
 use vkherd::Options;
 use vkherd::RunConfig;
 use vkherd_generate::alphabet::Alphabet;
-use vkherd_generate::family::Axis;
+use vkherd_generate::family::{Axis, Focus};
 use vkherd_generate::search::{self, Limits, Outcome, SizeStats};
 use vkherd_generate::space::{level_words, Bounds, EventKind, Space};
 use vkherd_generate::{dialects, emit, family, GenDialect};
@@ -143,11 +143,14 @@ pub fn run(args: &DistinguishArgs) -> ExitStatus {
             Some(e) => kinds.push(*e),
             None => {
                 eprintln!(
-                    "error: unknown event kind `{k}` in --kinds; expected r, w, rmw or fence"
+                    "error: unknown event kind `{k}` in --kinds; expected r, w, rmw, fence or cbar"
                 );
                 return ExitStatus::BadInput;
             }
         }
+    }
+    if args.barriers {
+        kinds.push(EventKind::Cbar);
     }
     kinds.sort();
     kinds.dedup();
@@ -209,9 +212,15 @@ fn run_cycle(
     args: &DistinguishArgs,
 ) -> ExitStatus {
     let (a, b) = (&pair.a, &pair.b);
+    // A barrier cycle varies its barriers and placements unless --wide (docs/generate.md).
+    let focus = if args.wide {
+        Focus::All
+    } else {
+        Focus::Barriers
+    };
     let fam = Axis::parse_list(&args.vary).and_then(|vary| {
         let alphabet = args.alphabet.apply(Alphabet::family_default(d))?;
-        family::family(cycle, d, &vary, &alphabet, args.max_variants)
+        family::family_focused(cycle, d, &vary, &alphabet, args.max_variants, focus)
     });
     let fam = match fam {
         Ok(f) => f,
@@ -220,11 +229,17 @@ fn run_cycle(
             return ExitStatus::BadInput;
         }
     };
+    let narrowed = !args.wide && family::has_barrier_edge(cycle, d);
     outln!(
-        "Distinguishing {} and {} on the variants of {cycle} (vary {}): {} variants, {} tests up to renaming",
+        "Distinguishing {} and {} on the variants of {cycle} (vary {}{}): {} variants, {} tests up to renaming",
         a.name,
         b.name,
         args.vary.join(","),
+        if narrowed {
+            "; on the barriers and placements only, --wide for every item"
+        } else {
+            ""
+        },
         fam.variants.len(),
         fam.tests.len()
     );
