@@ -286,10 +286,10 @@ fn herd7_log_has_herd7s_exact_state_lines_and_time_lines() {
     assert!(!stdout.contains('#'), "{stdout}");
     let tests = stdout.lines().filter(|l| l.starts_with("Test ")).count();
     let times = stdout.lines().filter(|l| l.starts_with("Time ")).count();
-    assert_eq!((tests, times), (17, 17));
+    assert_eq!((tests, times), (18, 18));
     // Nothing but reports on stdout: the summary is on stderr.
     assert!(!stdout.contains("Summary"));
-    assert!(text(&out.stderr).contains("Summary: 17 tests in 17 files"));
+    assert!(text(&out.stderr).contains("Summary: 18 tests in 18 files"));
     let default = text(&vkherd(&["-j", "1", &corpus("mp")]).stdout);
     assert!(default.contains("; # racy\n"));
 }
