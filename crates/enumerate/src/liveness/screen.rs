@@ -165,9 +165,9 @@ pub(crate) fn may_have_values(v: &Combination<'_>) -> bool {
     let lay = v.lay;
     let n = lay.events.len();
     let is_read = |e: usize| lay.events[e].flags.0 & Flags::R.0 != 0;
-    let deps = write_dependencies(v);
-    // Reads on a cycle of source-to-read edges and data dependencies, over `sources`.
-    let cyclic = |src: &[Vec<Source>]| {
+    // Reads on a cycle of source-to-read edges and data dependencies (`deps`), over
+    // `sources`.
+    let cyclic = |src: &[Vec<Source>], deps: &[Vec<usize>]| {
         let mut graph = Rel::empty(n);
         for (r, s) in src.iter().enumerate() {
             for w in s.iter().filter_map(|s| match s {
@@ -193,7 +193,7 @@ pub(crate) fn may_have_values(v: &Combination<'_>) -> bool {
             false => Vec::new(),
         })
         .collect();
-    let guessed = cyclic(&every).iter().filter(|&&c| c).count();
+    let guessed = guessed_reads(v, &every);
     let assignments = (v.universe.len() as u128)
         .checked_pow(guessed as u32)
         .unwrap_or(u128::MAX);
@@ -206,8 +206,9 @@ pub(crate) fn may_have_values(v: &Combination<'_>) -> bool {
             false => Vec::new(),
         })
         .collect();
-    // Reads some candidate may guess (thin air) start with the universe.
-    let on_cycle = cyclic(&src);
+    // Reads on a cycle of the values' own dependencies start with the universe (thin
+    // air; `Deps::Values` says why the others need not).
+    let on_cycle = cyclic(&src, &write_dependencies(v, Deps::Values));
     let universe = Vals::of(v.universe.to_vec());
     let seed: Vec<Vals> = (0..n)
         .map(|e| match on_cycle[e] {
@@ -447,9 +448,79 @@ fn sources(v: &Combination<'_>, e: usize) -> Vec<Source> {
         .collect()
 }
 
+/// How many reads the solver may guess in one candidate of the search (an upper bound):
+/// the reads on a cycle of source-to-read edges (over `every` rf option) and the
+/// solver's dependencies ([`Deps::Solver`]; `ValueSolver::cyclic_reads` guesses the
+/// unknown reads on such cycles of the candidate's rf).
+///
+/// With the coherence core, where every read is on a location with an RMW, fewer: such
+/// reads are all chosen in the search's first stage (search.rs, "contended locations"),
+/// whose every rf choice must keep the core acyclic, so each candidate the solver sees
+/// has an acyclic core. An edge `r -> d` (r reads w, and w's value depends on read d)
+/// is *covered* when `d` is `w` itself (an RMW) or `d po_loc w` with the core's
+/// `po_loc` term: the core then has `d (po_loc or =) w rf r`. A cycle of covered edges
+/// only is a core cycle read backwards, so no candidate the solver sees has one; a read
+/// can be guessed only on a cycle with an uncovered edge `a -> b`, that is when `r`
+/// reaches `a` and `b` reaches `r` (or is it).
+fn guessed_reads(v: &Combination<'_>, every: &[Vec<Source>]) -> usize {
+    let events = &v.lay.events;
+    let n = events.len();
+    let has = |e: usize, f: Flags| events[e].flags.0 & f.0 != 0;
+    let deps = write_dependencies(v, Deps::Solver);
+    let mut graph = Rel::empty(n);
+    let mut uncovered: Vec<(usize, usize)> = Vec::new();
+    let rmw_at =
+        |l| (0..n).any(|e| has(e, Flags::R) && has(e, Flags::W) && events[e].location == l);
+    let all_in_stage1 = (0..n)
+        .filter(|&e| has(e, Flags::R))
+        .all(|e| rmw_at(events[e].location));
+    let covered = |d: usize, w: usize| match &v.core {
+        Some(core) if all_in_stage1 => d == w || (core.terms.po_loc && core.po_loc.contains(d, w)),
+        _ => false,
+    };
+    for (r, sources) in every.iter().enumerate() {
+        for w in sources.iter().filter_map(|s| match s {
+            Source::Write(w) => Some(*w),
+            Source::Init => None,
+        }) {
+            for &d in &deps[w] {
+                graph.insert(r, d);
+                if !covered(d, w) {
+                    uncovered.push((r, d));
+                }
+            }
+        }
+    }
+    let reach = graph.plus();
+    (0..n)
+        .filter(|&r| has(r, Flags::R))
+        .filter(|&r| {
+            uncovered
+                .iter()
+                .any(|&(a, b)| (a == r || reach.contains(r, a)) && (b == r || reach.contains(b, r)))
+        })
+        .count()
+}
+
+/// Which dependencies [`write_dependencies`] lists.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Deps {
+    /// The solver's (`ValueSolver::write_dependencies`): every RMW also depends on its
+    /// own read. The reads it guesses lie on cycles of these.
+    Solver,
+    /// Those of the values: an RMW depends on its own read only if it computes from it
+    /// (`rmw_op`); an exchange or a compare-exchange stores its operand. Every value
+    /// assignment the solver accepts satisfies the equations (each read equals its
+    /// source, each write what its instruction computes; `ValueSolver::solve_from`),
+    /// so a read off every cycle of these gets its value by induction along them; a
+    /// read on such a cycle (of the candidate's rf) is on a cycle of the solver's,
+    /// unknown to its forward run, hence guessed from the universe.
+    Values,
+}
+
 /// For each write event, the reads of its thread its value depends on (through
-/// registers; an RMW also on its own read), as `ValueSolver::write_dependencies`.
-fn write_dependencies(v: &Combination<'_>) -> Vec<Vec<usize>> {
+/// registers, and an RMW on its own read as `deps` says).
+fn write_dependencies(v: &Combination<'_>, deps_of: Deps) -> Vec<Vec<usize>> {
     let n = v.lay.events.len();
     let mut deps: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (t, p) in v.paths.iter().enumerate() {
@@ -470,7 +541,8 @@ fn write_dependencies(v: &Combination<'_>) -> Vec<Vec<usize>> {
                         continue;
                     };
                     let mut d = a.value.map(|o| of(o, &reg)).unwrap_or_default();
-                    if a.kind == AccessKind::Rmw {
+                    let computes = a.cas.is_none() && a.rmw_op.is_some();
+                    if a.kind == AccessKind::Rmw && (deps_of == Deps::Solver || computes) {
                         d.push(e);
                     }
                     deps[e] = d;
