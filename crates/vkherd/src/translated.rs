@@ -60,6 +60,20 @@ pub fn for_model<'p>(
     Ok((Cow::Owned(done.program), Some(listing)))
 }
 
+/// [`for_model`] when `translate`, else `p` as it is (the run then refuses it).
+pub fn for_model_if<'p>(
+    translate: bool,
+    p: &'p Program,
+    source: &str,
+    spec: &ModelSpec,
+) -> Result<(Cow<'p, Program>, Option<Listing>), Diagnostic> {
+    if translate {
+        for_model(p, source, spec)
+    } else {
+        Ok((Cow::Borrowed(p), None))
+    }
+}
+
 impl Listing {
     /// The listing as text lines: a header naming the model, then `P0: FROM  =>  TO`,
     /// aligned.

@@ -74,6 +74,22 @@ fn diff_vulkan_ptx_translates_each_test_and_lists_the_translation() {
     assert_eq!(lines[2]["summary"]["differ"], 1);
 }
 
+/// Two Vulkan models on a PTX test: neither is for the test's dialect, so nothing asked
+/// for a translation and the test is refused as a run under vulkan refuses it (exit 2),
+/// not compared through one.
+#[test]
+fn two_models_of_one_other_dialect_do_not_translate() {
+    let mp = corpus(PTX_MP);
+    let out = vkherd(&["diff", "-j", "1", "vulkan", "vulkan-2024", &mp]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(!stdout.contains("translated from"), "{stdout}");
+    assert!(
+        stderr.contains("is a PTX test, and the model vulkan is not for PTX tests"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn a_construct_without_a_counterpart_is_an_error_at_its_place() {
     let f = corpus("ptx/mp/MP-fencesc-fenceacqrel.litmus");

@@ -16,6 +16,7 @@ use crate::cli::test_error::TestError;
 use crate::cli::test_files::{files_to_run, TestKind};
 use serde::Serialize;
 use std::path::PathBuf;
+use vkherd::models::translation_for;
 use vkherd::models::{resolve, ModelChoice};
 use vkherd::report::{self, verdict_word};
 use vkherd::translated::{self, Listing};
@@ -203,9 +204,15 @@ pub fn run(a: &str, b: &str, paths: &[PathBuf], run: &RunArgs, as_json: bool) ->
     let (mut differ, mut verdicts, mut partial) = (0u64, 0u64, 0u64);
     let mut compare = |test: &TestFile<'_>| -> Result<ExitStatus, TestError> {
         let p = vkherd::load_litmus(&test.source)?;
-        // A model of another dialect judges the test's translation, when one is registered.
-        let (pa, la) = translated::for_model(&p, &test.source, &ma.spec)?;
-        let (pb, lb) = translated::for_model(&p, &test.source, &mb.spec)?;
+        // A model of another dialect judges the test's translation, when one is registered,
+        // but only across the two models' dialects: when neither model is for the test's
+        // dialect, both would judge a translation nobody asked for, so the runs refuse the
+        // test as they would without diff (docs/cli.md "Models of two dialects").
+        let across = [&ma.spec, &mb.spec]
+            .iter()
+            .any(|spec| translation_for(spec, p.dialect).is_none());
+        let (pa, la) = translated::for_model_if(across, &p, &test.source, &ma.spec)?;
+        let (pb, lb) = translated::for_model_if(across, &p, &test.source, &mb.spec)?;
         let (ra, rb) = (vkherd::run(&pa, &oa)?, vkherd::run(&pb, &ob)?);
         // The exit code follows the runs' limits (3 or 4, as `--help` says); a
         // bounded-empty run is the same under both models and not diff's subject.
