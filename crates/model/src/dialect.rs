@@ -133,6 +133,26 @@ pub struct DialectBase {
     pub value: BaseValue,
 }
 
+impl DialectBase {
+    /// The syntactic dependencies, the same three rows in every dialect whose tests have
+    /// them (computed per path combination by the enumerator's `deps.rs`).
+    pub const ADDR: DialectBase = DialectBase {
+        name: "addr",
+        doc: "address dependencies: from a read to an access whose location a register computed from it chooses (`y[r0]`, `[r0]`)",
+        value: BaseValue::Dep(DepKind::Addr),
+    };
+    pub const DATA: DialectBase = DialectBase {
+        name: "data",
+        doc: "data dependencies from reads, through registers along the path",
+        value: BaseValue::Dep(DepKind::Data),
+    };
+    pub const CTRL: DialectBase = DialectBase {
+        name: "ctrl",
+        doc: "control dependencies from reads, through conditional jumps",
+        value: BaseValue::Dep(DepKind::Ctrl),
+    };
+}
+
 /// How a dialect's base is computed from a path combination.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BaseValue {

@@ -12,8 +12,8 @@ pub use syntax::{is_opencl, parse_opencl};
 pub const MODEL_FILES: &[(&str, &str)] = &[("opencl.cat", include_str!("models/opencl.cat"))];
 
 use vkherd_model::{
-    AsmoShape, BarrierWait, BaseValue, BundledModel, DepKind, Dialect, DialectBase, Flags, Rel,
-    ScopeLevel, StaticRel, StaticSet, Statics,
+    AsmoShape, BarrierWait, BaseValue, BundledModel, Dialect, DialectBase, Flags, Rel, ScopeLevel,
+    StaticRel, StaticSet, Statics,
 };
 
 /// seq_cst operations (the base set `SC`; docs/opencl.md), a flag bit of OpenCL's own.
@@ -132,21 +132,9 @@ const BASES: &[DialectBase] = &[
     base("ssg", "same sub-group", BaseValue::SameLevel(0)),
     base("swg", "same work-group", BaseValue::SameLevel(1)),
     base("sqf", "same device", BaseValue::SameLevel(2)),
-    base(
-        "addr",
-        "address dependencies: from a read to an access whose location a register computed from it chooses (`y[r0]`)",
-        BaseValue::Dep(DepKind::Addr),
-    ),
-    base(
-        "data",
-        "data dependencies from reads, through registers along the path",
-        BaseValue::Dep(DepKind::Data),
-    ),
-    base(
-        "ctrl",
-        "control dependencies from reads, through conditional jumps",
-        BaseValue::Dep(DepKind::Ctrl),
-    ),
+    DialectBase::ADDR,
+    DialectBase::DATA,
+    DialectBase::CTRL,
 ];
 
 const fn base(name: &'static str, doc: &'static str, value: BaseValue) -> DialectBase {

@@ -11,8 +11,8 @@ pub use lower::lower_ptx;
 pub use syntax::{is_ptx, parse_ptx};
 
 use vkherd_model::{
-    AsmoShape, BarrierWait, BaseValue, BundledModel, DepKind, Dialect, DialectBase, Flags, Rel,
-    ScopeLevel, StaticRel, StaticSet, Statics,
+    AsmoShape, BarrierWait, BaseValue, BundledModel, Dialect, DialectBase, Flags, Rel, ScopeLevel,
+    StaticRel, StaticSet, Statics,
 };
 
 /// The cat files of its bundled models.
@@ -177,21 +177,9 @@ const BASES: &[DialectBase] = &[
         BaseValue::SameLevel(0),
     ),
     base("sqf", "same GPU", BaseValue::SameLevel(1)),
-    base(
-        "addr",
-        "address dependencies: from a read to an access `[rK]` whose register is computed from it",
-        BaseValue::Dep(DepKind::Addr),
-    ),
-    base(
-        "data",
-        "data dependencies from reads, through registers along the path",
-        BaseValue::Dep(DepKind::Data),
-    ),
-    base(
-        "ctrl",
-        "control dependencies from reads, through conditional jumps",
-        BaseValue::Dep(DepKind::Ctrl),
-    ),
+    DialectBase::ADDR,
+    DialectBase::DATA,
+    DialectBase::CTRL,
 ];
 
 const fn base(name: &'static str, doc: &'static str, value: BaseValue) -> DialectBase {

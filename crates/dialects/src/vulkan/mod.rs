@@ -21,8 +21,8 @@ pub const MODEL_FILES: &[(&str, &str)] = &[
 ];
 
 use vkherd_model::{
-    AsmoShape, BarrierWait, BaseValue, BundledModel, DepKind, Dialect, DialectBase, Flags, Rel,
-    ScopeLevel, StaticRel, StaticSet, Statics,
+    AsmoShape, BarrierWait, BaseValue, BundledModel, Dialect, DialectBase, Flags, Rel, ScopeLevel,
+    StaticRel, StaticSet, Statics,
 };
 
 /// The Vulkan dialect.
@@ -195,21 +195,9 @@ const BASES: &[DialectBase] = &[
         "system-synchronizes-with, from the test's declarations",
         BaseValue::Ssw,
     ),
-    base(
-        "addr",
-        "address dependencies: from a read to an access whose location a register computed from it chooses (`y[r0]`)",
-        BaseValue::Dep(DepKind::Addr),
-    ),
-    base(
-        "data",
-        "data dependencies from reads, through registers along the path",
-        BaseValue::Dep(DepKind::Data),
-    ),
-    base(
-        "ctrl",
-        "control dependencies from reads, through conditional jumps",
-        BaseValue::Dep(DepKind::Ctrl),
-    ),
+    DialectBase::ADDR,
+    DialectBase::DATA,
+    DialectBase::CTRL,
 ];
 
 const fn base(name: &'static str, doc: &'static str, value: BaseValue) -> DialectBase {
