@@ -121,6 +121,8 @@ fn graphs_render_without_warnings() {
         "2+2W/2+2W-rel.litmus",
         "alias/ALIAS-MP-data.litmus",
         "opencl/mp/MP-rel-acq-wg-crosswg.litmus",
+        "ptx/mp/MP-relacq-gpu.litmus",
+        "ptx/barrier/MP-bar.litmus",
     ];
     if !dot_installed() {
         eprintln!("SKIPPED graphs_render_without_warnings: Graphviz's `dot` is not installed");
@@ -134,6 +136,8 @@ fn graphs_render_without_warnings() {
         }
         let show = if f.starts_with("opencl") {
             "hb,gsw"
+        } else if f.starts_with("ptx") {
+            "cause,sync"
         } else {
             "hb,sw"
         };
@@ -343,6 +347,26 @@ fn a_stopped_explanation_says_how_far_it_got() {
         "{err}"
     );
     assert!(!err.contains(" --> "), "{err}");
+}
+
+/// A PTX test is explained by the PTX model in PTX's words: MP with .gpu release and
+/// acquire across CTAs (the test's header, by hand): r1=0 reads the initial x, so
+/// fr Rx->Wx, and cause_base Wx->Rx (po; sync; po), so `(co | fr) ; cause` is reflexive
+/// and Causality fails.
+#[test]
+fn a_ptx_test_is_explained_by_the_ptx_model() {
+    let f = corpus("ptx/mp/MP-relacq-gpu.litmus");
+    let out = vkherd(&["explain", &f]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        stdout.starts_with("Test MP-relacq-gpu, model ptx: explaining ~exists (1:r0=1 /\\ 1:r1=0)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("is forbidden"), "{stdout}");
+    assert!(stdout.contains("check `Causality-cofr` fails"), "{stdout}");
+    assert!(stdout.contains("(d -fr-> a -cause_base-> d)"), "{stdout}");
+    assert!(stdout.contains("d: R x=0 (P1: ld.weak r1, x)"), "{stdout}");
 }
 
 /// The explanation names the model with the variants it ran with, as the run's JSON does

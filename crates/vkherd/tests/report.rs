@@ -175,6 +175,31 @@ fn the_page_shows_every_test_of_a_directory_with_its_verdict_states_and_race_fla
     }
 }
 
+/// The page of PTX tests: each judged by the PTX model (the verdicts, states and race
+/// flags of `expected`, computed with the dialect's default model), a witness drawing per
+/// state, drawn in PTX's levels (CTA, GPU), and the run line naming ptx for PTX tests.
+#[test]
+fn the_page_of_ptx_tests_shows_their_verdicts_states_and_drawings() {
+    let out = tmp("ptx-mp.html");
+    let (page, output) = report(&["--no-times", "litmus-tests/ptx/mp"], &out);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let files = files::litmus_files(&repo().join("litmus-tests/ptx/mp"));
+    assert!(files.len() > 5);
+    check_shows_every_test(&page, &files, true);
+    assert!(page.contains("PTX tests: <code>ptx</code>"), "the run line");
+    // The MP forbidden by Causality: its explanation names the check (hand: docs/ptx.md,
+    // the test's header: fr Rx->Wx and cause_base Wx->Rx).
+    assert!(
+        page.contains("Causality-cofr"),
+        "the explanation of MP-relacq-gpu"
+    );
+    // PTX's levels in the drawings (SVG text, or the DOT source without Graphviz).
+    assert!(
+        page.contains("CTA 1") && page.contains("GPU 0"),
+        "PTX's levels drawn"
+    );
+}
+
 #[test]
 fn without_times_the_page_is_the_same_bytes_whatever_the_thread_count() {
     let (a, _) = report(
