@@ -457,3 +457,22 @@ fn distinguish_with_barriers_tells_apart_a_model_without_barrier_synchronisation
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("21381376 variants"), "{}", stderr(&o));
 }
+
+/// The options of one mode are usage errors in the other, not silently ignored: --wide,
+/// --vary and --max-variants mean something only with --cycle, --barriers only without.
+#[test]
+fn distinguish_refuses_options_its_mode_would_ignore() {
+    for extra in [
+        &["--wide"][..],
+        &["--vary", "scope"],
+        &["--max-variants", "5"],
+        &["--cycle", "PodWW Rfe PodRR Fre", "--barriers"],
+    ] {
+        let mut args = vec!["distinguish", "vulkan", "vulkan-2024", "--size", "2"];
+        args.extend_from_slice(extra);
+        let o = vkherd(&args);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", stdout(&o));
+        let err = stderr(&o);
+        assert!(err.contains("--cycle"), "{extra:?}: {err}");
+    }
+}

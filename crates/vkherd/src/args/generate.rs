@@ -92,20 +92,23 @@ pub struct DistinguishArgs {
     /// cycle (as `vkherd diy --all`; docs/generate.md).
     #[arg(long, value_name = "CYCLE")]
     pub cycle: Option<String>,
-    /// With --cycle: what to vary where the cycle says nothing.
+    /// With --cycle: what to vary where the cycle says nothing. (The options that only
+    /// mean something with --cycle, or only without it, say so to clap: a flag that
+    /// would be ignored is a usage error, not a silent no-op.)
     #[arg(
         long,
         value_name = "AXIS,...",
         value_delimiter = ',',
-        default_value = "placement,scope,semantics"
+        default_value = "placement,scope,semantics",
+        requires = "cycle"
     )]
     pub vary: Vec<String>,
     /// With --cycle: refuse a family of more variants.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    #[arg(long, value_name = "N", default_value_t = 10_000, requires = "cycle")]
     pub max_variants: usize,
     /// With --cycle, on a cycle with a barrier edge: vary the accesses and fences too (by
     /// default only its barriers and placements vary).
-    #[arg(long)]
+    #[arg(long, requires = "cycle")]
     pub wide: bool,
     /// Kinds of events: r, w, rmw, fence, cbar (control barriers).
     #[arg(
@@ -115,8 +118,9 @@ pub struct DistinguishArgs {
         default_value = "r,w"
     )]
     pub kinds: Vec<String>,
-    /// Add control barriers to --kinds (the default space plus barriers: r,w,cbar).
-    #[arg(long)]
+    /// Add control barriers to --kinds (the default space plus barriers: r,w,cbar). Not
+    /// with --cycle, whose edges say where its barriers are.
+    #[arg(long, conflicts_with = "cycle")]
     pub barriers: bool,
     #[command(flatten)]
     pub alphabet: AlphabetArgs,
