@@ -382,21 +382,7 @@ fn the_states_a_search_compares_are_those_of_the_plain_enumeration() {
     );
     for spec in ["vulkan", "vulkan-2024", "vulkan+no-chains"] {
         let m = model(spec);
-        let vkherd::models::ModelSpec::Hand(hand) = &m.options.model.spec else {
-            panic!("{spec} does not run on the hand-written engine");
-        };
-        let naive = vkherd::Options {
-            run: RunConfig {
-                naive: true,
-                states_only: false,
-                ..m.options.run.clone()
-            },
-            model: vkherd::models::ModelChoice {
-                spec: vkherd::models::ModelSpec::Vulkan(*hand),
-                ..m.options.model.clone()
-            },
-            ..m.options.clone()
-        };
+        let naive = plain_enumeration(&m, spec);
         let mut checked = 0;
         for (events, threads) in sp.sizes() {
             for unit in sp.units(events, threads) {
@@ -521,21 +507,7 @@ fn barriers_in_the_space_meet_alike_and_are_never_alone() {
         &[EventKind::Read, EventKind::Write, EventKind::Cbar],
     );
     let searched = model("vulkan");
-    let vkherd::models::ModelSpec::Hand(hand) = &searched.options.model.spec else {
-        panic!("vulkan does not run on the hand-written engine");
-    };
-    let naive = vkherd::Options {
-        run: RunConfig {
-            naive: true,
-            states_only: false,
-            ..searched.options.run.clone()
-        },
-        model: vkherd::models::ModelChoice {
-            spec: vkherd::models::ModelSpec::Vulkan(*hand),
-            ..searched.options.model.clone()
-        },
-        ..searched.options.clone()
-    };
+    let naive = plain_enumeration(&searched, "vulkan");
     let mut barriers = 0;
     for (events, threads) in sp.sizes() {
         for unit in sp.units(events, threads) {
@@ -648,4 +620,24 @@ fn a_barrier_cycle_varies_its_barriers_and_placements_only_unless_wide() {
     // rlx or acq/rel on each of the four accesses, at four placements.
     assert_eq!(whole.variants.len(), 16 * 4);
     assert_eq!(narrowed.variants.len(), whole.variants.len());
+}
+
+/// The options of `m` (the hand-written engine's `spec`, as the search runs it) for the
+/// reference: the same model on the plain enumeration (`--naive`), every state kept.
+fn plain_enumeration(m: &Compared, spec: &str) -> vkherd::Options {
+    let vkherd::models::ModelSpec::Hand(hand) = &m.options.model.spec else {
+        panic!("{spec} does not run on the hand-written engine");
+    };
+    vkherd::Options {
+        run: RunConfig {
+            naive: true,
+            states_only: false,
+            ..m.options.run.clone()
+        },
+        model: vkherd::models::ModelChoice {
+            spec: vkherd::models::ModelSpec::Vulkan(*hand),
+            ..m.options.model.clone()
+        },
+        ..m.options.clone()
+    }
 }
