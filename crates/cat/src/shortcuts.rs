@@ -32,16 +32,26 @@
 //!    `acyclic K` with `rf`, `asmo`, `fr_asmo`, `fr_init` within `K`. Then every union of
 //!    terms within `K` is acyclic when `K` is. `po_loc` and `fr_ww` join the core when
 //!    they too are shown within `K`.
-//! 2. **C11's coherence** (`Form::C11`; opencl.cat): asmo orders every pair of writes to a
-//!    location (checked per path combination: [`Analysis::coherence`]) and asmo relates
-//!    writes to one location only, and the checks contain
+//! 2. **C11's coherence** (`Form::C11`; opencl.cat, RC11-style user models): the checks
+//!    contain
 //!    (i) `irreflexive H ; E` with `(rf | asmo | fr_asmo | fr_init)+` within `E`,
 //!    (ii) `irreflexive K` with `rf ; asmo` within `K`,
 //!    (iii) `empty K` with `[W] ; asmo ; [R & W & RFINIT]` within `K`, and
 //!    (iv) `empty K` with `(rf ; [R & W]) & (asmo ; asmo)` within `K`.
-//!    Then `rf | asmo | fr_asmo | fr_init` is acyclic, and so is its union with `po_loc`
-//!    and `fr_ww` when `po_loc` is within `H`. Proof: every edge relates two events of
-//!    one location, so a cycle lies in one location. Rank the location's events: a write
+//!    Then, on every location L whose writes asmo orders totally (each two distinct
+//!    writes of L are a pair of `asmo_pairs`; decided per path combination,
+//!    [`Analysis::coherence`]), the union `rf | asmo | fr_asmo | fr_init` restricted to
+//!    `sloc` on L's accesses is acyclic, and so is its union with `po_loc` and `fr_ww`
+//!    there when `po_loc` is within `H` on L. An OpenCL test's asmo orders every
+//!    location's writes totally; a Vulkan test's only its mutually ordered atomic writes
+//!    (a location with two non-atomic writes, or atomics out of each other's scope, is
+//!    left out), a PTX test's its morally strong pairs. Leaving a location out is
+//!    needed: where two RMWs to it are not asmo-ordered, both may read the initial value
+//!    (`e1 fr_init e2 fr_init e1`) in a consistent candidate of such a model. The search
+//!    looks for cycles within the covered locations only ([`Core::events`]), and places
+//!    an RMW after its source only there.
+//!    Proof, for one such L: every edge considered relates two accesses of L. Rank L's
+//!    accesses: a write
 //!    (RMWs included) by its place in asmo (a total order there), a read that is not a
 //!    write by its source's place plus 1/2, or -1/2 if it reads the initial value.
 //!    - Every `rf | asmo | fr_asmo | fr_init` edge raises the rank: `w rf r` into a plain
@@ -72,7 +82,7 @@ use crate::ir::{Graph, Op, N};
 use crate::kernel;
 use crate::Check;
 use foldhash::{HashMap, HashMapExt};
-use vkherd_model::{Rel, StaticRel, StaticSet, Statics};
+use vkherd_model::{EventSet, Rel, StaticRel, StaticSet, Statics};
 
 /// How `po_loc` is known to be within the relation a core proof needs it in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,11 +115,14 @@ pub struct CoreProof {
 }
 
 /// What the search may add to `rf | asmo | fr_asmo | fr_init` in its coherence filter on
-/// one path combination.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// one path combination, and where the core holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Core {
     pub po_loc: bool,
     pub fr_ww: bool,
+    /// The accesses of the locations the core covers, `None` for every event: the union
+    /// restricted to `sloc` on these events is acyclic in every consistent candidate.
+    pub events: Option<EventSet>,
 }
 
 /// What a model's checks allow the search (computed once per compiled model).
@@ -131,22 +144,30 @@ impl Analysis {
     pub fn coherence(&self, graph: &Graph, s: &Statics, asmo_pairs: &Rel) -> Option<Core> {
         let proof = self.core?;
         let sloc = s.rel(StaticRel::Sloc);
-        if proof.form == Form::C11 {
-            // Asmo within one location, and total on each location's writes.
-            let w = s.set(StaticSet::W);
-            let total = sloc.restrict(w, w).minus(s.rel(StaticRel::Id));
-            if !asmo_pairs.is_subset(sloc) || !total.is_subset(asmo_pairs) {
-                return None;
+        let events = match proof.form {
+            Form::Acyclic => None,
+            Form::C11 => {
+                // The core holds on the locations whose writes asmo orders totally.
+                let covered = totally_ordered_locations(s, asmo_pairs);
+                if covered.is_empty() {
+                    return None;
+                }
+                let every = s.set(StaticSet::R).union(s.set(StaticSet::W));
+                (!every.is_subset(&covered)).then_some(covered)
             }
-        }
+        };
         let po_loc = match proof.po_loc {
             PoLoc::Always => true,
             PoLoc::No => false,
             PoLoc::WithinLower(h) => {
-                let p = s
+                let mut p = s
                     .rel(StaticRel::Po)
                     .inter(sloc)
                     .inter(s.rel(StaticRel::Sref));
+                // The proof needs `po_loc` within `H` on the covered locations only.
+                if let Some(e) = &events {
+                    p = p.restrict(e, e);
+                }
                 match lower_bound(graph, h, s) {
                     Value::Rel(l) => p.is_subset(&l),
                     Value::Set(_) => false,
@@ -159,8 +180,25 @@ impl Analysis {
                 Form::Acyclic => proof.fr_ww,
                 Form::C11 => po_loc,
             },
+            events,
         })
     }
+}
+
+/// The accesses (reads and writes) of the locations whose writes `asmo_pairs` orders
+/// totally: every two distinct writes of the location are a pair (a location with one
+/// write or none is such a location). `sloc` is an equivalence on accesses, its classes
+/// the locations.
+fn totally_ordered_locations(s: &Statics, asmo_pairs: &Rel) -> EventSet {
+    let w = s.set(StaticSet::W);
+    let sloc = s.rel(StaticRel::Sloc);
+    let unordered = sloc
+        .restrict(w, w)
+        .minus(s.rel(StaticRel::Id))
+        .minus(asmo_pairs);
+    // The accesses of a location with an unordered pair of writes.
+    let partial = sloc.restrict_domain(&unordered.domain()).range();
+    s.set(StaticSet::R).union(w).minus(&partial)
 }
 
 /// The patterns the proofs look for, built in a copy of the model's graph (hash-consing

@@ -15,10 +15,13 @@ pub(crate) struct CoherenceCore {
     /// `sloc . [W] - iden`: what a read of the initial value is fr-before.
     sloc_w: Rel,
     iden: Rel,
+    /// `sloc` on the covered locations' accesses, when the core covers only some
+    /// ([`CoreTerms::events`]): the union is checked within it.
+    covered: Option<Rel>,
 }
 
 impl CoherenceCore {
-    pub(crate) fn new(s: &Statics, terms: CoreTerms) -> CoherenceCore {
+    pub(crate) fn new(s: &Statics, terms: &CoreTerms) -> CoherenceCore {
         let po_loc = s
             .rel(StaticRel::Po)
             .inter(s.rel(StaticRel::Sloc))
@@ -38,6 +41,10 @@ impl CoherenceCore {
                 .restrict_range(s.set(StaticSet::W))
                 .minus(s.rel(StaticRel::Id)),
             iden: s.rel(StaticRel::Id).clone(),
+            covered: terms
+                .events
+                .as_ref()
+                .map(|e| s.rel(StaticRel::Sloc).restrict(e, e)),
         }
     }
 
@@ -60,6 +67,12 @@ impl CoherenceCore {
         later.copy_from(&self.sloc_w);
         later.restrict_domain_with(rfinit);
         core.union_with(&later);
+        // Where the model entails the core on some locations only, it entails the
+        // acyclicity of the union restricted to `sloc` on their accesses
+        // (`vkherd_cat::shortcuts`): only cycles there cut.
+        if let Some(c) = &self.covered {
+            core.inter_with(c);
+        }
         core.is_acyclic()
     }
 }

@@ -299,8 +299,8 @@ fn search_layout_with<E: Engine, V: Visitor>(
         let caps = engine.capabilities();
         let asmo_pairs = asmo_pairs(program, &statics);
         // Plain enumeration takes no shortcut: it need not ask.
-        let shortcuts = match caps.claimed {
-            Some(claimed) => claimed,
+        let shortcuts = match &caps.claimed {
+            Some(claimed) => claimed.clone(),
             None if opts.run.naive || visitor.needs_inconsistent() => Shortcuts::default(),
             None => prepared.shortcuts(&statics, &asmo_pairs),
         };

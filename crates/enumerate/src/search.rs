@@ -112,7 +112,7 @@
 use crate::candidates::{asmo_pairs, rf_options, AsmoOrders};
 use crate::coherence::CoherenceCore;
 use crate::ctx::Ctx;
-use crate::engine::{Asmo, PreparedModel};
+use crate::engine::{Asmo, CoreTerms, PreparedModel};
 use crate::error::EnumError;
 use crate::shard::Unit;
 use crate::stats::EnumStats;
@@ -238,8 +238,9 @@ struct Search<'c, 'a, P: PreparedModel, V> {
     /// (`PreparedModel::lower_asmo_varies`): recomputed whenever stage 1 adds asmo pairs.
     lower_varies: bool,
     /// The model entails the coherence core ([`crate::Shortcuts::core`]): the placing
-    /// of an RMW right after the write it reads is sound (and so is the filter `core`).
-    rmw_after_source: bool,
+    /// of an RMW right after the write it reads is sound on the locations the core
+    /// covers (and so is the filter `core`).
+    rmw_after_source: Option<CoreTerms>,
     /// A cheap filter run before the model check (coherence.rs), in stage 1 and, when
     /// some location has two writes (where coherence cycles are common: writes-readers
     /// 5 cpu 0.89x), in stage 3. `None` when neither applies: building it per path
@@ -345,7 +346,7 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
             .is_some()
     });
     let stage1 = !choices.is_empty();
-    let terms = ctx.shortcuts.core;
+    let terms = ctx.shortcuts.core.clone();
     let search = Search {
         ctx,
         choices,
@@ -354,10 +355,11 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
         allowed,
         rmw,
         lower_varies: ctx.model.lower_asmo_varies(),
-        rmw_after_source: terms.is_some(),
         core: terms
+            .as_ref()
             .filter(|_| stage1 || two_writes)
             .map(|t| CoherenceCore::new(s, t)),
+        rmw_after_source: terms,
         reads,
         options,
         suffix,
@@ -548,7 +550,7 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
                 assign(&mut q, *e, src);
                 if let Source::Write(w) = src {
                     // An RMW follows the write it reads in asmo (see the header).
-                    if self.rmw_after_source
+                    if self.rmw_after_source.as_ref().is_some_and(|t| t.covers(*e))
                         && self.rmw.contains(*e)
                         && self.allowed.contains(w, *e)
                     {

@@ -66,7 +66,7 @@ impl CatEngine {
         CatEngine {
             model: Arc::new(self.model.with_variant(v)),
             vulkan_file: self.vulkan_file,
-            claimed: self.claimed,
+            claimed: self.claimed.clone(),
         }
     }
 
@@ -108,7 +108,7 @@ impl Engine for CatEngine {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             witness_checks: true,
-            claimed: self.claimed,
+            claimed: self.claimed.clone(),
         }
     }
 
@@ -155,6 +155,7 @@ impl<'m> PreparedModel for Prepared<'m> {
             core: model.coherence(s, asmo_pairs).map(|c| CoreTerms {
                 po_loc: c.po_loc,
                 fr_ww: c.fr_ww,
+                events: c.events,
             }),
             final_by_asmo: model.shortcuts().co_by_asmo,
         }

@@ -21,12 +21,12 @@ pub mod cat;
 pub mod hand;
 
 use vkherd_model::axioms::Candidate;
-use vkherd_model::{ModelOptions, Rel, Statics};
+use vkherd_model::{EventSet, ModelOptions, Rel, Statics};
 
 /// What an engine lets the search do besides judging candidates: the search asks for
 /// nothing else, so an engine that declares nothing gets only the model-independent
 /// cuts, and the same answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Capabilities {
     /// A node's check is a function of the candidate alone and hands nothing to the
     /// node's children, so it may be answered by a witness, a completion of the node that
@@ -41,7 +41,7 @@ pub struct Capabilities {
 /// The search's shortcuts that rely on the model (search.rs, coherence.rs, columns.rs),
 /// on one path combination: what the model's axioms entail there, derived from the model
 /// (`vkherd_cat::shortcuts` for a cat model), never from its name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Shortcuts {
     /// Every consistent candidate has `rf | asmo | fr_asmo | fr_init` acyclic, with the
     /// terms of [`CoreTerms`] added: the search's coherence filter (coherence.rs), and
@@ -55,11 +55,25 @@ pub struct Shortcuts {
 }
 
 /// The optional terms of the coherence filter (coherence.rs): `po_loc = po & sloc & sref`
-/// and `fr_ww = (rf^-1 ; (po_loc & (W * W))) \ id`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// and `fr_ww = (rf^-1 ; (po_loc & (W * W))) \ id`; and where the core holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CoreTerms {
     pub po_loc: bool,
     pub fr_ww: bool,
+    /// The accesses of the locations the core covers, `None` for every event: the model
+    /// entails the acyclicity of the core's union restricted to `sloc` on these events
+    /// only (C11-style coherence needs asmo total on a location's writes, which a Vulkan
+    /// or PTX test gives some locations and not others). Since every term relates events
+    /// of one location, a cycle lies within one location; the filter looks for cycles in
+    /// the covered ones, and an RMW is placed after its source only there.
+    pub events: Option<EventSet>,
+}
+
+impl CoreTerms {
+    /// Does the core hold on the accesses of `e`'s location?
+    pub fn covers(&self, e: usize) -> bool {
+        self.events.as_ref().is_none_or(|s| s.contains(e))
+    }
 }
 
 impl Shortcuts {
@@ -69,6 +83,7 @@ impl Shortcuts {
         core: Some(CoreTerms {
             po_loc: true,
             fr_ww: true,
+            events: None,
         }),
         final_by_asmo: true,
     };

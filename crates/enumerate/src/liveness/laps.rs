@@ -288,7 +288,7 @@ impl Visitor for StuckVisitor<'_> {
         if self.screen == Screen::Off {
             return true;
         }
-        let Some(terms) = shortcuts.core else {
+        let Some(terms) = shortcuts.core.clone() else {
             return true;
         };
         let passed = may_find(self, Some(screen::Core::new(s, terms, asmo_pairs)));

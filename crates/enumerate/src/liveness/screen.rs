@@ -70,7 +70,7 @@ pub(crate) struct Combination<'a> {
 pub(crate) struct Core<'a> {
     /// Its optional terms ([`crate::Shortcuts::core`]).
     pub terms: CoreTerms,
-    /// `po & sloc & sref`.
+    /// `po & sloc & sref`, on the locations the core covers ([`CoreTerms::covers`]).
     pub po_loc: Rel,
     /// The pairs of writes asmo orders, both directions (`candidates::asmo_pairs`).
     pub asmo_pairs: &'a Rel,
@@ -78,10 +78,15 @@ pub(crate) struct Core<'a> {
 
 impl<'a> Core<'a> {
     pub(crate) fn new(s: &Statics, terms: CoreTerms, asmo_pairs: &'a Rel) -> Core<'a> {
-        let po_loc = s
+        let mut po_loc = s
             .rel(StaticRel::Po)
             .inter(s.rel(StaticRel::Sloc))
             .inter(s.rel(StaticRel::Sref));
+        // Every argument below from `po_loc` is about one location's accesses: kept to
+        // the locations where the model entails the core.
+        if let Some(e) = &terms.events {
+            po_loc = po_loc.restrict(e, e);
+        }
         Core {
             terms,
             po_loc,
@@ -302,7 +307,7 @@ fn rmw_sources_match(
         let total = writes
             .iter()
             .all(|&a| writes.iter().all(|&b| a == b || pairs.contains(a, b)));
-        if !total {
+        if !total || !core.terms.covers(writes[0]) {
             continue;
         }
         let readers: Vec<usize> = rmws
@@ -475,7 +480,9 @@ fn guessed_reads(v: &Combination<'_>, every: &[Vec<Source>]) -> usize {
         .filter(|&e| has(e, Flags::R))
         .all(|e| rmw_at(events[e].location));
     let covered = |d: usize, w: usize| match &v.core {
-        Some(core) if all_in_stage1 => d == w || (core.terms.po_loc && core.po_loc.contains(d, w)),
+        Some(core) if all_in_stage1 && core.terms.covers(w) => {
+            d == w || (core.terms.po_loc && core.po_loc.contains(d, w))
+        }
         _ => false,
     };
     for (r, sources) in every.iter().enumerate() {
