@@ -112,6 +112,11 @@ pub struct CoreProof {
     pub po_loc: PoLoc,
     /// `fr_ww` shown within the acyclic relation (form 1; form 2 derives it from `po_loc`).
     pub fr_ww: bool,
+    /// Form 1 on part of the accesses: the core's terms are within `K` where they relate
+    /// two accesses this static relation relates (ptx-v6.0.cat's `acyclic strong(com) |
+    /// po_loc`, strong(r) = r & strong_r): the core then holds on the locations whose
+    /// every two distinct accesses it relates (decided per path combination).
+    pub guard: Option<N>,
 }
 
 /// What the search may add to `rf | asmo | fr_asmo | fr_init` in its coherence filter on
@@ -145,7 +150,19 @@ impl Analysis {
         let proof = self.core?;
         let sloc = s.rel(StaticRel::Sloc);
         let events = match proof.form {
-            Form::Acyclic => None,
+            Form::Acyclic => match proof.guard {
+                None => None,
+                Some(guard) => {
+                    let Value::Rel(g) = lower_bound(graph, guard, s) else {
+                        return None;
+                    };
+                    let covered = guarded_locations(s, &g);
+                    if covered.is_empty() {
+                        return None;
+                    }
+                    Some(covered)
+                }
+            },
             Form::C11 => {
                 // The core holds on the locations whose writes asmo orders totally.
                 let covered = totally_ordered_locations(s, asmo_pairs);
@@ -183,6 +200,19 @@ impl Analysis {
             events,
         })
     }
+}
+
+/// The accesses of the locations whose every two distinct accesses `guard` relates (the
+/// static guard's value: exact, as it reads no rf or asmo).
+fn guarded_locations(s: &Statics, guard: &Rel) -> EventSet {
+    let acc = s.set(StaticSet::R).union(s.set(StaticSet::W));
+    let sloc = s.rel(StaticRel::Sloc);
+    let outside = sloc
+        .restrict(&acc, &acc)
+        .minus(s.rel(StaticRel::Id))
+        .minus(guard);
+    let partial = sloc.restrict_domain(&outside.domain()).range();
+    acc.minus(&partial)
 }
 
 /// The accesses (reads and writes) of the locations whose writes `asmo_pairs` orders
@@ -270,9 +300,15 @@ impl Patterns {
 pub fn analyse(graph: &Graph, checks: &[Check], co: Option<N>) -> Analysis {
     let mut g = graph.clone();
     let pat = Patterns::new(&mut g);
-    let mut p = Prover::new(&g);
     // The checks that make a candidate inconsistent when they fail.
     let axioms: Vec<&Check> = checks.iter().filter(|c| !c.flag && !c.negated).collect();
+    let mut guarded: Vec<(N, Guarded)> = Vec::new();
+    for c in axioms.iter().filter(|c| c.kind == CheckKind::Acyclic) {
+        for guard in guards(graph, c.node) {
+            guarded.push((c.node, Guarded::new(&mut g, &pat, guard)));
+        }
+    }
+    let mut p = Prover::new(&g);
     let of = |k: CheckKind| axioms.iter().filter(move |c| c.kind == k).map(|c| c.node);
     let po_loc_in = |p: &mut Prover, h: N| {
         if p.within(pat.po_loc, h) {
@@ -294,6 +330,7 @@ pub fn analyse(graph: &Graph, checks: &[Check], co: Option<N>) -> Analysis {
                 form: Form::Acyclic,
                 po_loc: po_loc_in(&mut p, k),
                 fr_ww: p.within(pat.fr_ww, k),
+                guard: None,
             });
             break;
         }
@@ -316,9 +353,28 @@ pub fn analyse(graph: &Graph, checks: &[Check], co: Option<N>) -> Analysis {
                         form: Form::C11,
                         po_loc: po_loc_in(&mut p, h),
                         fr_ww: false,
+                        guard: None,
                     });
                     break;
                 }
+            }
+        }
+    }
+    // Form 1 on part of the accesses: the core's terms where a static guard relates
+    // their ends, within an acyclicity check (see `Guarded`). The weakest guard first.
+    if core.is_none() {
+        for (k, gd) in &guarded {
+            if gd.terms.iter().all(|&t| p.within(t, *k)) {
+                core = Some(CoreProof {
+                    form: Form::Acyclic,
+                    po_loc: match p.within(gd.po_loc, *k) {
+                        true => PoLoc::Always,
+                        false => PoLoc::No,
+                    },
+                    fr_ww: false,
+                    guard: Some(gd.guard),
+                });
+                break;
             }
         }
     }
@@ -340,6 +396,66 @@ pub fn analyse(graph: &Graph, checks: &[Check], co: Option<N>) -> Analysis {
         core,
         co_by_asmo,
         partial_cut_checks,
+    }
+}
+
+/// The static relations an acyclicity check `K` intersects its terms with: the static
+/// operand of each intersection in `K`'s cone that has one (hash-consing groups an
+/// intersection's static operands into one node), fewest operands first (the weakest
+/// guard covers the most locations).
+fn guards(graph: &Graph, k: N) -> Vec<N> {
+    let reach = graph.cone([k], Vec::new());
+    let mut out: Vec<N> = (0..graph.nodes().len() as N)
+        .filter(|&n| reach[n as usize] && graph.stage(n) != Stage::Static)
+        .filter_map(|n| match &graph.node(n).op {
+            Op::Inter(v) => v
+                .iter()
+                .copied()
+                .find(|&o| graph.stage(o) == Stage::Static && graph.kind(o) == Kind::Rel),
+            _ => None,
+        })
+        .collect();
+    let size = |n: N| match &graph.node(n).op {
+        Op::Inter(v) => v.len(),
+        _ => 1,
+    };
+    out.sort_by_key(|&n| (size(n), n));
+    out.dedup();
+    out
+}
+
+/// The core's terms cut down to the pairs of accesses of one location that a static
+/// guard `G` relates. On a location L whose every two distinct accesses G relates, each
+/// term's pairs within L are among these (every term is irreflexive, and within `sloc`):
+/// `rf & G & sloc`; `asmo & (W * W) & G & sloc` (asmo orders writes, and events with no
+/// location such as PTX's fence.sc, so its pairs within L are writes);
+/// `(((rf & G & sloc)^-1 ; (asmo & (W * W) & G & sloc)) \ id) & G & sloc` for `fr_asmo`
+/// (a read of L reads a write of L); `fr_init & G & sloc`; `po_loc & G`. So where they are
+/// within `K`, the core restricted to `sloc` on L is, and is acyclic when `K` is.
+struct Guarded {
+    guard: N,
+    terms: [N; 4],
+    po_loc: N,
+}
+
+impl Guarded {
+    fn new(g: &mut Graph, pat: &Patterns, guard: N) -> Guarded {
+        let b = |g: &mut Graph, x| g.base(x);
+        let (sloc, w, id) = (b(g, BaseName::Sloc), b(g, BaseName::W), b(g, BaseName::Id));
+        let ww = g.cross(w, w);
+        let rf = g.inter(Kind::Rel, vec![pat.rf, guard, sloc]);
+        let asmo = g.inter(Kind::Rel, vec![pat.asmo, ww, guard, sloc]);
+        let rf_inv = g.unary(Op::Inv, rf);
+        let s = g.seq(vec![rf_inv, asmo]);
+        let d = g.diff(s, id);
+        let fr_asmo = g.inter(Kind::Rel, vec![d, guard, sloc]);
+        let fr_init = g.inter(Kind::Rel, vec![pat.fr_init, guard, sloc]);
+        let po_loc = g.inter(Kind::Rel, vec![pat.po_loc, guard]);
+        Guarded {
+            guard,
+            terms: [rf, asmo, fr_asmo, fr_init],
+            po_loc,
+        }
     }
 }
 

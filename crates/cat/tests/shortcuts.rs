@@ -42,7 +42,8 @@ fn vulkan_has_the_acyclic_core_with_every_variant() {
                 Some(CoreProof {
                     form: Form::Acyclic,
                     po_loc: PoLoc::Always,
-                    fr_ww: true
+                    fr_ww: true,
+                    guard: None,
                 }),
                 "{name} {variants:?}"
             );
@@ -191,4 +192,52 @@ acyclic rf as r"#,
 acyclic asmo | (po & sloc & (W * W)) as c"#,
     );
     assert!(m.shortcuts().co_by_asmo);
+}
+
+/// ptx-v6.0.cat's SC-per-location is `acyclic strong(com) | po_loc`: the core where both
+/// ends are morally strong (`strong_r`), so it holds on the locations whose accesses are
+/// pairwise morally strong (decided per path combination). ptx.cat states coherence
+/// through causality (`irreflexive (co | fr) ; cause` with co the closure of the strong
+/// asmo), a form the analysis does not recognise: no core.
+#[test]
+fn ptx_v6_has_the_core_where_accesses_are_morally_strong() {
+    let m = bundled("ptx-v6.0", &[]);
+    let core = m.shortcuts().core.expect("core");
+    assert_eq!(core.form, Form::Acyclic);
+    assert_eq!(core.po_loc, PoLoc::Always);
+    assert!(!core.fr_ww);
+    let guard = core.guard.expect("guarded");
+    let strong_r = m
+        .definitions()
+        .iter()
+        .find(|d| d.0 == "strong_r")
+        .map(|d| d.1)
+        .expect("strong_r");
+    assert_eq!(guard, strong_r);
+    assert_eq!(bundled("ptx", &[]).shortcuts().core, None);
+}
+
+/// A static guard must cover every term of the core: under `sthd` the core holds where
+/// a location's accesses are all of one thread; with `rf` under `sthd` and `co` under
+/// `sref`, neither guard covers both (the prover relates neither to the other), and the
+/// model gets no core.
+#[test]
+fn a_guard_must_cover_every_term() {
+    let m = compile(
+        r#"let co = asmo
+let fr = ((rf^-1 ; co) | ([RFINIT] ; sloc ; [W])) \ id
+acyclic ((po & sloc) | rf | co | fr) & sthd as per-thread"#,
+    );
+    let core = m.shortcuts().core.expect("core");
+    let guard = core.guard.expect("guarded");
+    assert!(matches!(
+        m.graph().node(guard).op,
+        vkherd_cat::ir::Op::Base(vkherd_cat::BaseName::Sthd)
+    ));
+    let m = compile(
+        r#"let co = asmo
+let fr = ((rf^-1 ; co) | ([RFINIT] ; sloc ; [W])) \ id
+acyclic (po & sloc) | (rf & sthd) | (co & sref) | fr as mixed"#,
+    );
+    assert_eq!(m.shortcuts().core, None);
 }
