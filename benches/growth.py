@@ -5,8 +5,9 @@ Markdown table and writes an SVG plot (time against size, log scale). Then the c
 each question on the spin lock family (`vkherd gen spinlock N`): its safety question under
 each bundled model of its dialect (vulkan, vulkan-2024, hand:vulkan), under a user's cat
 model (benches/rmw-loops/rc11-coherence.cat), the same lock written in OpenCL under
-opencl, and its liveness question (`--liveness`, fair) at the default bound; each is a
-curve of the plot and a row of the second table.
+opencl and in PTX under ptx and ptx-v6.0, and its liveness question (`--liveness`, fair)
+at the default bound; each is a curve of the plot's second panel and a row of the second
+table. The plot is a function of the numbers alone (same numbers, same bytes).
 
     python3 benches/growth.py [--vkherd target/release/vkherd] [--out docs/growth.svg]
 
@@ -44,6 +45,18 @@ def opencl_spinlock(n):
     return head + "".join(thread.format(i=i) for i in range(n)) + f"forall (x = {n})\n"
 
 
+def ptx_spinlock(n):
+    """`vkherd gen spinlock N` written in PTX: an exchange loop (atom.acquire.cta.exch)
+    takes the lock, a weak increment of x, a release store (st.release.cta) frees it, all
+    threads in one CTA (benches/rmw-loops/spinlock-ptx-3.litmus is N = 3)."""
+    cols = [f"P{i}@cta 0,gpu 0" for i in range(n)]
+    rows = [cols] + [[c] * n for c in [
+        "LC00:", "atom.acquire.cta.exch r0, m, 1", "bne r0, 0, LC00", "ld.weak r1, x",
+        "add r2, r1, 1", "st.weak x, r2", "st.release.cta m, 0"]]
+    body = "".join(" " + " | ".join(r) + " ;\n" for r in rows)
+    return f"PTX spinlock-ptx-{n}\n{{\nm=0; x=0;\n}}\n{body}forall (x == {n})\n"
+
+
 def questions(vkherd):
     """The spin lock's questions: (label, extra flags, source of member N)."""
     gen = lambda n: subprocess.run([vkherd, "gen", "spinlock", str(n)], capture_output=True, text=True, check=True).stdout
@@ -54,6 +67,8 @@ def questions(vkherd):
         ("lock: hand:vulkan", ["--model", "hand:vulkan"], gen),
         ("lock: user .cat", ["--model", user], gen),
         ("lock: opencl", [], opencl_spinlock),
+        ("lock: ptx", [], ptx_spinlock),
+        ("lock: ptx-v6.0", ["--model", "ptx-v6.0"], ptx_spinlock),
         ("lock: liveness", ["--liveness"], gen),
     ]
 
@@ -75,46 +90,63 @@ def bench(vkherd, text, threads, naive, runs, extra=()):
         os.unlink(path)
 
 
-def svg_plot(series, path):
-    """series: {label: [(size, seconds)]} -> a log-scale line chart."""
-    w, h, m = 860, 480, 60
-    right = 170  # room for the labels
+COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+          "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+
+
+def panel(series, x0, title, xlabel, dashed):
+    """One log-scale panel at horizontal offset x0: {label: [(size, seconds)]} -> SVG
+    elements, the legend at its right (labels in the series' order)."""
+    pw, h, m, top, right = 420, 520, 60, 50, 150
     pts = [p for s in series.values() for p in s if p[1] > 0]
+    xmin = min(p[0] for p in pts)
     xmax = max(p[0] for p in pts)
-    ymin = min(p[1] for p in pts)
-    ymax = max(p[1] for p in pts)
-    lo, hi = math.floor(math.log10(ymin)), math.ceil(math.log10(ymax))
-    hi = max(hi, lo + 1)
-    X = lambda x: m + (w - m - right) * (x - 1) / max(1, xmax - 1)
-    Y = lambda y: h - m - (h - 2 * m) * (math.log10(y) - lo) / (hi - lo)
-    colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-              "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939",
-              "#8c6d31", "#843c39"]
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
-           f'<rect width="{w}" height="{h}" fill="white"/>',
-           f'<line x1="{m}" y1="{h-m}" x2="{w-right}" y2="{h-m}" stroke="black"/>',
-           f'<line x1="{m}" y1="{m}" x2="{m}" y2="{h-m}" stroke="black"/>',
-           f'<text x="{w/2}" y="{h-15}" text-anchor="middle">size parameter n</text>',
-           f'<text x="15" y="{h/2}" transform="rotate(-90 15 {h/2})" text-anchor="middle">median seconds (log)</text>']
+    lo = math.floor(math.log10(min(p[1] for p in pts)))
+    hi = max(math.ceil(math.log10(max(p[1] for p in pts))), lo + 1)
+    left, bottom, plot_r = x0 + m, h - m, x0 + pw - right
+    X = lambda x: left + (plot_r - left) * (x - xmin) / max(1, xmax - xmin)
+    Y = lambda y: bottom - (bottom - top) * (math.log10(y) - lo) / (hi - lo)
+    out = [f'<text x="{(left + plot_r) / 2:.1f}" y="{top - 20}" text-anchor="middle" font-weight="bold">{title}</text>',
+           f'<line x1="{left}" y1="{bottom}" x2="{plot_r}" y2="{bottom}" stroke="black"/>',
+           f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="black"/>',
+           f'<text x="{(left + plot_r) / 2:.1f}" y="{h - 20}" text-anchor="middle">{xlabel}</text>',
+           f'<text x="{x0 + 15}" y="{(top + bottom) / 2:.1f}" transform="rotate(-90 {x0 + 15} {(top + bottom) / 2:.1f})" text-anchor="middle">median seconds (log scale)</text>']
     for e in range(lo, hi + 1):
         y = Y(10 ** e)
-        out.append(f'<line x1="{m}" y1="{y}" x2="{w-right}" y2="{y}" stroke="#ddd"/>')
-        out.append(f'<text x="{m-5}" y="{y+4}" text-anchor="end">1e{e}</text>')
-    for x in range(1, xmax + 1):
-        out.append(f'<text x="{X(x)}" y="{h-m+15}" text-anchor="middle">{x}</text>')
+        out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{plot_r}" y2="{y:.1f}" stroke="#ddd"/>')
+        out.append(f'<text x="{left - 5}" y="{y + 4:.1f}" text-anchor="end">1e{e}</text>')
+    for x in range(xmin, xmax + 1):
+        out.append(f'<text x="{X(x):.1f}" y="{bottom + 15}" text-anchor="middle">{x}</text>')
     for i, (label, s) in enumerate(series.items()):
-        c = colors[i % len(colors)]
+        c = COLORS[i % len(COLORS)]
+        dash = ' stroke-dasharray="6,3"' if dashed(i) else ""
         s = [p for p in s if p[1] > 0]
         d = " ".join(f"{X(x):.1f},{Y(y):.1f}" for x, y in s)
-        out.append(f'<polyline points="{d}" fill="none" stroke="{c}" stroke-width="2"/>')
+        out.append(f'<polyline points="{d}" fill="none" stroke="{c}" stroke-width="2"{dash}/>')
         for x, y in s:
             out.append(f'<circle cx="{X(x):.1f}" cy="{Y(y):.1f}" r="3" fill="{c}"/>')
-        dash = ' stroke-dasharray="6,3"' if label.startswith("lock:") else ""
-        out[-1 - len(s)] = out[-1 - len(s)].replace("/>", f"{dash}/>")
-        out.append(f'<text x="{w-right+10}" y="{m+15*i}" fill="{c}">{label}</text>')
+        ly = top + 18 * i
+        out.append(f'<line x1="{plot_r + 12}" y1="{ly - 4}" x2="{plot_r + 32}" y2="{ly - 4}" stroke="{c}" stroke-width="2"{dash}/>')
+        out.append(f'<text x="{plot_r + 36}" y="{ly}" fill="{c}">{label}</text>')
+    return out
+
+
+def svg_plot(series, path):
+    """series: {label: [(size, seconds)]} -> two log-scale panels: the families (1
+    thread) on the left, the spin lock's questions (labels `lock: ...`, 2 threads) on
+    the right, each with its legend. Deterministic: a function of the numbers only."""
+    fams = {k: v for k, v in series.items() if not k.startswith("lock:")}
+    locks = {k[len("lock: "):]: v for k, v in series.items() if k.startswith("lock:")}
+    w, h = 860, 520
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
+           f'<rect width="{w}" height="{h}" fill="white"/>']
+    out += panel(fams, 0, "families (gen FAMILY n), 1 thread", "size parameter n",
+                 lambda i: i >= len(COLORS))
+    out += panel(locks, 430, "spin lock (gen spinlock n), 2 threads", "invocations n",
+                 lambda i: i >= len(COLORS))
     out.append("</svg>")
     with open(path, "w") as f:
-        f.write("\n".join(out))
+        f.write("\n".join(out) + "\n")
 
 
 def main():

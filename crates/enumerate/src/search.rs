@@ -18,7 +18,8 @@
 //!    of the pairs chosen so far may then leave the set (only a self-loop cuts,
 //!    `asmo_valid`), and the complete asmo is the closure of the orientation (the
 //!    argument is at `candidates::AsmoOrders`). The RMW placing and the coherence filter
-//!    below are Vulkan's (`vulkan_core`) and do not run for PTX's models.
+//!    below run where the model entails the core ([`crate::Shortcuts::core`]), on the
+//!    locations it covers (`CoreTerms::covers`).
 //! 2. **The other asmo pairs**, lazily ([`AsmoOrders`], seeded with stage 1's order), as
 //!    before; the model's asmo terms are computed once per complete asmo.
 //! 3. **The other reads**, read by read in program order, with the full model check.
