@@ -192,7 +192,12 @@ fn rmw_loops(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(3));
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benches/rmw-loops");
     let user = dir.join("rc11-coherence.cat");
-    let every = ["spinlock-vulkan-3", "spinlock-opencl-3", "spinlock-ptx-3", "TSan"];
+    let every = [
+        "spinlock-vulkan-3",
+        "spinlock-opencl-3",
+        "spinlock-ptx-3",
+        "TSan",
+    ];
     for (model, tests) in [
         ("default", &every[..]),
         ("ptx-v6.0", &["spinlock-ptx-3"][..]),
