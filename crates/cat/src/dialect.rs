@@ -118,7 +118,9 @@ mod tests {
         };
         assert!(compiled("let dep = ctrl\nacyclic po | rf as c\n"));
         assert!(compiled("acyclic rf | (addr ; po) as c\n"));
-        assert!(compiled("let d = data\nlet e = d ; po\nacyclic rf | e as c\n"));
+        assert!(compiled(
+            "let d = data\nlet e = d ; po\nacyclic rf | e as c\n"
+        ));
         assert!(!compiled("let co = asmo\nacyclic po | rf as c\n"));
     }
 
