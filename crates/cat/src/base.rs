@@ -180,6 +180,14 @@ fn kind_of(v: BaseValue) -> Kind {
     }
 }
 
+/// Is `b` a syntactic dependency (`addr`, `data`, `ctrl`): a base some dialect computes
+/// per path combination as [`BaseValue::Dep`] ([`crate::Model::reads_dependencies`])?
+pub fn is_dependency(b: BaseName) -> bool {
+    let name = b.name();
+    (vkherd_dialects::ALL.iter())
+        .any(|d| matches!(d.base(name).map(|x| x.value), Some(BaseValue::Dep(_))))
+}
+
 /// The value of a dialect's base `b` in `s`, as the test's dialect computes it; empty in
 /// a test of a dialect without it (a model that reads it is refused for such tests,
 /// [`crate::Model::foreign_bases`]).

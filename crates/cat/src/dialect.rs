@@ -53,6 +53,19 @@ impl Model {
             .collect()
     }
 
+    /// Does the model read a syntactic dependency (`addr`, `data`, `ctrl`, or a name
+    /// defined from them such as `dep`)? The enumerator computes the dependencies of a
+    /// path combination only for a model that does (vkherd_enumerate's `Engine::
+    /// reads_dependencies`). Any node of the compiled model counts, not only those its
+    /// checks reach: a definition nothing checks may still be asked for by name
+    /// (`explain`, graphs, a visitor's wanted relations), and must then have its value.
+    pub fn reads_dependencies(&self) -> bool {
+        *self.reads_dependencies.get_or_init(|| {
+            (self.graph.nodes.iter())
+                .any(|node| matches!(node.op, Op::Base(b) if crate::base::is_dependency(b)))
+        })
+    }
+
     /// The base names the model reads that tests of `dialect` never produce: empty when
     /// the model can judge them.
     pub fn foreign_bases(&self, dialect: &Dialect) -> Vec<BaseName> {
@@ -84,6 +97,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The PTX models read `dep` (No-Thin-Air), the Vulkan and OpenCL models no
+    /// dependency; a definition nothing checks still counts (it may be asked for by
+    /// name), and a model that names none does not.
+    #[test]
+    fn which_models_read_dependencies() {
+        let bundled = |name: &str| Model::bundled(name, &[]).unwrap().reads_dependencies();
+        assert!(bundled("ptx") && bundled("ptx-v6.0"));
+        assert!(!bundled("vulkan") && !bundled("vulkan-2024") && !bundled("opencl"));
+        let compiled = |text: &str| {
+            let src = crate::Source {
+                name: "t.cat".into(),
+                text: std::sync::Arc::from(text),
+            };
+            Model::compile(src, &Default::default())
+                .unwrap()
+                .reads_dependencies()
+        };
+        assert!(compiled("let dep = ctrl\nacyclic po | rf as c\n"));
+        assert!(compiled("acyclic rf | (addr ; po) as c\n"));
+        assert!(compiled(
+            "let d = data\nlet e = d ; po\nacyclic rf | e as c\n"
+        ));
+        assert!(!compiled("let co = asmo\nacyclic po | rf as c\n"));
     }
 
     #[test]

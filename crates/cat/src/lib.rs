@@ -122,6 +122,8 @@ pub struct Model {
     source: Source,
     /// [`Model::bases_read`], computed once: every test a run judges asks for it.
     bases_read: OnceLock<Vec<BaseName>>,
+    /// [`Model::reads_dependencies`], computed once.
+    reads_dependencies: OnceLock<bool>,
     /// What the checks allow the search ([`shortcuts::analyse`]).
     shortcuts: shortcuts::Analysis,
 }
@@ -179,6 +181,7 @@ impl Model {
             active: variants.clone(),
             source: src,
             bases_read: OnceLock::new(),
+            reads_dependencies: OnceLock::new(),
         })
     }
 

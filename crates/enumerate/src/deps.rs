@@ -1,6 +1,6 @@
-//! The syntactic dependencies of a path combination (the `addr`, `data` and `ctrl` bases
-//! of dialects that have them, [`vkherd_model::BaseValue::Dep`]; PTX's No-Thin-Air axiom
-//! `acyclic rf | dep`).
+//! The syntactic dependencies of a path combination (the `addr`, `data` and `ctrl` bases,
+//! [`vkherd_model::BaseValue::Dep`]; PTX's No-Thin-Air axiom `acyclic rf | dep`),
+//! computed only when the model reads them (`Engine::reads_dependencies`).
 //!
 //! Each thread's path is run forward over register *taints*: the set of read events whose
 //! values a register's value is computed from. A read (a load, an RMW, a failed

@@ -275,8 +275,11 @@ fn search_layout_with<E: Engine, V: Visitor>(
     let wanted = visitor.wanted();
     let mut acc = V::Acc::default();
     let mut stats = EnumStats::default();
-    // The syntactic dependencies, for the dialects whose models read them.
-    let deps = (program.dialect.has_dependencies())
+    // The syntactic dependencies, only for a model that reads them: for any other they
+    // stay empty relations no check, definition or wanted relation reads, so leaving
+    // them out changes no result.
+    let deps = engine
+        .reads_dependencies()
         .then(|| crate::deps::dependencies(program, combo, lay));
     for (meeting, scbarinst) in scbarinsts.into_iter().enumerate() {
         let mut statics = Statics::new(

@@ -76,14 +76,6 @@ impl Dialect {
         self.barrier_arrive == Flags::NONE || !flags.has(self.barrier_arrive)
     }
 
-    /// Does the dialect give its tests the dependency relation `dep` (a base of kind
-    /// [`BaseValue::Dep`])? The enumerator computes dependencies only then.
-    pub fn has_dependencies(&self) -> bool {
-        self.bases
-            .iter()
-            .any(|b| matches!(b.value, BaseValue::Dep(_)))
-    }
-
     /// The model its tests are judged by when no `--model` is given.
     pub fn default_model(&self) -> &'static BundledModel {
         &self.models[0]

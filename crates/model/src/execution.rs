@@ -209,8 +209,8 @@ impl Statics {
     }
 
     /// The same statics with the syntactic dependencies of the path combination (the
-    /// enumerator computes them for dialects that read them,
-    /// [`Dialect::has_dependencies`]).
+    /// enumerator computes them for models that read them; vkherd_enumerate's
+    /// `Engine::reads_dependencies`).
     pub fn with_dependencies(mut self, addr: Rel, data: Rel, ctrl: Rel) -> Statics {
         self.addr = addr;
         self.data = data;

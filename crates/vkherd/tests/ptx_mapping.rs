@@ -319,3 +319,78 @@ fn distinguish_vulkan_ptx_reports_the_mapping_sound_on_a_bounded_space() {
         "{stdout}"
     );
 }
+
+/// A PTX model that forbids nothing: it reads `GEN`, a base only PTX tests produce, so it
+/// judges PTX tests and `distinguish vulkan WEAK` is a mapping check whose target allows
+/// every execution.
+const FORBIDS_NOTHING: &str =
+    "\"PTX forbidding nothing\"\nlet co = asmo\nacyclic po & (GEN * GEN) as nothing\n";
+
+/// With a target that forbids nothing, the mapping check finds one-invocation programs:
+/// `st.atom.dv.sc0 x, 1 ; ld.atom.dv.sc0 r0, x` reading 0 is forbidden by Vulkan
+/// (coherence: the read follows the write in program order) and allowed by the target.
+/// Each file `-o DIR` writes carries the explanation and, in a comment block of its own,
+/// the translation listing `diff` prints: by the mapping table, `st.atom.dv` becomes
+/// `st.relaxed.sys` and `ld.atom.dv` `ld.relaxed.sys` (the storage class dropped).
+/// The files still parse and run as Vulkan tests.
+#[test]
+fn distinguish_vulkan_ptx_writes_the_translation_listing_into_each_file() {
+    let dir = crate::util::fresh_dir("ptx-mapping-distinguish-o");
+    let weak = write_file(&dir.join("forbids-nothing.cat"), FORBIDS_NOTHING);
+    let out_dir = dir.join("found");
+    let out = vkherd(&[
+        "distinguish",
+        "-j",
+        "1",
+        "vulkan",
+        &weak,
+        "--invocations",
+        "1",
+        "--locations",
+        "1",
+        "--semantics",
+        "rlx",
+        "--scopes",
+        "dv",
+        "-o",
+        out_dir.to_str().unwrap(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.starts_with("Checking the mapping of vulkan programs to ptx"),
+        "{stdout}"
+    );
+    let mut files: Vec<_> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{stdout}");
+    let header = "(* translated from vulkan to ptx for ";
+    let mut saw_write_then_read = false;
+    for f in &files {
+        let file = std::fs::read_to_string(f).unwrap();
+        // The explanation first, then the listing, both before the test's body.
+        let (why, listing, body) = (
+            file.find("(* Allowed by ").expect("the explanation"),
+            file.find(header).expect("the listing"),
+            file.find('{').expect("the init block"),
+        );
+        assert!(why < listing && listing < body, "{file}");
+        assert!(
+            file[listing..].contains("registers, arithmetic, jumps and the condition unchanged:"),
+            "{file}"
+        );
+        // The listing's columns are aligned: compare with the spaces collapsed.
+        let flat = file.split_whitespace().collect::<Vec<_>>().join(" ");
+        if flat.contains("P0: st.atom.dv.sc0 x, 1 => st.relaxed.sys x, 1 P0: ld.atom.dv.sc0 r0, x => ld.relaxed.sys r0, x *)")
+        {
+            saw_write_then_read = true;
+        }
+        let run = vkherd(&["-j", "1", f.to_str().unwrap()]);
+        assert_eq!(run.status.code(), Some(0), "{file}\n{}", text(&run.stderr));
+    }
+    assert!(saw_write_then_read, "{files:?}");
+}

@@ -129,6 +129,11 @@ impl Engine for CatEngine {
         }
     }
 
+    /// Whether any part of the compiled model names one ([`Model::reads_dependencies`]).
+    fn reads_dependencies(&self) -> bool {
+        self.model.reads_dependencies()
+    }
+
     fn prepare<'a>(&'a self, s: &'a Statics, wanted: &[&str]) -> Prepared<'a> {
         Prepared::new(&self.model, s, wanted)
     }

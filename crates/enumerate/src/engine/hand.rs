@@ -128,6 +128,11 @@ impl Engine for HandEngine {
         self.options
     }
 
+    /// No: the hand-written Vulkan axioms (`vkherd_model::axioms`) have no dependency.
+    fn reads_dependencies(&self) -> bool {
+        false
+    }
+
     fn prepare<'a>(&'a self, s: &'a Statics, wanted: &[&str]) -> HandPrepared<'a> {
         let wanted: Vec<Option<HandRel>> = wanted.iter().map(|w| HandRel::by_name(w)).collect();
         HandPrepared {

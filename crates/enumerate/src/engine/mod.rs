@@ -116,6 +116,11 @@ pub trait Engine: Sync + 'static {
     /// `po_hb`); a cat model computes its own from the base relations.
     fn statics_options(&self) -> ModelOptions;
 
+    /// Does the model read the syntactic dependencies (`addr`, `data`, `ctrl`)? The
+    /// enumerator computes them for each path combination only then (`deps.rs`); for
+    /// any other model they would be empty relations nothing reads.
+    fn reads_dependencies(&self) -> bool;
+
     /// Specialises the model to `s`; `wanted` names the relations the visitor reads, in
     /// the order of their [`Wanted`] handles (a name the model does not define gives
     /// `None`).

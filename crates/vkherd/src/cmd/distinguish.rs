@@ -377,6 +377,11 @@ fn report(outcome: &Outcome, pair: &Pair, args: &DistinguishArgs, cycle: bool) -
         }
         let text = emit::text(&test);
         let why = explanation(&text, forbid);
+        // A mapping check's test: which instruction became which, shown and written.
+        let listing = match mapping {
+            Some(_) => translation_lines(&text, b),
+            None => Vec::new(),
+        };
         if k < args.show {
             outln!();
             outln!(
@@ -386,10 +391,8 @@ fn report(outcome: &Outcome, pair: &Pair, args: &DistinguishArgs, cycle: bool) -
                 forbid.name
             );
             outln!("{}", text.trim_end());
-            if mapping.is_some() {
-                for line in translation_lines(&text, b) {
-                    outln!("{line}");
-                }
+            for line in &listing {
+                outln!("{line}");
             }
             outln!("Why {} forbids it:", forbid.name);
             for line in why.lines() {
@@ -398,12 +401,15 @@ fn report(outcome: &Outcome, pair: &Pair, args: &DistinguishArgs, cycle: bool) -
         }
         files.push((
             format!("{}.litmus", vkherd_generate::index::file_stem(&name)),
-            with_comment(
+            with_comments(
                 &text,
-                &format!(
-                    "Allowed by {}, forbidden by {}.\n{why}",
-                    allow.name, forbid.name
-                ),
+                &[
+                    format!(
+                        "Allowed by {}, forbidden by {}.\n{why}",
+                        allow.name, forbid.name
+                    ),
+                    listing.join("\n"),
+                ],
             ),
         ));
     }
@@ -479,16 +485,19 @@ fn translation_lines(text: &str, model: &Compared) -> Vec<String> {
     }
 }
 
-/// The test with a comment after its description.
-fn with_comment(text: &str, comment: &str) -> String {
-    let comment = comment.replace("*)", "* )").replace("(*", "( *");
+/// The test with comments after its description, one block each (`(* ... *)`, the
+/// comment of every dialect's litmus files); an empty one is left out.
+fn with_comments(text: &str, comments: &[String]) -> String {
     let mut lines = text.lines();
     let mut out = String::new();
     for l in lines.by_ref().take(2) {
         out.push_str(l);
         out.push('\n');
     }
-    out.push_str(&format!("(* {} *)\n", comment.trim_end()));
+    for comment in comments.iter().filter(|c| !c.trim().is_empty()) {
+        let comment = comment.replace("*)", "* )").replace("(*", "( *");
+        out.push_str(&format!("(* {} *)\n", comment.trim_end()));
+    }
     for l in lines {
         out.push_str(l);
         out.push('\n');
