@@ -727,7 +727,7 @@ fn foreign_hint(name: &str) -> Option<String> {
     }
     DAT3M_SCOPE_TAGS.contains(&name).then(|| {
         format!(
-            "Dat3M's scope tag `{name}`: here the events of each scope are the base sets named `SCOPE...` of the test's dialect; Dat3M's event view names Vulkan's and OpenCL's scope tags only (docs/models.md)"
+            "Dat3M's scope tag `{name}`: here the events of each scope are the base sets named `SCOPE...` of the test's dialect; Dat3M's event view does not have this tag (docs/models.md)"
         )
     })
 }

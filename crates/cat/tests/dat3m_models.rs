@@ -27,7 +27,10 @@ fn dat3m_vulkan_opencl_and_stdlib_compile_in_the_view() {
         let m = m.unwrap_or_else(|e| panic!("{file}: {}", e.render()));
         assert!(m.dat3m_view(), "{file} runs in Dat3M's event view");
         // Dat3M's stdlib.cat is read first: its `rmw` and its checks are the model's.
-        assert!(m.named("rmw").is_some(), "{file}: rmw from Dat3M's stdlib.cat");
+        assert!(
+            m.named("rmw").is_some(),
+            "{file}: rmw from Dat3M's stdlib.cat"
+        );
         let names: Vec<&str> = m.checks().iter().map(|c| c.name.as_str()).collect();
         assert!(names.contains(&"undefined-behavior"), "{file}: {names:?}");
         // `co` is the view's base when the model does not define it.
@@ -74,7 +77,9 @@ fn dat3m_ptx_models_stop_at_a_name_the_view_lacks_with_a_hint() {
     // `let sync_barrier = syncbar & scta`: `syncbar` is the view's, `scta` is not.
     for file in ["ptx-v6.0.cat", "ptx-v7.5.cat"] {
         let (m, text) = compile(file);
-        let e = m.err().unwrap_or_else(|| panic!("{file} compiled: update this test"));
+        let e = m
+            .err()
+            .unwrap_or_else(|| panic!("{file} compiled: update this test"));
         assert_eq!(e.kind, ErrorKind::UnknownName, "{}", e.render());
         let s = e.diagnostic.span;
         assert_eq!(&text[s.offset..s.offset + s.len], "scta", "{}", e.render());
