@@ -322,7 +322,7 @@ pub fn analyse(graph: &Graph, checks: &[Check], co: Option<N>) -> Analysis {
 ///   (`Prepared::lower_asmo`), so a check monotone in the view's inputs is monotone in the
 ///   search's, and [`crate::mono`]'s arguments hold unchanged.
 pub fn in_view(found: Analysis, graph: &Graph, co: Option<N>) -> Analysis {
-    let base_co = crate::view::lookup("co").map(|b| Op::Base(b));
+    let base_co = crate::view::lookup("co").map(Op::Base);
     let co_is_base = co.is_some_and(|n| Some(&graph.node(n).op) == base_co.as_ref());
     Analysis {
         core: None,

@@ -50,9 +50,9 @@ impl View {
             .max()
             .map_or(0, |l| l + 1);
         let mut init = vec![None; locations];
-        for l in 0..locations {
+        for (l, slot) in init.iter_mut().enumerate() {
             if events.iter().any(|e| e.location == Some(l)) {
-                init[l] = Some(origin.len());
+                *slot = Some(origin.len());
                 origin.push(Origin::Init(l));
             }
         }
