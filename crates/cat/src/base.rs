@@ -42,6 +42,9 @@ macro_rules! bases {
             $(#[doc = $doc] $id,)*
             /// A base a dialect gives its tests: its index in [`dialect_bases`].
             Dialect(u16),
+            /// A base of Dat3M's event view only: its index in
+            /// [`crate::view::view_bases`].
+            View(u16),
         }
 
         /// The shared base names, in the order of docs/models.md.
@@ -55,6 +58,7 @@ macro_rules! bases {
                 match self {
                     $(BaseName::$id => static_of!($stage $kind $id s),)*
                     BaseName::Dialect(i) => dialect_value(&dialect_bases()[i as usize], s),
+                    BaseName::View(_) => unreachable!("a view base is valued by the view"),
                 }
             }
 
@@ -70,6 +74,7 @@ macro_rules! bases {
                 let _ = i;
                 match self {
                     BaseName::Dialect(d) => &dialect_bases()[d as usize],
+                    BaseName::View(v) => &crate::view::view_bases()[v as usize].base,
                     _ => unreachable!("every shared base is in BASES"),
                 }
             }
@@ -173,9 +178,9 @@ pub fn dialect_bases() -> &'static [Base] {
     &TABLE
 }
 
-fn kind_of(v: BaseValue) -> Kind {
+pub(crate) fn kind_of(v: BaseValue) -> Kind {
     match v {
-        BaseValue::Set(_) => Kind::Set,
+        BaseValue::Set(_) | BaseValue::AnyOf(_) | BaseValue::InitWithout(_) => Kind::Set,
         BaseValue::SameLevel(_) | BaseValue::Ssw | BaseValue::Dep(_) => Kind::Rel,
     }
 }
@@ -198,6 +203,15 @@ fn dialect_value(b: &Base, s: &Statics) -> Value {
         Some(BaseValue::SameLevel(level)) => Value::Rel(s.same_level(level).clone()),
         Some(BaseValue::Ssw) => Value::Rel(s.rel(StaticRel::Ssw).clone()),
         Some(BaseValue::Dep(kind)) => Value::Rel(s.dependency(kind).clone()),
+        Some(BaseValue::AnyOf(masks)) => {
+            let mut set = EventSet::new(n);
+            for &m in masks {
+                set.union_with(&s.flag_set(m));
+            }
+            Value::Set(set)
+        }
+        // Initial writes are events in Dat3M's view only.
+        Some(BaseValue::InitWithout(_)) => Value::Set(EventSet::new(n)),
         None if b.kind == Kind::Set => Value::Set(EventSet::new(n)),
         None => Value::Rel(Rel::empty(n)),
     }

@@ -81,6 +81,9 @@ pub struct Compiler<'a> {
     expr_depth: usize,
     /// Procedure bodies being run: their definitions are local, not the model's.
     in_procedure: usize,
+    /// Compiling in Dat3M's event view ([`crate::view`]): its base names resolve, and
+    /// Dat3M's stdlib.cat is read first.
+    view: bool,
 }
 
 type Res<T> = Result<T, Error>;
@@ -103,7 +106,14 @@ impl<'a> Compiler<'a> {
             call_depth: 0,
             expr_depth: 0,
             in_procedure: 0,
+            view: false,
         }
+    }
+
+    /// The same compiler in Dat3M's event view.
+    pub fn in_view(mut self) -> Self {
+        self.view = true;
+        self
     }
 
     fn error(&self, e: Error) -> CatError {
@@ -117,6 +127,15 @@ impl<'a> Compiler<'a> {
 
     /// Compiles `src` and everything it includes.
     pub fn compile(mut self, src: Source) -> Result<Output, CatError> {
+        if self.view {
+            // Dat3M includes its stdlib.cat in every model.
+            let (name, text) = crate::view::DAT3M_STDLIB;
+            let stdlib = Source {
+                name: name.to_string(),
+                text: std::sync::Arc::from(text),
+            };
+            self.file_stmts(stdlib, 1)?;
+        }
         self.file_stmts(src, 0)?;
         Ok(Output {
             graph: self.graph,
@@ -355,6 +374,30 @@ impl<'a> Compiler<'a> {
         }
     }
 
+    /// The node of base name `name` (the view's names too, in the view).
+    fn base(&mut self, name: &str, span: Span) -> Res<N> {
+        if self.view {
+            if let Some(b) = crate::view::lookup(name) {
+                return Ok(self.graph.base(b));
+            }
+            if name == "asmo" {
+                return Err(Error::new(
+                    ErrorKind::UnknownName,
+                    span,
+                    ASMO_IN_VIEW.to_string(),
+                ));
+            }
+        }
+        match lookup(name) {
+            Some(b) => Ok(self.graph.base(b)),
+            None => Err(Error::new(
+                ErrorKind::UnknownName,
+                span,
+                unknown_name(name, self.view),
+            )),
+        }
+    }
+
     fn lookup(&self, name: &str) -> Option<&Entry> {
         self.env
             .iter()
@@ -409,16 +452,7 @@ impl<'a> Compiler<'a> {
                         ),
                     ))
                 }
-                None => match lookup(name) {
-                    Some(i) => Val::Node(self.graph.base(i)),
-                    None => {
-                        return Err(Error::new(
-                            ErrorKind::UnknownName,
-                            e.span,
-                            unknown_name(name),
-                        ))
-                    }
-                },
+                None => Val::Node(self.base(name, e.span)?),
             },
             ExprKind::If { variant, then, els } => {
                 self.seen_variants.insert(variant.clone());
@@ -655,38 +689,22 @@ fn default_check_name(kind: CheckKind, negated: bool) -> String {
     }
 }
 
-/// herd7's names for what vkherd has under another name or not at all.
+/// Why `asmo` is no base name of Dat3M's event view.
+const ASMO_IN_VIEW: &str = "`asmo` is not a base name in Dat3M's event view, which this model runs in (it reads a name only that view has, such as `co` or `IW`): there the order of writes is `co`, with the initial writes first (docs/models.md, \"Dat3M's event view\"); expected `co`, or a definition of `asmo` above";
+
+/// herd7's names for what vkherd has under another name or not at all. (herd7's `loc`,
+/// `int`, `ext`, `M`, `co` and `IW` are names of Dat3M's event view, where a model that
+/// reads them runs: [`crate::view`].)
 const HERD7_NAMES: &[(&str, &str)] = &[
-    ("loc", "herd7's `loc` is `sloc` here"),
-    ("int", "herd7's `int` is `sthd` here"),
-    ("ext", "herd7's `ext` is `~sthd` here"),
-    ("M", "herd7's `M` is `R | W` here"),
     ("po-loc", "herd7's `po-loc` is `po & sloc` here"),
-    ("co", "the model defines `co` itself (vulkan.cat: `(locord | asmo)+`); the enumerator's choice of write order is `asmo`; a model that reads `co` as a base over every write, as Dat3M's do, does not run yet (docs/differences.md)"),
-    ("fr", "the model defines `fr` itself (vulkan.cat does)"),
-    ("IW", "initial values are not events here: the reads of an initial value are `RFINIT`; Dat3M's models, which read `IW`, do not run yet (docs/differences.md)"),
+    ("fr", "the model defines `fr` itself (vulkan.cat does; in Dat3M's event view, Dat3M's stdlib.cat defines it)"),
     ("FW", "final writes are decided by the model's `co`"),
-    ("rmw", "an atomic read-modify-write is one event, in both `R` and `W`"),
-    ("RMW", "an atomic read-modify-write is one event, in both `R` and `W`: Dat3M's `RMW` is `R & W` here"),
-    ("amo", "an atomic read-modify-write is one event, in both `R` and `W`"),
+    ("rmw", "an atomic read-modify-write is one event, in both `R` and `W`; in Dat3M's event view, Dat3M's stdlib.cat defines `rmw` as `amo | lxsx`"),
 ];
 
-/// Dat3M's base names (its cat models, docs/differences.md) for what vkherd has under
-/// another name. Scope tags differ per dialect, so their hint names no dialect's sets.
+/// Dat3M's base names (its cat models) that not even Dat3M's event view has, for what
+/// vkherd has under another name.
 const DAT3M_NAMES: &[(&str, &str)] = &[
-    ("ATOM", "Dat3M's `ATOM` is `A` here"),
-    (
-        "vloc",
-        "Dat3M's `vloc` (same virtual location) is `sref` here",
-    ),
-    (
-        "syncbar",
-        "Dat3M's `syncbar` (same barrier instance) is `scbarinst` here",
-    ),
-    (
-        "NAL",
-        "Dat3M's `NAL` (locations only accessed non-atomically) is not a base set here",
-    ),
     (
         "sync_fence",
         "Dat3M's `sync_fence` is not a base relation here",
@@ -694,10 +712,9 @@ const DAT3M_NAMES: &[(&str, &str)] = &[
     ("scta", "Dat3M's `scta` (same CTA) is `swg` here"),
 ];
 
-/// Dat3M's scope tags: the scope sets are the dialect's `SCOPE...` base sets here.
-const DAT3M_SCOPE_TAGS: &[&str] = &[
-    "SG", "WG", "QF", "DV", "CTA", "GPU", "SYS", "WI", "DEV", "ALL",
-];
+/// Dat3M's PTX scope tags, which its event view does not name: the scope sets are the
+/// dialect's `SCOPE...` base sets here.
+const DAT3M_SCOPE_TAGS: &[&str] = &["CTA", "GPU", "SYS", "DEV"];
 
 /// The hint for a name vkherd lacks: the equivalent of a herd7 or a Dat3M name.
 fn foreign_hint(name: &str) -> Option<String> {
@@ -710,15 +727,19 @@ fn foreign_hint(name: &str) -> Option<String> {
     }
     DAT3M_SCOPE_TAGS.contains(&name).then(|| {
         format!(
-            "Dat3M's scope tag `{name}`: here the events of each scope are the base sets named `SCOPE...` of the test's dialect; Dat3M's models do not run yet (docs/differences.md)"
+            "Dat3M's scope tag `{name}`: here the events of each scope are the base sets named `SCOPE...` of the test's dialect; Dat3M's event view does not have this tag (docs/models.md)"
         )
     })
 }
 
 /// The message for a name that is neither defined nor a base name: the base names, and
 /// the vkherd equivalent of a herd7 or Dat3M name.
-fn unknown_name(name: &str) -> String {
-    let bases: Vec<&str> = crate::base::all_bases().map(|b| b.name).collect();
+fn unknown_name(name: &str, view: bool) -> String {
+    let mut bases: Vec<&str> = crate::base::all_bases().map(|b| b.name).collect();
+    if view {
+        bases.extend(crate::view::view_bases().iter().map(|b| b.base.name));
+        bases.retain(|&b| b != "asmo");
+    }
     let hint = foreign_hint(name)
         .map(|h| format!(" ({h})"))
         .unwrap_or_default();

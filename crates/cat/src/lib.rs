@@ -23,6 +23,7 @@ pub mod mono;
 pub mod parse;
 pub mod shortcuts;
 mod total_order;
+pub mod view;
 
 use ast::CheckKind;
 use std::collections::BTreeSet;
@@ -107,6 +108,13 @@ pub fn bundled_file(name: &str) -> Option<&'static str> {
     files().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
+/// Is the name an unknown-name error points at one of Dat3M's event view?
+fn names_view_base(e: &CatError) -> bool {
+    let span = e.diagnostic.span;
+    let name = e.source.get(span.offset..span.offset + span.len);
+    name.and_then(view::lookup).is_some()
+}
+
 /// A compiled model.
 #[derive(Debug, Clone)]
 pub struct Model {
@@ -126,6 +134,8 @@ pub struct Model {
     reads_dependencies: OnceLock<bool>,
     /// What the checks allow the search ([`shortcuts::analyse`]).
     shortcuts: shortcuts::Analysis,
+    /// Compiled in Dat3M's event view ([`view`]).
+    view: bool,
 }
 
 impl Model {
@@ -149,7 +159,25 @@ impl Model {
             })
         };
         let name = src.name.clone();
-        let mut out = compile::Compiler::new(variants, &resolve).compile(src.clone())?;
+        // A model that names a base only Dat3M's event view has runs in that view: decided
+        // here, once, by the first such name the plain compilation stops at.
+        let (mut out, view) = match compile::Compiler::new(variants, &resolve).compile(src.clone())
+        {
+            Ok(out) => (out, false),
+            Err(e) if e.kind == ErrorKind::UnknownName && names_view_base(&e) => {
+                let out = compile::Compiler::new(variants, &resolve)
+                    .in_view()
+                    .compile(src.clone())?;
+                (out, true)
+            }
+            Err(e) => return Err(e),
+        };
+        let defines = |n: &str| out.named.iter().any(|(m, _)| m == n);
+        if view && !defines("co") {
+            // The view's `co` is a base: final values are read off it.
+            let co = out.graph.base(view::lookup("co").expect("a view base"));
+            out.named.push(("co".to_string(), co));
+        }
         // A model that defines `locord` but no `co` gets the Vulkan order of final values,
         // `co = (locord | asmo)+` (docs/models.md).
         let defines = |n: &str| out.named.iter().any(|(m, _)| m == n);
@@ -170,7 +198,10 @@ impl Model {
             .find(|(m, _)| m == "co")
             .map(|&(_, n)| n);
         let co = co.filter(|&n| out.graph.kind(n) == Kind::Rel);
-        let shortcuts = shortcuts::analyse(&out.graph, &out.checks, co);
+        let mut shortcuts = shortcuts::analyse(&out.graph, &out.checks, co);
+        if view {
+            shortcuts = shortcuts::in_view(shortcuts, &out.graph, co);
+        }
         Ok(Model {
             shortcuts,
             name,
@@ -182,6 +213,7 @@ impl Model {
             source: src,
             bases_read: OnceLock::new(),
             reads_dependencies: OnceLock::new(),
+            view,
         })
     }
 
@@ -299,13 +331,38 @@ impl Model {
     }
 
     /// The coherence filter the search may use on the execution `s`, whose asmo orders
-    /// the pairs `asmo_pairs` ([`shortcuts::Analysis::coherence`]).
+    /// the pairs `asmo_pairs` ([`shortcuts::Analysis::coherence`]). None in Dat3M's
+    /// event view, whose model speaks of other events than the filter's
+    /// ([`shortcuts::in_view`]).
     pub fn coherence(
         &self,
         s: &vkherd_model::Statics,
         asmo_pairs: &vkherd_model::Rel,
     ) -> Option<shortcuts::Core> {
+        if self.view {
+            return None;
+        }
         self.shortcuts.coherence(&self.graph, s, asmo_pairs)
+    }
+
+    /// Whether the model runs in Dat3M's event view ([`view`]): it names a base only that
+    /// view has. Its relations are then on the view's events, not the program's.
+    pub fn dat3m_view(&self) -> bool {
+        self.view
+    }
+
+    /// The pairs of writes the enumerated order must order on the execution `s`, when the
+    /// model decides them rather than the test's dialect: in Dat3M's event view, every
+    /// pair of distinct writes to one location (its `co` is total on them); `None`
+    /// otherwise (the dialect's `ordered_writes`).
+    pub fn ordered_writes(&self, s: &vkherd_model::Statics) -> Option<vkherd_model::Rel> {
+        use vkherd_model::{StaticRel, StaticSet};
+        self.view.then(|| {
+            let w = s.set(StaticSet::W);
+            s.rel(StaticRel::Sloc)
+                .restrict(w, w)
+                .minus(s.rel(StaticRel::Id))
+        })
     }
 
     /// Names of the flags the model can raise.

@@ -459,6 +459,32 @@ impl Guarded {
     }
 }
 
+/// The shortcuts of a model compiled in Dat3M's event view ([`crate::view`]), from those
+/// [`analyse`] found:
+/// - no coherence filter: its terms (coherence.rs) are the search's rf and asmo on the
+///   program's events, while the model's checks speak of the view's events (initial
+///   writes, RMW halves, `co` over non-atomic writes too); what they entail of the filter
+///   is not proved, so the search runs without it;
+/// - final values by asmo only when the model's `co` is the view's base `co`: the
+///   enumerator then orders every pair of writes to a location
+///   ([`crate::Model::ordered_writes`]), and `co` on the program's writes is asmo itself
+///   (`View::co`), a strict total order per location, so the asmo-last write is the
+///   co-last one in every candidate;
+/// - the checks that cut with a partial asmo are kept: the view's rf is a monotone image
+///   of the search's rf and RFINIT and its `co` of asmo (`View::rf`, `View::co`: each pair
+///   maps to one pair), and the bounds on asmo map to bounds on `co`
+///   (`Prepared::lower_asmo`), so a check monotone in the view's inputs is monotone in the
+///   search's, and [`crate::mono`]'s arguments hold unchanged.
+pub fn in_view(found: Analysis, graph: &Graph, co: Option<N>) -> Analysis {
+    let base_co = crate::view::lookup("co").map(Op::Base);
+    let co_is_base = co.is_some_and(|n| Some(&graph.node(n).op) == base_co.as_ref());
+    Analysis {
+        core: None,
+        co_by_asmo: co_is_base,
+        partial_cut_checks: found.partial_cut_checks,
+    }
+}
+
 /// `H ; E` for a two-step chain (as [`Graph::seq`] builds `H ; E` for two relations of
 /// the candidate's stage).
 fn split_seq(g: &Graph, k: N) -> Option<(N, N)> {

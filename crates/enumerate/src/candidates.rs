@@ -1,6 +1,7 @@
 //! The choices of a candidate execution on a fixed path combination: rf sources per read
 //! and `asmo` orders (semantics.md "Candidate executions", items 2 and 3).
 
+use crate::engine::Engine;
 use crate::values::Source;
 use vkherd_model::{AsmoShape, Instruction, Pin, Program, Rel, StaticRel, StaticSet, Statics};
 
@@ -48,8 +49,18 @@ pub fn rf_options(program: &Program, s: &Statics) -> Vec<Option<Vec<Source>>> {
 /// writes, a *scoped* order that may leave writes out of each other's scope unordered;
 /// for OpenCL every pair of writes to one location, so that the orders [`AsmoOrders`]
 /// generates are exactly the per-location total orders.
-pub fn asmo_pairs(program: &Program, s: &Statics) -> Rel {
-    (program.dialect.ordered_writes)(s)
+///
+/// A model may decide them instead ([`crate::Engine::ordered_writes`]: a cat model in
+/// Dat3M's event view, whose `co` orders every pair of writes to a location); its
+/// `asmo` is then a strict order whose pairs are exactly those.
+pub fn asmo_pairs(program: &Program, s: &Statics, engine: &impl Engine) -> (Rel, AsmoShape) {
+    match engine.ordered_writes(s) {
+        Some(pairs) => (pairs, AsmoShape::ExactPairs),
+        None => (
+            (program.dialect.ordered_writes)(s),
+            program.dialect.asmo_shape,
+        ),
+    }
 }
 
 /// Every `asmo`: a strict partial order on writes whose pairs, in either direction, are
@@ -83,15 +94,9 @@ pub struct AsmoOrders {
 }
 
 impl AsmoOrders {
-    pub fn new(program: &Program, s: &Statics) -> AsmoOrders {
-        let allowed = asmo_pairs(program, s);
+    pub fn new(s: &Statics, (allowed, shape): (Rel, AsmoShape)) -> AsmoOrders {
         let pairs: Vec<(usize, usize)> = allowed.pairs().filter(|&(a, b)| a < b).collect();
-        AsmoOrders::seeded(
-            &Rel::empty(s.n()),
-            allowed,
-            pairs,
-            program.dialect.asmo_shape,
-        )
+        AsmoOrders::seeded(&Rel::empty(s.n()), allowed, pairs, shape)
     }
 
     /// The orders that extend `seed` (a transitive order on other writes than `pairs`'s)

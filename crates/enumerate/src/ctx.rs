@@ -12,7 +12,7 @@ use crate::visitor::{CandidateView, Visitor};
 use crate::witness::WitnessTally;
 use std::sync::atomic::Ordering;
 use vkherd_model::axioms::Candidate;
-use vkherd_model::{EventSet, Program, Rel, Statics};
+use vkherd_model::{AsmoShape, EventSet, Program, Rel, Statics};
 
 /// What the rf × asmo enumeration of one path combination needs.
 pub(crate) struct Ctx<'a, P, V> {
@@ -25,8 +25,10 @@ pub(crate) struct Ctx<'a, P, V> {
     /// The shortcuts the model allows on this path combination
     /// ([`PreparedModel::shortcuts`], or the engine's claim, [`Capabilities::claimed`]).
     pub shortcuts: Shortcuts,
-    /// The pairs asmo orders (`candidates::asmo_pairs`).
+    /// The pairs asmo orders (`candidates::asmo_pairs`: the dialect's, or the model's).
     pub asmo_pairs: Rel,
+    /// What asmo is over them.
+    pub asmo_shape: AsmoShape,
     pub solver: &'a ValueSolver<'a>,
     pub opts: &'a EnumOptions,
     pub visitor: &'a V,

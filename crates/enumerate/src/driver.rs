@@ -300,7 +300,7 @@ fn search_layout_with<E: Engine, V: Visitor>(
         .map_err(|e| barrier_error(program, lay, e))?;
         let prepared = engine.prepare(&statics, &wanted);
         let caps = engine.capabilities();
-        let asmo_pairs = asmo_pairs(program, &statics);
+        let (asmo_pairs, asmo_shape) = asmo_pairs(program, &statics, engine);
         // Plain enumeration takes no shortcut: it need not ask.
         let shortcuts = match &caps.claimed {
             Some(claimed) => claimed.clone(),
@@ -318,6 +318,7 @@ fn search_layout_with<E: Engine, V: Visitor>(
             caps,
             shortcuts,
             asmo_pairs,
+            asmo_shape,
             solver: &solver,
             opts,
             visitor,

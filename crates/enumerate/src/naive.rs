@@ -28,7 +28,7 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
     let Some(total_rf) = radices.iter().try_fold(1u64, |acc, &r| acc.checked_mul(r)) else {
         return Err(EnumError::of_kind(EnumErrorKind::TooManyReadsFrom, 0));
     };
-    let asmos: Vec<Asmo<P>> = AsmoOrders::new(ctx.program, s)
+    let asmos: Vec<Asmo<P>> = AsmoOrders::new(s, (ctx.asmo_pairs.clone(), ctx.asmo_shape))
         .take_while(|_| ctx.budget.alive())
         .map(|a| ctx.asmo(a))
         .collect();
@@ -117,7 +117,9 @@ pub fn naive_size(program: &Program, opts: &EnumOptions, cap: u64) -> Option<u64
                 continue;
             }
             let asmo_cap = (cap / rf).saturating_add(1) as usize;
-            let asmo = AsmoOrders::new(program, &s).take(asmo_cap).count() as u64;
+            let asmo = AsmoOrders::new(&s, opts.engine.asmo_pairs(program, &s))
+                .take(asmo_cap)
+                .count() as u64;
             total = total.checked_add(rf.checked_mul(asmo)?)?;
             if total > cap {
                 return None;

@@ -110,7 +110,7 @@
 //! only ([`Ctx::unit_counts`]). Which branches exist does not depend on the shard, so the
 //! shards partition exactly the candidates of the whole search.
 
-use crate::candidates::{asmo_pairs, rf_options, AsmoOrders};
+use crate::candidates::{rf_options, AsmoOrders};
 use crate::coherence::CoherenceCore;
 use crate::ctx::Ctx;
 use crate::engine::{Asmo, CoreTerms, PreparedModel};
@@ -273,7 +273,7 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
     }
     let rmw = s.set(StaticSet::R).inter(s.set(StaticSet::W));
     // The pairs asmo orders (the dialect decides: candidates::asmo_pairs).
-    let allowed = asmo_pairs(ctx.program, s);
+    let allowed = ctx.asmo_pairs.clone();
     // Contended locations: those an RMW accesses and, in tests with branches, those with
     // mutually ordered atomic writes (a spin loop's exit value fixes rf, which then fixes
     // asmo). Straight-line tests without RMWs keep asmo first: there interleaving only
@@ -599,8 +599,7 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
     /// (Orientation shape: acyclic is all, see `AsmoOrders`.)
     fn asmo_valid(&self, asmo: &Rel) -> bool {
         asmo.is_irreflexive()
-            && (self.ctx.program.dialect.asmo_shape == AsmoShape::Orientation
-                || asmo.is_subset(&self.allowed))
+            && (self.ctx.asmo_shape == AsmoShape::Orientation || asmo.is_subset(&self.allowed))
     }
 
     /// The coherence-core filter, where it is used (true elsewhere: it only filters).
@@ -661,7 +660,7 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
             &p.asmo,
             self.allowed.clone(),
             self.other_pairs.clone(),
-            self.ctx.program.dialect.asmo_shape,
+            self.ctx.asmo_shape,
         );
         let run = |(index, a): (usize, Rel)| {
             // The order's number is a digit of the work unit; the number of orders is not

@@ -68,6 +68,36 @@ pub struct Dialect {
     /// The translations its folder provides, to or from it (`vkherd diff` and
     /// `vkherd distinguish` with models of two dialects; the registry finds them).
     pub translations: &'static [Translation],
+    /// How Dat3M's cat models see its executions ([`Dat3mView`]).
+    pub dat3m: Dat3mView,
+}
+
+/// What Dat3M's own cat models need of a dialect beyond the shared names (docs/models.md,
+/// "Dat3M's event view"): Dat3M sees an execution with an initial write per location and
+/// an atomic read-modify-write as a read and a write; the cat crate builds that view of
+/// a path combination and maps the base names onto it, from this data.
+pub struct Dat3mView {
+    /// Dat3M's names for the dialect's sets and relations (its scope tags `DV`, `WG`, ...),
+    /// as the dialect computes them on the view's events.
+    pub bases: &'static [DialectBase],
+    /// Flags of a read-modify-write that only its read half keeps (`ACQ`: Dat3M's
+    /// acquire is on the load), besides `R`.
+    pub read_half: Flags,
+    /// Flags that only its write half keeps (`REL`), besides `W`.
+    pub write_half: Flags,
+    /// Flags an initial write takes from the accesses to its location (OpenCL's memory
+    /// regions: Dat3M tags a location's init event with its address space).
+    pub init_flags: Flags,
+}
+
+impl Dat3mView {
+    /// No names of its own, every flag on both halves, nothing on initial writes.
+    pub const NONE: Dat3mView = Dat3mView {
+        bases: &[],
+        read_half: Flags::NONE,
+        write_half: Flags::NONE,
+        init_flags: Flags::NONE,
+    };
 }
 
 impl Dialect {
@@ -157,6 +187,12 @@ pub enum BaseValue {
     /// A syntactic dependency from reads to later events of their thread's path
     /// ([`DepKind`]), computed per path combination by the enumerator.
     Dep(DepKind),
+    /// The events with every flag of one of the masks (Dat3M's OpenCL `GLOBAL`: global
+    /// accesses and fences naming global memory).
+    AnyOf(&'static [Flags]),
+    /// In Dat3M's view, the initial writes of the locations no access to which has every
+    /// flag of the mask (Dat3M's OpenCL `NAL`, non-atomic locations); empty elsewhere.
+    InitWithout(Flags),
 }
 
 /// The syntactic dependencies (herd's `addr`, `data`, `ctrl`): pairs (r, e) of a read r

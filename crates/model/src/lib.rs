@@ -16,7 +16,8 @@ pub mod variant;
 
 pub use axioms::Derived;
 pub use dialect::{
-    AsmoShape, BarrierWait, BaseValue, BundledModel, DepKind, Dialect, DialectBase, ScopeLevel,
+    AsmoShape, BarrierWait, BaseValue, BundledModel, Dat3mView, DepKind, Dialect, DialectBase,
+    ScopeLevel,
 };
 pub use execution::{Event, StaticRel, StaticSet, Statics};
 pub use flags::{Flags, FLAG_NAMES};

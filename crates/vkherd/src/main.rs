@@ -92,6 +92,7 @@ fn dispatch(cli: Cli) -> ExitStatus {
             for (name, doc) in vkherd::models::list() {
                 outln!("{name:<20} {doc}");
             }
+            outln!("{:<20} {}", "FILE.cat", vkherd::models::FILE_MODELS);
             ExitStatus::Ok
         }
         Some(Command::Diff {

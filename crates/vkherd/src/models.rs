@@ -223,6 +223,9 @@ pub fn list() -> Vec<(String, String)> {
     out
 }
 
+/// The line of `vkherd models` about a model given as a file.
+pub const FILE_MODELS: &str = "a cat model of yours; one that reads names only Dat3M's event view has (IW, co, loc, amo, Dat3M's scope tags...), as Dat3M's own models in third_party/dat3m/models do, runs in that view (docs/models.md, \"Dat3M's event view\")";
+
 /// The hand-written engine's models, with their lines in `vkherd models`.
 const HAND: [(&str, &str); 2] = [
     (

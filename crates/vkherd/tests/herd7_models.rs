@@ -146,9 +146,9 @@ fn the_cli_refuses_a_herd7_model_it_cannot_run_with_a_located_error() {
     std::fs::create_dir_all(&dir).unwrap();
     let cases: [(&str, &[u8], &str); 5] = [
         (
-            "loc.cat",
-            b"AArch64\nlet co = asmo\nacyclic po & loc",
-            "herd7's `loc` is `sloc` here",
+            "poloc.cat",
+            b"AArch64\nlet co = asmo\nacyclic po-loc",
+            "herd7's `po-loc` is `po & sloc` here",
         ),
         (
             "enum.cat",

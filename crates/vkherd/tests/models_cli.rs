@@ -64,9 +64,12 @@ fn models_lists_every_bundled_name() {
             "ptx-v6.0",
             "cat:vulkan",
             "cat:vulkan-2024",
-            "cat:vulkan-asserts"
+            "cat:vulkan-asserts",
+            "FILE.cat"
         ]
     );
+    // A file model's line says when it runs in Dat3M's event view.
+    assert!(out.contains("Dat3M's event view"), "{out}");
     // Each name says which variants --variant can turn on (docs/models.md).
     let line = |name: &str| {
         out.lines()

@@ -20,6 +20,7 @@ mod cli_edges;
 mod cli_habits;
 mod condition_modes;
 mod corpus;
+mod dat3m_view;
 mod diff_dialects;
 mod differential;
 mod distinguish;

@@ -28,10 +28,12 @@ mod tests;
 use crate::base::{static_value, Value};
 use crate::ir::{Op, N};
 use crate::kernel;
+use crate::view::events::View;
 use crate::Model;
 use memo::Memo;
 use program::{exec, Input, Loc, Program};
 use stage::{Arg, Plan};
+use std::borrow::Cow;
 use vkherd_model::{EventSet, Rel, Statics};
 
 /// A model specialised to one path combination.
@@ -56,6 +58,9 @@ pub struct Prepared<'m> {
     /// The candidate slots' steps, by slot, and their operands.
     plans: Vec<Plan>,
     args: Vec<(Arg, bool)>,
+    /// Dat3M's event view of the execution, for a model compiled in it: the model is
+    /// evaluated on the view's events, the search's rf, RFINIT and asmo mapped onto them.
+    view: Option<View>,
 }
 
 /// The per-asmo values.
@@ -81,6 +86,9 @@ pub struct Evaluation<'p, 'm> {
     asmo: &'p AsmoValues,
     /// This thread's memo, given back when the evaluation is dropped.
     memo: Memo,
+    /// In Dat3M's event view, the wanted relations on the program's events, computed
+    /// when first asked.
+    projected: Vec<std::cell::OnceCell<Option<Rel>>>,
 }
 
 impl Drop for Evaluation<'_, '_> {
@@ -108,8 +116,18 @@ impl<'m> Prepared<'m> {
             wanted_nodes.push((w.to_string(), node));
             full_roots.extend(node);
         }
-        let mut p =
-            specialise::specialise(&model.graph, s.n(), &|b| static_value(b, s), &full_roots);
+        let view = model.dat3m_view().then(|| View::new(s));
+        let mut p = match &view {
+            Some(v) => specialise::specialise(
+                &model.graph,
+                v.len(),
+                &|b| v.static_value(b, s),
+                &full_roots,
+            ),
+            None => {
+                specialise::specialise(&model.graph, s.n(), &|b| static_value(b, s), &full_roots)
+            }
+        };
         hoist::hoist(&mut p);
         let schedule = stage::stage(&mut p, &full_roots);
         Prepared {
@@ -123,7 +141,35 @@ impl<'m> Prepared<'m> {
             wanted: wanted_nodes,
             plans: schedule.plans,
             args: schedule.args,
+            view,
         }
+    }
+
+    /// The search's candidate as the model reads it: on the view's events in Dat3M's
+    /// view (rf, RFINIT and asmo mapped to its rf, RFINIT and `co`), else as it is.
+    fn inputs<'a>(
+        &self,
+        asmo: &'a Rel,
+        rf: &'a Rel,
+        rfinit: &'a EventSet,
+    ) -> (Cow<'a, Rel>, Cow<'a, Rel>, Cow<'a, EventSet>) {
+        match &self.view {
+            Some(v) => (
+                Cow::Owned(v.co(asmo)),
+                Cow::Owned(v.rf(rf, rfinit)),
+                Cow::Owned(v.rfinit(rfinit)),
+            ),
+            None => (
+                Cow::Borrowed(asmo),
+                Cow::Borrowed(rf),
+                Cow::Borrowed(rfinit),
+            ),
+        }
+    }
+
+    /// The view the model is evaluated on, in Dat3M's event view.
+    pub fn view(&self) -> Option<&View> {
+        self.view.as_ref()
     }
 
     fn value<'a>(
@@ -169,6 +215,8 @@ impl<'m> Prepared<'m> {
 
     /// Computes the values that depend on asmo alone.
     pub fn for_asmo(&self, asmo: &Rel) -> AsmoValues {
+        let co = self.view.as_ref().map(|v| v.co(asmo));
+        let asmo = co.as_ref().unwrap_or(asmo);
         let mut vals: Vec<Option<Value>> = vec![None; self.asmo_program.len()];
         let no_rf = Rel::empty(self.p.n);
         let no_init = EventSet::new(self.p.n);
@@ -207,6 +255,13 @@ impl<'m> Prepared<'m> {
         let mut lo: Vec<Option<Value>> = vec![None; len];
         let mut hi: Vec<Option<Value>> = vec![None; len];
         let upper = pairs.minus(&partial.inv());
+        // In the view, `co` is a monotone, one-to-one image of asmo with the initial
+        // writes' pairs added: the images of the bounds bound it.
+        let mapped = self.view.as_ref().map(|v| (v.co(partial), v.co(&upper)));
+        let (partial, upper) = match &mapped {
+            Some((lo, hi)) => (lo, hi.clone()),
+            None => (partial, upper),
+        };
         for &i in &self.asmo_program {
             let (l, u) = self.bounds(i, (partial, &upper), &lo, &hi);
             let Loc::Asmo(slot) = self.p.loc[i as usize] else {
@@ -286,6 +341,8 @@ impl<'m> Prepared<'m> {
         rf: &Rel,
         rfinit: &EventSet,
     ) -> bool {
+        let (asmo_rel, rf, rfinit) = self.inputs(asmo_rel, rf, rfinit);
+        let (asmo_rel, rf, rfinit) = (&*asmo_rel, &*rf, &*rfinit);
         let mut memo = Memo::take(self.id, asmo.id, self.plans.len());
         let mut ok = true;
         // Lower per-asmo values: only the checks monotone in them.
@@ -413,6 +470,8 @@ impl<'m> Prepared<'m> {
         rf: &Rel,
         rfinit: &EventSet,
     ) -> Evaluation<'p, 'm> {
+        let (asmo_rel, rf, rfinit) = self.inputs(asmo_rel, rf, rfinit);
+        let (asmo_rel, rf, rfinit) = (&*asmo_rel, &*rf, &*rfinit);
         let mut memo = Memo::take(self.id, asmo.id, self.plans.len());
         for &root in &self.full_roots {
             self.demand(root, rf, rfinit, asmo_rel, asmo, &mut memo);
@@ -421,6 +480,7 @@ impl<'m> Prepared<'m> {
             prep: self,
             asmo,
             memo,
+            projected: vec![Default::default(); self.wanted.len()],
         }
     }
 }
@@ -465,9 +525,16 @@ impl Evaluation<'_, '_> {
     /// The `i`-th relation asked for when the model was prepared (`None` if the model
     /// does not define it, or it is a set).
     pub fn wanted_rel(&self, i: usize) -> Option<&Rel> {
-        match self.get(self.prep.wanted.get(i)?.1?) {
-            Value::Rel(r) => Some(r),
-            Value::Set(_) => None,
+        let r = match self.get(self.prep.wanted.get(i)?.1?) {
+            Value::Rel(r) => r,
+            Value::Set(_) => return None,
+        };
+        match &self.prep.view {
+            // On the program's events, as the caller reads them.
+            Some(v) => self.projected[i]
+                .get_or_init(|| Some(v.project(r)))
+                .as_ref(),
+            None => Some(r),
         }
     }
 

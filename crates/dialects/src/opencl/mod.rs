@@ -12,8 +12,8 @@ pub use syntax::{is_opencl, parse_opencl};
 pub const MODEL_FILES: &[(&str, &str)] = &[("opencl.cat", include_str!("models/opencl.cat"))];
 
 use vkherd_model::{
-    AsmoShape, BarrierWait, BaseValue, BundledModel, Dialect, DialectBase, Flags, Rel, ScopeLevel,
-    StaticRel, StaticSet, Statics,
+    AsmoShape, BarrierWait, BaseValue, BundledModel, Dat3mView, Dialect, DialectBase, Flags, Rel,
+    ScopeLevel, StaticRel, StaticSet, Statics,
 };
 
 /// seq_cst operations (the base set `SC`; docs/opencl.md), a flag bit of OpenCL's own.
@@ -66,7 +66,46 @@ pub static OPENCL: Dialect = Dialect {
     barrier_wait: BarrierWait::Program,
     runs_on_device: false,
     translations: &[],
+    dat3m: Dat3mView {
+        bases: DAT3M_BASES,
+        // Dat3M splits an RMW into a load and a store: acquire on the load, release on
+        // the store (opencl.cat: `Acq = (ACQ | SC | ACQ_REL) & (R | F)`).
+        read_half: Flags::ACQ,
+        write_half: Flags::REL,
+        // Dat3M tags a location's init event with its memory region (`dynamic_tag`).
+        init_flags: Flags(Flags::SC0.0 | Flags::SC1.0),
+    },
 };
+
+/// Dat3M's names for OpenCL's sets and relations (the tags of its opencl.cat), in
+/// Dat3M's event view only.
+const DAT3M_BASES: &[DialectBase] = &[
+    base("WI", "Dat3M: memory_scope_work_item", BaseValue::Set(SCOPEWI)),
+    base("WG", "Dat3M: memory_scope_work_group", BaseValue::Set(Flags::SCOPEWG)),
+    base("DV", "Dat3M: memory_scope_device", BaseValue::Set(Flags::SCOPEQF)),
+    base("ALL", "Dat3M: memory_scope_all_svm_devices", BaseValue::Set(Flags::SCOPEDEV)),
+    base(
+        "GLOBAL",
+        "Dat3M: global memory (accesses and initial writes of global locations, fences naming CLK_GLOBAL_MEM_FENCE)",
+        BaseValue::AnyOf(&[Flags::SC0, Flags::SEMSC0]),
+    ),
+    base(
+        "LOCAL",
+        "Dat3M: local memory (accesses and initial writes of local locations, fences naming CLK_LOCAL_MEM_FENCE)",
+        BaseValue::AnyOf(&[Flags::SC1, Flags::SEMSC1]),
+    ),
+    base(
+        "NAL",
+        "Dat3M: the initial writes of non-atomic locations (here: no access to it is atomic)",
+        BaseValue::InitWithout(Flags::A),
+    ),
+    base(
+        "ACQ_REL",
+        "Dat3M: acq_rel (and seq_cst) operations",
+        BaseValue::Set(Flags(Flags::ACQ.0 | Flags::REL.0)),
+    ),
+    base("sdv", "Dat3M: same device", BaseValue::SameLevel(2)),
+];
 
 fn load(source: &str) -> Result<vkherd_model::Program, vkherd_litmus::Diagnostic> {
     lower_opencl(&parse_opencl(source)?)

@@ -89,6 +89,7 @@ pub static PTX: Dialect = Dialect {
     barrier_wait: BarrierWait::Path,
     runs_on_device: false,
     translations: &[translate::VULKAN_TO_PTX, translate::PTX_TO_VULKAN],
+    dat3m: vkherd_model::Dat3mView::NONE,
 };
 
 fn load(source: &str) -> Result<vkherd_model::Program, vkherd_litmus::Diagnostic> {

@@ -21,8 +21,8 @@ pub const MODEL_FILES: &[(&str, &str)] = &[
 ];
 
 use vkherd_model::{
-    AsmoShape, BarrierWait, BaseValue, BundledModel, Dialect, DialectBase, Flags, Rel, ScopeLevel,
-    StaticRel, StaticSet, Statics,
+    AsmoShape, BarrierWait, BaseValue, BundledModel, Dat3mView, Dialect, DialectBase, Flags, Rel,
+    ScopeLevel, StaticRel, StaticSet, Statics,
 };
 
 /// The Vulkan dialect.
@@ -88,7 +88,38 @@ pub static VULKAN: Dialect = Dialect {
     barrier_wait: BarrierWait::Program,
     runs_on_device: true,
     translations: &[],
+    dat3m: Dat3mView {
+        bases: DAT3M_BASES,
+        // Dat3M splits an RMW into a load and a store: acquire and visibility on the
+        // load, release and availability on the store (Alloy: `ACQ in (R&A)+F`,
+        // `REL in (W&A)+F`, `(R&A) in VIS`, `(W&A) in AV`, `SEMAV in REL`,
+        // `SEMVIS in ACQ`).
+        read_half: Flags(Flags::ACQ.0 | Flags::VIS.0 | Flags::SEMVIS.0),
+        write_half: Flags(Flags::REL.0 | Flags::AV.0 | Flags::SEMAV.0),
+        init_flags: Flags::NONE,
+    },
 };
+
+/// Dat3M's names for Vulkan's scope sets (the tags of its vulkan.cat: `SG`, `WG`, `QF`,
+/// `DV`), in Dat3M's event view only.
+const DAT3M_BASES: &[DialectBase] = &[
+    base(
+        "SG",
+        "Dat3M: subgroup scope",
+        BaseValue::Set(Flags::SCOPESG),
+    ),
+    base(
+        "WG",
+        "Dat3M: workgroup scope",
+        BaseValue::Set(Flags::SCOPEWG),
+    ),
+    base(
+        "QF",
+        "Dat3M: queue family scope",
+        BaseValue::Set(Flags::SCOPEQF),
+    ),
+    base("DV", "Dat3M: device scope", BaseValue::Set(Flags::SCOPEDEV)),
+];
 
 fn load(source: &str) -> Result<vkherd_model::Program, vkherd_litmus::Diagnostic> {
     lower_litmus(&parse_litmus(source)?)

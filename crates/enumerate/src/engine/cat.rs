@@ -137,6 +137,11 @@ impl Engine for CatEngine {
     fn prepare<'a>(&'a self, s: &'a Statics, wanted: &[&str]) -> Prepared<'a> {
         Prepared::new(&self.model, s, wanted)
     }
+
+    /// Dat3M's event view: every pair of writes to a location (`Model::ordered_writes`).
+    fn ordered_writes(&self, s: &Statics) -> Option<Rel> {
+        self.model.ordered_writes(s)
+    }
 }
 
 impl<'m> PreparedModel for Prepared<'m> {

@@ -125,6 +125,14 @@ pub trait Engine: Sync + 'static {
     /// the order of their [`Wanted`] handles (a name the model does not define gives
     /// `None`).
     fn prepare<'a>(&'a self, s: &'a Statics, wanted: &[&str]) -> Self::Prepared<'a>;
+
+    /// The pairs of writes the enumerated order `asmo` must order on `s` (both
+    /// directions), when the model decides them rather than the test's dialect
+    /// ([`vkherd_model::Dialect::ordered_writes`]); asmo is then a strict order whose
+    /// pairs are exactly these. The search knows only that the model asks for them.
+    fn ordered_writes(&self, _s: &Statics) -> Option<Rel> {
+        None
+    }
 }
 
 /// An engine's model specialised to one path combination and barrier meeting: what the
@@ -198,6 +206,19 @@ impl AnyEngine {
         match self {
             AnyEngine::Hand(e) => e.statics_options(),
             AnyEngine::Cat(e) => e.statics_options(),
+        }
+    }
+
+    /// The pairs asmo orders on `s`, and its shape (`candidates::asmo_pairs`), for the
+    /// engine held.
+    pub fn asmo_pairs(
+        &self,
+        program: &vkherd_model::Program,
+        s: &Statics,
+    ) -> (Rel, vkherd_model::AsmoShape) {
+        match self {
+            AnyEngine::Hand(e) => crate::candidates::asmo_pairs(program, s, e),
+            AnyEngine::Cat(e) => crate::candidates::asmo_pairs(program, s, e),
         }
     }
 

@@ -168,6 +168,7 @@ mod tests {
         barrier_wait: vkherd_model::BarrierWait::Program,
         runs_on_device: false,
         translations: &[],
+        dat3m: vkherd_model::Dat3mView::NONE,
     };
 
     #[test]

@@ -248,6 +248,7 @@ pub fn witnesses_of(
     run: &RunConfig,
     show: &[&str],
 ) -> Result<Vec<(Vec<i64>, Execution)>, ExplainError> {
+    refuse_view(model)?;
     // The run's own engine finds the executions (`--model hand:vulkan` is the
     // hand-written one, which agrees with vulkan.cat candidate by candidate:
     // crates/enumerate/tests/cat_model.rs); the cat model names their relations.
@@ -263,6 +264,22 @@ pub fn witnesses_of(
             (state, ex)
         })
         .collect())
+}
+
+/// Explanations and graphs show the program's events and the model's relations on them;
+/// a model in Dat3M's event view has its relations on other events (initial writes, RMW
+/// halves), so both are refused for it, with the reason, rather than drawn wrong.
+fn refuse_view(model: &ResolvedModel) -> Result<(), ExplainError> {
+    if !model.cat_model().dat3m_view() {
+        return Ok(());
+    }
+    Err(ExplainError::Input(Diagnostic::new(
+        crate::locate::WHOLE_TEST,
+        format!(
+            "the model {} runs in Dat3M's event view (it reads names only that view has, such as `co` or `IW`), whose executions have initial writes and RMW halves as events: explanations and graphs show vkherd's events only (docs/models.md, \"Dat3M's event view\"); expected a model in vkherd's names (or run the test without explain, --graph, --dot or --show)",
+            model.label()
+        ),
+    )))
 }
 
 /// A `--show` name that is not a relation of the model.
@@ -378,6 +395,7 @@ pub fn explain_with(
     target: &Target,
     show: &[&str],
 ) -> Result<Explanation, ExplainError> {
+    refuse_view(resolved)?;
     let model = resolved.cat_model();
     let mut eo = resolved.enum_options(run);
     // The cat engine also for the hand-written model: its definitions are what is shown.
