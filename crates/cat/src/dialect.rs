@@ -32,7 +32,8 @@ fn is_foreign(b: BaseName, dialect: &Dialect) -> bool {
 
 impl Model {
     /// The base names the model's results depend on: those its checks (flags included)
-    /// and `co` read, directly or through definitions, in the order of [`all_bases`].
+    /// and `co` read, directly or through definitions, in the order of [`all_bases`], then
+    /// of Dat3M's event view's ([`crate::view::view_bases`]).
     /// Definitions nothing reads do not count.
     pub fn bases_read(&self) -> Vec<BaseName> {
         self.bases_read
@@ -51,6 +52,7 @@ impl Model {
             .collect();
         all_bases()
             .map(|b| b.id)
+            .chain(crate::view::view_bases().iter().map(|v| v.base.id))
             .filter(|b| read.contains(b))
             .collect()
     }
