@@ -22,15 +22,18 @@ pub fn never_produced(dialect: &Dialect) -> Vec<BaseName> {
         .collect()
 }
 
-/// `b` is a base of some dialect, not of `dialect`.
+/// `b` is a base of some dialect, not of `dialect` (in Dat3M's event view, the
+/// dialects' Dat3M names count too: `WI` is OpenCL's only).
 fn is_foreign(b: BaseName, dialect: &Dialect) -> bool {
     let name = b.name();
-    dialect.base(name).is_none() && vkherd_dialects::ALL.iter().any(|d| d.base(name).is_some())
+    let has = |d: &Dialect| d.base(name).is_some() || crate::view::dialect_name(d, name).is_some();
+    !has(dialect) && vkherd_dialects::ALL.iter().any(|d| has(d))
 }
 
 impl Model {
     /// The base names the model's results depend on: those its checks (flags included)
-    /// and `co` read, directly or through definitions, in the order of [`all_bases`].
+    /// and `co` read, directly or through definitions, in the order of [`all_bases`], then
+    /// of Dat3M's event view's ([`crate::view::view_bases`]).
     /// Definitions nothing reads do not count.
     pub fn bases_read(&self) -> Vec<BaseName> {
         self.bases_read
@@ -49,6 +52,7 @@ impl Model {
             .collect();
         all_bases()
             .map(|b| b.id)
+            .chain(crate::view::view_bases().iter().map(|v| v.base.id))
             .filter(|b| read.contains(b))
             .collect()
     }
@@ -122,6 +126,31 @@ mod tests {
             "let d = data\nlet e = d ; po\nacyclic rf | e as c\n"
         ));
         assert!(!compiled("let co = asmo\nacyclic po | rf as c\n"));
+    }
+
+    /// Dat3M's own models are each for their own dialect only.
+    #[test]
+    fn dat3m_models_are_for_their_own_dialect_only() {
+        for (file, dialect) in [("vulkan.cat", "vulkan"), ("opencl.cat", "opencl")] {
+            let path = format!(
+                "{}/../../third_party/dat3m/models/{file}",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let text = std::fs::read_to_string(&path).unwrap();
+            let src = crate::Source {
+                name: path,
+                text: std::sync::Arc::from(text),
+            };
+            let m = Model::compile(src, &Default::default()).unwrap();
+            for d in ALL {
+                assert_eq!(
+                    m.foreign_bases(d).is_empty(),
+                    d.name == dialect,
+                    "{file} for {}",
+                    d.name
+                );
+            }
+        }
     }
 
     #[test]
