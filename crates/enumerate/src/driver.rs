@@ -208,6 +208,10 @@ fn combination<E: Engine, V: Visitor>(
         (combination, split),
         combo,
         (&lay, scbarinsts),
+        match opts.value_screen {
+            true => Screening::Values,
+            false => Screening::Visitor,
+        },
     )
     .map(Some)
 }
@@ -225,12 +229,26 @@ pub(crate) fn search_layout<V: Visitor>(
     layout: (&Layout, Vec<Rel>),
 ) -> Result<(V::Acc, EnumStats), EnumError> {
     match &opts.engine {
-        AnyEngine::Hand(e) => {
-            search_layout_with(program, (e, opts), visitor, budgets, unit, combo, layout)
-        }
-        AnyEngine::Cat(e) => {
-            search_layout_with(program, (e, opts), visitor, budgets, unit, combo, layout)
-        }
+        AnyEngine::Hand(e) => search_layout_with(
+            program,
+            (e, opts),
+            visitor,
+            budgets,
+            unit,
+            combo,
+            layout,
+            Screening::Visitor,
+        ),
+        AnyEngine::Cat(e) => search_layout_with(
+            program,
+            (e, opts),
+            visitor,
+            budgets,
+            unit,
+            combo,
+            layout,
+            Screening::Visitor,
+        ),
     }
 }
 
@@ -261,7 +279,64 @@ pub(crate) fn check_meetings(
     Ok(())
 }
 
+/// Which screen a barrier meeting passes before it is searched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Screening {
+    /// The visitor's own ([`Visitor::may_find`]; the liveness check screens there, with
+    /// its conditions on stuck executions).
+    Visitor,
+    /// The visitor's, then the value screen ([`values_may_agree`]): the safety search.
+    Values,
+}
+
+/// Can some consistent candidate of this barrier meeting take every branch decision of
+/// its paths? `false` only when none can, by the liveness screen's value
+/// over-approximation (liveness/screen.rs, with no stuck-execution roles): sets of
+/// values per event that hold the values of every consistent candidate (thin-air
+/// guesses included), with the sources the search may offer (its rf options minus those
+/// the visitor refuses and, where the model entails the coherence core, those closing a
+/// core cycle), and the RMW matching of that core. Such a meeting has no leaf whose
+/// values agree with its branches, so the search would visit no candidate and count
+/// nothing: the states, their counts, the race flag and `consistent` are unchanged by
+/// skipping it. The screen also refuses to skip where the search could stop with the
+/// thin-air error, so errors are unchanged. Only the effort counters change: the skipped
+/// meeting is counted as pruned at its root (its rf completions), as the search counts
+/// any cut subtree, instead of whatever leaves and subtrees the search would have
+/// examined. The plain enumeration (`--naive`) and visitors that see inconsistent
+/// candidates do not screen.
+fn values_may_agree<P: PreparedModel, V: Visitor>(
+    ctx: &Ctx<'_, P, V>,
+    combo: &[&Path],
+    lay: &Layout,
+) -> bool {
+    let rf_allowed = |e: usize, s: crate::values::Source| ctx.visitor.rf_allowed(e, s);
+    let paths = combo.to_vec();
+    crate::liveness::screen::may_have_values(&crate::liveness::screen::Combination {
+        program: ctx.program,
+        paths,
+        lay,
+        universe: ctx.solver.universe(),
+        roles: None,
+        rf_allowed: &rf_allowed,
+        core: ctx
+            .shortcuts
+            .core
+            .map(|terms| crate::liveness::screen::Core::new(ctx.s, terms, &ctx.asmo_pairs)),
+        probe_values: true,
+    })
+}
+
+/// The rf completions of a whole barrier meeting (what the search counts for a subtree
+/// cut at its root): the product of each read's rf options.
+fn rf_completions(program: &Program, s: &Statics) -> u128 {
+    crate::candidates::rf_options(program, s)
+        .iter()
+        .flatten()
+        .fold(1u128, |acc, o| acc.saturating_mul(o.len() as u128))
+}
+
 /// [`search_layout`] with the engine unwrapped.
+#[allow(clippy::too_many_arguments)]
 fn search_layout_with<E: Engine, V: Visitor>(
     program: &Program,
     (engine, opts): (&E, &EnumOptions),
@@ -270,6 +345,7 @@ fn search_layout_with<E: Engine, V: Visitor>(
     (combination, split): (u64, bool),
     combo: &[&Path],
     (lay, scbarinsts): (&Layout, Vec<Rel>),
+    screening: Screening,
 ) -> Result<(V::Acc, EnumStats), EnumError> {
     let solver = ValueSolver::new(program, combo.to_vec(), lay).with_deadline(budget);
     let wanted = visitor.wanted();
@@ -327,6 +403,15 @@ fn search_layout_with<E: Engine, V: Visitor>(
             unit: (combination, meeting as u64),
             split,
         };
+        let naive = opts.run.naive || visitor.needs_inconsistent();
+        if screening == Screening::Values && !naive && !values_may_agree(&ctx, combo, lay) {
+            ctx.prune(
+                &mut stats,
+                ctx.unit_root(),
+                rf_completions(program, &statics),
+            );
+            continue;
+        }
         let part = if opts.run.naive || visitor.needs_inconsistent() {
             naive::enumerate(&ctx)?
         } else {

@@ -72,6 +72,11 @@ pub struct EnumOptions {
     /// (`search::Search::witness`). Only the time depends on it: the tests turn it off
     /// to check that the counts do not.
     pub witnesses: bool,
+    /// Skip the barrier meetings whose branch decisions no values can take
+    /// (`driver::values_may_agree`). Only the time and the effort counters (`candidates`,
+    /// `pruned`, `value_mismatch`) depend on it: the tests turn it off to check that the
+    /// states, their counts and the flags do not.
+    pub value_screen: bool,
 }
 
 /// Most events in one path combination: the most instructions a test may have
@@ -87,6 +92,7 @@ impl Default for EnumOptions {
             max_events: MAX_EVENTS,
             max_path_combinations: 10_000_000,
             witnesses: true,
+            value_screen: true,
         }
     }
 }

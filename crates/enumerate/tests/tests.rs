@@ -1,7 +1,8 @@
 //! The enumerator's integration tests, in one test binary (the layout of
 //! crates/vkherd/tests/tests.rs): the engines against each other and against the plain
 //! per-candidate model (`cat_model`, `hand_model_shortcuts`, `opencl_sc_order`), the
-//! search with and without witnesses (`witnesses`) and deep searches (`deep_search`).
+//! search with and without witnesses (`witnesses`) and its value screen (`value_screen`),
+//! deep searches (`deep_search`).
 //! `common` generates random tests (crates/vkherd/tests includes it too), `files` walks
 //! the corpus. Run one module with `cargo test -p vkherd-enumerate --test integration
 //! MODULE::`.
@@ -17,6 +18,7 @@ mod hand_model_shortcuts;
 mod liveness_screen;
 mod opencl_sc_order;
 mod shortcuts;
+mod value_screen;
 mod witnesses;
 
 use vkherd_litmus::Diagnostic;

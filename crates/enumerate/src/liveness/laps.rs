@@ -358,5 +358,6 @@ pub(crate) fn may_find(visitor: &StuckVisitor<'_>, core: Option<screen::Core<'_>
         roles: (visitor.mode == Mode::Witness).then_some(&visitor.roles),
         rf_allowed: &rf_allowed,
         core,
+        probe_values: true,
     })
 }

@@ -35,7 +35,7 @@ pub mod endings;
 pub mod laps;
 pub mod progress;
 mod roles;
-mod screen;
+pub(crate) mod screen;
 
 use crate::budget::Budget;
 use crate::combine::{layout, meetings, Layout, Meeting};

@@ -64,6 +64,9 @@ pub(crate) struct Combination<'a> {
     pub rf_allowed: &'a (dyn Fn(usize, Source) -> bool + Sync),
     /// The coherence core the model entails on this barrier meeting, if any.
     pub core: Option<Core<'a>>,
+    /// The RMW matching also tries each value of an RMW alone against its thread's
+    /// branches ([`admissible`]): stronger, and a run of the thread per value.
+    pub probe_values: bool,
 }
 
 /// The coherence core of one barrier meeting, as the screen uses it.
@@ -167,6 +170,32 @@ impl Vals {
 /// Can some consistent candidate of the combination, with sources `v` allows, have
 /// values that take every branch decision of its paths?
 pub(crate) fn may_have_values(v: &Combination<'_>) -> bool {
+    let n = v.lay.events.len();
+    let is_read = |e: usize| v.lay.events[e].flags.0 & Flags::R.0 != 0;
+    // Whether the values rule the combination out; the guard below is asked only then
+    // (it decides nothing else, and costs more than the values on a long combination).
+    if !values_reject(v) {
+        return true;
+    }
+    // A candidate the solver gives up on (TooManyThinAir) guesses reads on a cycle of
+    // its rf, which is within every rf option: if so many could need guessing, the
+    // search may stop with an error, which a skip would hide.
+    let every: Vec<Vec<Source>> = (0..n)
+        .map(|e| match is_read(e) {
+            true => rf_options(v, e),
+            false => Vec::new(),
+        })
+        .collect();
+    let guessed = guessed_reads(v, &every);
+    let assignments = (v.universe.len() as u128)
+        .checked_pow(guessed as u32)
+        .unwrap_or(u128::MAX);
+    assignments > crate::values::MAX_THIN_AIR_ASSIGNMENTS as u128
+}
+
+/// Do the value sets rule out every candidate of the combination (empty reads, laps that
+/// cannot agree, a branch no value takes, RMWs without distinct sources)?
+fn values_reject(v: &Combination<'_>) -> bool {
     let lay = v.lay;
     let n = lay.events.len();
     let is_read = |e: usize| lay.events[e].flags.0 & Flags::R.0 != 0;
@@ -189,22 +218,6 @@ pub(crate) fn may_have_values(v: &Combination<'_>) -> bool {
             .map(|e| is_read(e) && closure.contains(e, e))
             .collect::<Vec<bool>>()
     };
-    // A candidate the solver gives up on (TooManyThinAir) guesses reads on a cycle of
-    // its rf, which is within every rf option: if so many could need guessing, the
-    // search may stop with an error, which a skip would hide.
-    let every: Vec<Vec<Source>> = (0..n)
-        .map(|e| match is_read(e) {
-            true => rf_options(v, e),
-            false => Vec::new(),
-        })
-        .collect();
-    let guessed = guessed_reads(v, &every);
-    let assignments = (v.universe.len() as u128)
-        .checked_pow(guessed as u32)
-        .unwrap_or(u128::MAX);
-    if assignments > crate::values::MAX_THIN_AIR_ASSIGNMENTS as u128 {
-        return true;
-    }
     let src: Vec<Vec<Source>> = (0..n)
         .map(|e| match is_read(e) {
             true => sources(v, e),
@@ -250,19 +263,19 @@ pub(crate) fn may_have_values(v: &Combination<'_>) -> bool {
         }
     }
     if (0..n).any(|e| is_read(e) && read[e].is_empty()) {
-        return false;
+        return true;
     }
     if v.roles
         .is_some_and(|roles| !laps_agree(v, roles, &read, &write))
     {
-        return false;
+        return true;
     }
     if !(0..v.paths.len()).all(|t| branches_may_agree(v, t, &read)) {
-        return false;
+        return true;
     }
     v.core
         .as_ref()
-        .is_none_or(|core| rmw_sources_match(v, core, &src, &read, &write))
+        .is_some_and(|core| !rmw_sources_match(v, core, &src, &read, &write))
 }
 
 /// Under the coherence core, an RMW reads the write just before it in asmo, or the
@@ -318,30 +331,46 @@ fn rmw_sources_match(
         // Sources by number: 0 the initial value, 1 + i the write writes[i]; a write of
         // another location (a pinned source) constrains nothing: a number of its own.
         let own = |k: usize, w: usize| 1 + writes.len() + k * n + w;
-        let options: Vec<Vec<usize>> = readers
-            .iter()
-            .enumerate()
-            .map(|(k, &e)| {
-                let wanted = admissible(v, e, read);
-                src[e]
-                    .iter()
-                    .filter_map(|s| match *s {
-                        Source::Init => {
-                            let init = v.program.locations[l].init;
-                            wanted.intersects(&Vals::one(init)).then_some(0)
-                        }
-                        Source::Write(w) => wanted.intersects(&write[w]).then(|| {
-                            writes
-                                .iter()
-                                .position(|&x| x == w)
-                                .map_or(own(k, w), |i| 1 + i)
-                        }),
-                    })
-                    .collect()
-            })
-            .collect();
-        if !perfect_matching(&options, 1 + writes.len() + readers.len() * n) {
+        let matching = |wanted: &dyn Fn(usize, usize) -> Vals| {
+            let options: Vec<Vec<usize>> = readers
+                .iter()
+                .enumerate()
+                .map(|(k, &e)| {
+                    let wanted = wanted(k, e);
+                    src[e]
+                        .iter()
+                        .filter_map(|s| match *s {
+                            Source::Init => {
+                                let init = v.program.locations[l].init;
+                                wanted.intersects(&Vals::one(init)).then_some(0)
+                            }
+                            Source::Write(w) => wanted.intersects(&write[w]).then(|| {
+                                writes
+                                    .iter()
+                                    .position(|&x| x == w)
+                                    .map_or(own(k, w), |i| 1 + i)
+                            }),
+                        })
+                        .collect()
+                })
+                .collect();
+            perfect_matching(&options, 1 + writes.len() + readers.len() * n)
+        };
+        // First with each RMW's whole value set (a superset of its admissible values:
+        // more options, so no matching here means none below), then, if asked, with the
+        // values each RMW's branches admit.
+        if !matching(&|_, e| read[e].clone()) {
             return false;
+        }
+        if v.probe_values {
+            let mut probe = read.to_vec();
+            let admitted: Vec<Vals> = readers
+                .iter()
+                .map(|&e| admissible(v, e, read, &mut probe))
+                .collect();
+            if !matching(&|k, _| admitted[k].clone()) {
+                return false;
+            }
         }
     }
     true
@@ -349,22 +378,27 @@ fn rmw_sources_match(
 
 /// The values of read `e` with which its thread may still take its branches, each tried
 /// alone.
-fn admissible(v: &Combination<'_>, e: usize, read: &[Vals]) -> Vals {
+/// `probe` holds `read` on entry and on return (one copy for every reader).
+fn admissible(v: &Combination<'_>, e: usize, read: &[Vals], probe: &mut [Vals]) -> Vals {
     let Vals::Set(values) = &read[e] else {
         return Vals::Any;
     };
+    // One value (or none): tried alone it is the set itself, which the branches took
+    // (`branches_may_agree` passed on these sets before the matching is asked).
+    if values.len() <= 1 {
+        return read[e].clone();
+    }
     let t = v.lay.events[e].thread;
-    let mut probe = read.to_vec();
-    Vals::of(
-        values
-            .iter()
-            .copied()
-            .filter(|&x| {
-                probe[e] = Vals::one(x);
-                branches_may_agree(v, t, &probe)
-            })
-            .collect(),
-    )
+    let admitted = values
+        .iter()
+        .copied()
+        .filter(|&x| {
+            probe[e] = Vals::one(x);
+            branches_may_agree(v, t, probe)
+        })
+        .collect();
+    probe[e] = read[e].clone();
+    Vals::of(admitted)
 }
 
 /// Can each reader have its own source among its options (sources numbered below
