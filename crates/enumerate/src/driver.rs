@@ -321,6 +321,7 @@ fn values_may_agree<P: PreparedModel, V: Visitor>(
         core: ctx
             .shortcuts
             .core
+            .clone()
             .map(|terms| crate::liveness::screen::Core::new(ctx.s, terms, &ctx.asmo_pairs)),
         probe_values: true,
     })
