@@ -80,6 +80,9 @@
 //!   stays determined the same way (see `ValueSolver::partial_agrees`), so a disagreeing
 //!   branch cuts the subtree too.
 //!
+//! - Before the search of a barrier meeting, not a cut inside it: the safety search
+//!   skips a meeting whose branch decisions no values can take
+//!   (`driver::values_may_agree`, which says why nothing it skips is counted).
 //! - Not a cut but a saving: each node's model check hands what it computed to its
 //!   children ([`Ctx::check_node`]); an engine may reuse it only where the result is the
 //!   same as computed afresh (the hand-written model: a node's relations other than `fr`

@@ -1,9 +1,8 @@
 //! The safety search's value screen (`driver::values_may_agree`: barrier meetings whose
 //! branch decisions no values take are not searched) changes only the time and the
 //! effort counters: with and without it, the same states with the same counts, flags,
-//! thin-air and deadlock counts, on the corpus, the liveness corpus at `--unroll` 3 and
-//! the generated CADP-like suite (exchange, compare-exchange and load loops, barriers)
-//! at `--unroll` 2 and 3; and the screened search agrees with plain enumeration
+//! thin-air and deadlock counts, on the corpus and the generated CADP-like suite
+//! (exchange, compare-exchange and load loops, barriers) at `--unroll` 1 and 2; and the screened search agrees with plain enumeration
 //! (`--naive`) where that is small enough to run.
 
 use crate::cadp;
@@ -82,7 +81,7 @@ fn compare(name: &str, program: &Program, unroll: u32, naive: bool, tally: &mut 
     if naive {
         let mut plain = opts.clone();
         plain.run.naive = true;
-        plain.run.max_candidates = Some(5_000);
+        plain.run.max_candidates = Some(2_000);
         all.push(plain);
     }
     let results = runs(program, &all);
@@ -139,9 +138,6 @@ fn value_screen_changes_no_outcome_on_the_corpus() {
         };
         let name = f.display().to_string();
         compare(&name, &program, 2, false, &mut tally);
-        if name.contains("liveness") && !name.contains("ttas") {
-            compare(&name, &program, 3, false, &mut tally);
-        }
     }
     assert!(tally.compared >= 150, "only {} compared", tally.compared);
 }
@@ -150,24 +146,20 @@ fn value_screen_changes_no_outcome_on_the_corpus() {
 fn value_screen_changes_no_outcome_on_generated_loops() {
     let mut tally = Tally::default();
     let started = std::time::Instant::now();
-    for (name, source) in cadp::suite(&[(2, 2), (1, 3), (2, 3)], 24)
+    for (name, source) in cadp::suite(&[(2, 2), (1, 3)], 6)
         .into_iter()
-        .chain(cadp::opencl_suite(60))
+        .chain(cadp::opencl_suite(200))
     {
         let program = crate::load_litmus(&source).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         compare(&name, &program, 1, true, &mut tally);
         compare(&name, &program, 2, false, &mut tally);
-    }
-    for (name, source) in cadp::suite(&[(2, 2)], 4) {
-        let program = crate::load_litmus(&source).unwrap();
-        compare(&name, &program, 3, false, &mut tally);
     }
     eprintln!("{:.1} s", started.elapsed().as_secs_f64());
     eprintln!(
         "{} runs ({} with a meeting skipped): {} candidates examined with the screen, {} without",
         tally.compared, tally.changed, tally.screened, tally.unscreened
     );
-    assert!(tally.compared >= 100, "only {} compared", tally.compared);
+    assert!(tally.compared >= 20, "only {} compared", tally.compared);
     // The screen does skip meetings here: the test exercises it.
     assert!(
         tally.changed * 10 > tally.compared,
