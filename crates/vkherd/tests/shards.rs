@@ -99,9 +99,11 @@ fn four_merged_shards_equal_the_single_run() {
     // (whose 16 rf choices spread over all shards); several quorum meetings; RMWs and spin
     // loops; thin air; a location column. Below 32 path combinations the shards split
     // each search; the XF barrier's 81 combinations are dealt out whole (its plain
-    // enumeration takes seconds, as does the ticket lock's: pruned search only).
+    // enumeration takes seconds, as does the ticket lock's: pruned search only). The
+    // safety search's value screen skips some of Cbar-loop's meetings whole, counted
+    // as pruned by the shard that owns their root, so three of its shards are busy.
     for (rel, busy, naive_too) in [
-        ("control-flow/Cbar-loop.litmus", 4, true),
+        ("control-flow/Cbar-loop.litmus", 3, true),
         ("control-flow/TicketLock-wg.litmus", 4, false),
         ("control-flow/MP-spin-relacq.litmus", 2, true),
         ("control-flow/XF-barrier.litmus", 4, false),
