@@ -103,56 +103,6 @@ mod tests {
         }
     }
 
-    /// The PTX models read `dep` (No-Thin-Air), the Vulkan and OpenCL models no
-    /// dependency; a definition nothing checks still counts (it may be asked for by
-    /// name), and a model that names none does not.
-    #[test]
-    fn which_models_read_dependencies() {
-        let bundled = |name: &str| Model::bundled(name, &[]).unwrap().reads_dependencies();
-        assert!(bundled("ptx") && bundled("ptx-v6.0"));
-        assert!(!bundled("vulkan") && !bundled("vulkan-2024") && !bundled("opencl"));
-        let compiled = |text: &str| {
-            let src = crate::Source {
-                name: "t.cat".into(),
-                text: std::sync::Arc::from(text),
-            };
-            Model::compile(src, &Default::default())
-                .unwrap()
-                .reads_dependencies()
-        };
-        assert!(compiled("let dep = ctrl\nacyclic po | rf as c\n"));
-        assert!(compiled("acyclic rf | (addr ; po) as c\n"));
-        assert!(compiled(
-            "let d = data\nlet e = d ; po\nacyclic rf | e as c\n"
-        ));
-        assert!(!compiled("let co = asmo\nacyclic po | rf as c\n"));
-    }
-
-    /// Dat3M's own models are each for their own dialect only.
-    #[test]
-    fn dat3m_models_are_for_their_own_dialect_only() {
-        for (file, dialect) in [("vulkan.cat", "vulkan"), ("opencl.cat", "opencl")] {
-            let path = format!(
-                "{}/../../third_party/dat3m/models/{file}",
-                env!("CARGO_MANIFEST_DIR")
-            );
-            let text = std::fs::read_to_string(&path).unwrap();
-            let src = crate::Source {
-                name: path,
-                text: std::sync::Arc::from(text),
-            };
-            let m = Model::compile(src, &Default::default()).unwrap();
-            for d in ALL {
-                assert_eq!(
-                    m.foreign_bases(d).is_empty(),
-                    d.name == dialect,
-                    "{file} for {}",
-                    d.name
-                );
-            }
-        }
-    }
-
     #[test]
     fn only_what_the_checks_read_counts() {
         let src = crate::Source {

@@ -86,3 +86,28 @@ fn dat3m_ptx_models_stop_at_a_name_the_view_lacks_with_a_hint() {
         assert!(e.render().contains("`swg` here"), "{}", e.render());
     }
 }
+
+/// Dat3M's own models are each for their own dialect only.
+#[test]
+fn dat3m_models_are_for_their_own_dialect_only() {
+    for (file, dialect) in [("vulkan.cat", "vulkan"), ("opencl.cat", "opencl")] {
+        let path = format!(
+            "{}/../../third_party/dat3m/models/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let src = Source {
+            name: path,
+            text: Arc::from(text),
+        };
+        let m = Model::compile(src, &Default::default()).unwrap();
+        for d in vkherd_dialects::ALL {
+            assert_eq!(
+                m.foreign_bases(d).is_empty(),
+                d.name == dialect,
+                "{file} for {}",
+                d.name
+            );
+        }
+    }
+}

@@ -4,6 +4,7 @@
 //! `cargo test -p vkherd-cat --test integration MODULE::`.
 
 mod dat3m_models;
+mod dependencies;
 mod herd7_syntax;
 mod language;
 mod limits;
