@@ -1,7 +1,6 @@
 //! The choices of a candidate execution on a fixed path combination: rf sources per read
 //! and `asmo` orders (semantics.md "Candidate executions", items 2 and 3).
 
-use crate::engine::Engine;
 use crate::values::Source;
 use vkherd_model::{AsmoShape, Instruction, Pin, Program, Rel, StaticRel, StaticSet, Statics};
 
@@ -50,11 +49,11 @@ pub fn rf_options(program: &Program, s: &Statics) -> Vec<Option<Vec<Source>>> {
 /// for OpenCL every pair of writes to one location, so that the orders [`AsmoOrders`]
 /// generates are exactly the per-location total orders.
 ///
-/// A model may decide them instead ([`crate::Engine::ordered_writes`]: a cat model in
+/// A model may decide them instead (`model_ordered`, [`crate::Engine::ordered_writes`]: a cat model in
 /// Dat3M's event view, whose `co` orders every pair of writes to a location); its
 /// `asmo` is then a strict order whose pairs are exactly those.
-pub fn asmo_pairs(program: &Program, s: &Statics, engine: &impl Engine) -> (Rel, AsmoShape) {
-    match engine.ordered_writes(s) {
+pub fn asmo_pairs(program: &Program, s: &Statics, model_ordered: Option<Rel>) -> (Rel, AsmoShape) {
+    match model_ordered {
         Some(pairs) => (pairs, AsmoShape::ExactPairs),
         None => (
             (program.dialect.ordered_writes)(s),

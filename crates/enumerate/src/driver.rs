@@ -385,7 +385,8 @@ fn search_layout_with<E: Engine, V: Visitor>(
         .map_err(|e| barrier_error(program, lay, e))?;
         let prepared = engine.prepare(&statics, &wanted);
         let caps = engine.capabilities();
-        let (asmo_pairs, asmo_shape) = asmo_pairs(program, &statics, engine);
+        let (asmo_pairs, asmo_shape) =
+            asmo_pairs(program, &statics, engine.ordered_writes(&statics));
         // Plain enumeration takes no shortcut: it need not ask.
         let shortcuts = match &caps.claimed {
             Some(claimed) => claimed.clone(),

@@ -217,8 +217,8 @@ impl AnyEngine {
         s: &Statics,
     ) -> (Rel, vkherd_model::AsmoShape) {
         match self {
-            AnyEngine::Hand(e) => crate::candidates::asmo_pairs(program, s, e),
-            AnyEngine::Cat(e) => crate::candidates::asmo_pairs(program, s, e),
+            AnyEngine::Hand(e) => crate::candidates::asmo_pairs(program, s, e.ordered_writes(s)),
+            AnyEngine::Cat(e) => crate::candidates::asmo_pairs(program, s, e.ordered_writes(s)),
         }
     }
 
