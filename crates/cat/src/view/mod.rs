@@ -15,8 +15,10 @@
 
 pub mod events;
 
-use crate::base::{kind_of, Base, BaseName, Kind, Stage};
-use std::sync::LazyLock;
+use crate::base::BaseName;
+#[cfg(test)]
+use crate::base::Stage;
+pub use crate::base::{view_bases, ViewBase, ViewValue};
 use vkherd_model::DialectBase;
 
 /// Dat3M's stdlib.cat, unchanged: Dat3M includes it in every model, so the view does.
@@ -24,156 +26,6 @@ pub const DAT3M_STDLIB: (&str, &str) = (
     "dat3m/stdlib.cat",
     include_str!("../../../../third_party/dat3m/models/stdlib.cat"),
 );
-
-/// What a view base is, beyond its name and type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ViewValue {
-    /// The initial writes, one per location (`IW`).
-    Init,
-    /// Dat3M's coherence order: per location, the initial write first, then the
-    /// enumerated order of the location's writes (`co`, per asmo).
-    Co,
-    /// Memory events, `R | W` (`M`).
-    Memory,
-    /// Same location, the initial write included (`loc`).
-    Loc,
-    /// Same reference (`vloc`).
-    Vloc,
-    /// Same thread (`int`).
-    Int,
-    /// Not the same thread (`ext`).
-    Ext,
-    /// From the read half of each read-modify-write to its write half (`amo`).
-    Amo,
-    /// Load-exclusive/store-exclusive pairs: none in GPU tests (`lxsx`).
-    Nothing,
-    /// Both halves of each read-modify-write (`RMW`).
-    Rmw,
-    /// Atomic accesses (`ATOM`).
-    Atomic,
-    /// Events of undefined behaviour: none here (`UB`).
-    NoEvents,
-    /// The same dynamic barrier instance (`syncbar`).
-    Syncbar,
-    /// A dialect's value, by the test's dialect's [`vkherd_model::Dat3mView::bases`].
-    Dialect,
-}
-
-/// A base name of the view.
-pub struct ViewBase {
-    pub base: Base,
-    pub value: ViewValue,
-}
-
-/// The view's own names: (name, type, value, doc).
-const SHARED: &[(&str, Kind, ViewValue, &str)] = &[
-    (
-        "IW",
-        Kind::Set,
-        ViewValue::Init,
-        "the initial writes, one per location",
-    ),
-    (
-        "co",
-        Kind::Rel,
-        ViewValue::Co,
-        "coherence: per location, its initial write, then the enumerated order of its writes",
-    ),
-    ("M", Kind::Set, ViewValue::Memory, "memory events, R | W"),
-    (
-        "loc",
-        Kind::Rel,
-        ViewValue::Loc,
-        "same location (initial writes included)",
-    ),
-    (
-        "vloc",
-        Kind::Rel,
-        ViewValue::Vloc,
-        "same reference (Vulkan's sref)",
-    ),
-    ("int", Kind::Rel, ViewValue::Int, "same thread"),
-    ("ext", Kind::Rel, ViewValue::Ext, "not the same thread"),
-    (
-        "amo",
-        Kind::Rel,
-        ViewValue::Amo,
-        "from the read half of each atomic read-modify-write to its write half",
-    ),
-    (
-        "lxsx",
-        Kind::Rel,
-        ViewValue::Nothing,
-        "load-exclusive/store-exclusive pairs: none",
-    ),
-    (
-        "RMW",
-        Kind::Set,
-        ViewValue::Rmw,
-        "both halves of each atomic read-modify-write",
-    ),
-    ("ATOM", Kind::Set, ViewValue::Atomic, "atomic accesses"),
-    (
-        "UB",
-        Kind::Set,
-        ViewValue::NoEvents,
-        "events of undefined behaviour: none",
-    ),
-    (
-        "syncbar",
-        Kind::Rel,
-        ViewValue::Syncbar,
-        "same dynamic instance of a control barrier (scbarinst)",
-    ),
-];
-
-/// Every base name only the view has: its own, then each dialect's
-/// ([`vkherd_model::Dat3mView::bases`], a name several dialects give being one base whose
-/// value each test's dialect computes). Indexed by [`BaseName::View`].
-pub fn view_bases() -> &'static [ViewBase] {
-    static TABLE: LazyLock<Vec<ViewBase>> = LazyLock::new(|| {
-        let mut table: Vec<ViewBase> = Vec::new();
-        let id = |table: &Vec<ViewBase>| BaseName::View(table.len() as u16);
-        for &(name, kind, value, doc) in SHARED {
-            let stage = match value {
-                ViewValue::Co => Stage::Asmo,
-                _ => Stage::Static,
-            };
-            let base = Base {
-                id: id(&table),
-                name,
-                kind,
-                stage,
-                doc,
-            };
-            table.push(ViewBase { base, value });
-        }
-        for d in vkherd_dialects::ALL {
-            for b in d.dat3m.bases {
-                let kind = kind_of(b.value);
-                match table.iter().find(|t| t.base.name == b.name) {
-                    Some(t) => assert_eq!(t.base.kind, kind, "dialects disagree on `{}`", b.name),
-                    None => {
-                        let stage = Stage::Static;
-                        let base = Base {
-                            id: id(&table),
-                            name: b.name,
-                            kind,
-                            stage,
-                            doc: b.doc,
-                        };
-                        table.push(ViewBase {
-                            base,
-                            value: ViewValue::Dialect,
-                        });
-                    }
-                }
-            }
-        }
-        table
-    });
-    &TABLE
-}
 
 /// The view base written `name`, if the view has one of that name.
 pub fn lookup(name: &str) -> Option<BaseName> {
