@@ -32,6 +32,8 @@
 //! where some candidate could need more guesses than the solver tries
 //! ([`crate::values::MAX_THIN_AIR_ASSIGNMENTS`]), counted over every rf option.
 
+mod interleave;
+
 use super::roles::Roles;
 use crate::combine::Layout;
 use crate::engine::CoreTerms;
@@ -273,9 +275,10 @@ fn values_reject(v: &Combination<'_>) -> bool {
     if !(0..v.paths.len()).all(|t| branches_may_agree(v, t, &read)) {
         return true;
     }
-    v.core
-        .as_ref()
-        .is_some_and(|core| !rmw_sources_match(v, core, &src, &read, &write))
+    v.core.as_ref().is_some_and(|core| {
+        !rmw_sources_match(v, core, &src, &read, &write)
+            || !interleave::orders_exist(v, core, &src, &read, &write)
+    })
 }
 
 /// Under the coherence core, an RMW reads the write just before it in asmo, or the

@@ -1,0 +1,207 @@
+//! The screen's coherence test: per location, can the threads' accesses be interleaved so
+//! that each read returns the last write before it?
+//!
+//! Why a consistent candidate has such an interleaving. On a location the coherence core
+//! covers ([`super::Core`]), with its `po_loc` term, and whose writes asmo orders totally,
+//! every consistent candidate has `rf | asmo | fr_asmo | fr_init | po_loc` acyclic on the
+//! location's accesses. Sort them along that union: a total order `L` that keeps each
+//! thread's order (`po_loc`, checked below to chain each thread's accesses) and puts
+//! each read after its source (`rf`). No write `w2` lies between a read `r` and its
+//! source `w`: `w2` is asmo-ordered with `w` (asmo is total there), after it (`w2 asmo w`
+//! would be an edge of the union against `L`), so `r fr_asmo w2` puts `r` before `w2`;
+//! and a read of the initial value precedes every write (`fr_init`). So in `L` each read
+//! (an RMW's read too, being one event) returns the value of the last write before it,
+//! or the initial value if there is none. Its value is in its set and the write's in the
+//! write's set ([`super`]'s fixpoint holds every candidate's values), and its source is
+//! among `sources` (which keeps every source of such a candidate).
+//!
+//! The test looks for such an order by a search over the threads' positions, the last
+//! write and its value (one value of the write's set: a write stores one value), so "no
+//! order" means no consistent candidate, and the combination may be skipped. Locations
+//! where an assumption fails, or whose search would exceed [`MAX_STATES`], are not
+//! tested (answering "an order exists" only keeps a combination).
+
+use super::{Combination, Core, Vals};
+use crate::values::Source;
+use std::collections::HashSet;
+use vkherd_model::Flags;
+
+/// Locations whose search could visit more states than this are not tested.
+const MAX_STATES: usize = 1 << 16;
+
+/// Does every location the test applies to have an interleaving of its accesses in
+/// which each read returns the last write before it (see the module comment)?
+pub(super) fn orders_exist(
+    v: &Combination<'_>,
+    core: &Core<'_>,
+    src: &[Vec<Source>],
+    read: &[Vals],
+    write: &[Vals],
+) -> bool {
+    if !core.terms.po_loc {
+        return true;
+    }
+    let events = &v.lay.events;
+    let mut locations: Vec<_> = (events.iter())
+        .filter(|e| e.flags.0 & (Flags::R.0 | Flags::W.0) != 0)
+        .filter_map(|e| e.location)
+        .collect();
+    locations.sort_unstable();
+    locations.dedup();
+    let tested: Vec<Location> = (locations.into_iter())
+        .filter_map(|l| Location::of(v, core, src, l))
+        .collect();
+    if tested.is_empty() {
+        return true;
+    }
+    // Each read's values narrowed to those with which its thread may take its branches
+    // (each tried alone, the other reads keeping their sets, which hold their values):
+    // a candidate's read value is among them.
+    let mut probe = read.to_vec();
+    let mut narrowed = read.to_vec();
+    for &e in tested.iter().flat_map(|l| l.threads.iter().flatten()) {
+        if events[e].flags.0 & Flags::R.0 != 0 {
+            narrowed[e] = super::admissible(v, e, read, &mut probe);
+        }
+    }
+    (tested.iter()).all(|loc| loc.has_order(v, src, &narrowed, write))
+}
+
+/// One location's accesses, per thread in program order, when the test applies to it.
+struct Location {
+    /// Each thread's accesses to the location, in program order.
+    threads: Vec<Vec<usize>>,
+    init: i64,
+}
+
+impl Location {
+    fn of(
+        v: &Combination<'_>,
+        core: &Core<'_>,
+        src: &[Vec<Source>],
+        l: vkherd_model::LocId,
+    ) -> Option<Location> {
+        let events = &v.lay.events;
+        let access = |e: usize| {
+            events[e].location == Some(l) && events[e].flags.0 & (Flags::R.0 | Flags::W.0) != 0
+        };
+        let threads: Vec<Vec<usize>> = (v.lay.step_events.iter())
+            .map(|steps| {
+                steps
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .filter(|&e| access(e))
+                    .collect()
+            })
+            .collect();
+        let all = || threads.iter().flatten().copied();
+        let is_write = |e: usize| events[e].flags.0 & Flags::W.0 != 0;
+        // The core holds on the location.
+        if !all().all(|e| core.terms.covers(e)) {
+            return None;
+        }
+        // `po_loc` chains each thread's accesses.
+        if !(threads.iter()).all(|t| t.windows(2).all(|p| core.po_loc.contains(p[0], p[1]))) {
+            return None;
+        }
+        // asmo orders the writes totally.
+        let writes: Vec<usize> = all().filter(|&e| is_write(e)).collect();
+        if !(writes.iter()).all(|&a| {
+            writes
+                .iter()
+                .all(|&b| a == b || core.asmo_pairs.contains(a, b))
+        }) {
+            return None;
+        }
+        // Every source is a write of the location (a pinned source elsewhere is not
+        // ordered by the core).
+        let own = |s: &Source| match *s {
+            Source::Init => true,
+            Source::Write(w) => access(w),
+        };
+        if !all().all(|e| src[e].iter().all(own)) {
+            return None;
+        }
+        Some(Location {
+            threads,
+            init: v.program.locations[l].init,
+        })
+    }
+
+    /// Depth-first search for the order, over states (positions, last write, its value).
+    fn has_order(
+        &self,
+        v: &Combination<'_>,
+        src: &[Vec<Source>],
+        read: &[Vals],
+        write: &[Vals],
+    ) -> bool {
+        let events = &v.lay.events;
+        let has = |e: usize, f: Flags| events[e].flags.0 & f.0 != 0;
+        // The values a write may store, `None` for any value.
+        let stored = |w: usize| -> Vec<Option<i64>> {
+            match &write[w] {
+                Vals::Set(s) if !s.is_empty() => s.iter().map(|&x| Some(x)).collect(),
+                // An empty set is no constraint here (the caller's other checks own it).
+                _ => vec![None],
+            }
+        };
+        let writes = (self.threads.iter().flatten())
+            .filter(|&&e| has(e, Flags::W))
+            .count();
+        let width = (self.threads.iter().flatten())
+            .filter(|&&e| has(e, Flags::W))
+            .map(|&w| stored(w).len())
+            .max()
+            .unwrap_or(1);
+        let bound = (self.threads.iter())
+            .map(|t| t.len() + 1)
+            .try_fold(writes + 1, usize::checked_mul)
+            .and_then(|b| b.checked_mul(width));
+        if bound.is_none_or(|b| b > MAX_STATES) {
+            return true;
+        }
+        type State = (Vec<usize>, Option<usize>, Option<i64>);
+        let start: State = (vec![0; self.threads.len()], None, Some(self.init));
+        let mut seen: HashSet<State> = HashSet::new();
+        let mut stack = vec![start];
+        while let Some(state) = stack.pop() {
+            if !seen.insert(state.clone()) {
+                continue;
+            }
+            let (pos, last, value) = &state;
+            if pos.iter().zip(&self.threads).all(|(&p, t)| p == t.len()) {
+                return true;
+            }
+            for (t, accesses) in self.threads.iter().enumerate() {
+                let Some(&e) = accesses.get(pos[t]) else {
+                    continue;
+                };
+                if has(e, Flags::R) {
+                    let source = match *last {
+                        None => Source::Init,
+                        Some(w) => Source::Write(w),
+                    };
+                    let value_ok = match value {
+                        Some(x) => read[e].intersects(&Vals::one(*x)),
+                        None => !read[e].is_empty(),
+                    };
+                    if !src[e].contains(&source) || !value_ok {
+                        continue;
+                    }
+                }
+                let mut next = pos.clone();
+                next[t] += 1;
+                if has(e, Flags::W) {
+                    for x in stored(e) {
+                        stack.push((next.clone(), Some(e), x));
+                    }
+                } else {
+                    stack.push((next, *last, *value));
+                }
+            }
+        }
+        false
+    }
+}
