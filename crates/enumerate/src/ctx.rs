@@ -98,16 +98,9 @@ impl<P: PreparedModel, V: Visitor> Ctx<'_, P, V> {
         self.visitor.skip(&known)
     }
 
-    /// The sharding position of this search's root: owned without sharding, else undecided
-    /// with the hash of its path combination and barrier meeting.
+    /// The sharding position of this search's root ([`unit_root`]).
     pub(crate) fn unit_root(&self) -> Unit {
-        match self.opts.run.shard {
-            Some(_) if self.split => Unit::Open {
-                hash: mix(mix(0, self.unit.0), self.unit.1),
-                width: 1,
-            },
-            _ => Unit::Owned,
-        }
+        unit_root(self.opts, self.unit, self.split)
     }
 
     /// The sharding position of branch `digit` of `width` below `unit`; `None` if that
@@ -135,16 +128,7 @@ impl<P: PreparedModel, V: Visitor> Ctx<'_, P, V> {
 
     /// Counts `n` candidates cut away without being examined at a node in `unit`.
     pub(crate) fn prune(&self, st: &mut EnumStats, unit: Unit, n: u128) {
-        if !self.unit_counts(unit) {
-            return;
-        }
-        st.pruned = st.pruned.saturating_add(n);
-        if let Some(p) = &self.opts.run.progress {
-            let n = u64::try_from(n).unwrap_or(u64::MAX);
-            let _ = p.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| {
-                Some(v.saturating_add(n))
-            });
-        }
+        prune(self.opts, self.split, st, unit, n)
     }
 
     /// Values, then relations, then the visitor, for one complete candidate.
@@ -212,5 +196,33 @@ impl<P: PreparedModel, V: Visitor> Ctx<'_, P, V> {
             };
             self.visitor.visit(acc, &view);
         }
+    }
+}
+
+/// The sharding position of the root of the search of `unit` (path combination, barrier
+/// meeting): owned without sharding, else undecided with the unit's hash.
+pub(crate) fn unit_root(opts: &EnumOptions, unit: (u64, u64), split: bool) -> Unit {
+    match opts.run.shard {
+        Some(_) if split => Unit::Open {
+            hash: mix(mix(0, unit.0), unit.1),
+            width: 1,
+        },
+        _ => Unit::Owned,
+    }
+}
+
+/// Counts `n` candidates cut away without being examined at a node in `unit`, if this
+/// run counts what happens there (inside an owned unit; above the units, only the shard
+/// owning the node's hash).
+pub(crate) fn prune(opts: &EnumOptions, split: bool, st: &mut EnumStats, unit: Unit, n: u128) {
+    if !unit.counts(opts.run.shard.filter(|_| split)) {
+        return;
+    }
+    st.pruned = st.pruned.saturating_add(n);
+    if let Some(p) = &opts.run.progress {
+        let n = u64::try_from(n).unwrap_or(u64::MAX);
+        let _ = p.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| {
+            Some(v.saturating_add(n))
+        });
     }
 }

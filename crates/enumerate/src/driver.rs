@@ -5,7 +5,7 @@ use crate::budget::Budget;
 use crate::candidates::asmo_pairs;
 use crate::combine::{check_instances, layout, meetings, Layout, Meeting};
 use crate::ctx::Ctx;
-use crate::engine::{AnyEngine, Engine, PreparedModel, Shortcuts};
+use crate::engine::{AnyEngine, CoreTerms, Engine, Shortcuts};
 use crate::error::{barrier_error, EnumError, EnumErrorKind};
 use crate::options::EnumOptions;
 use crate::paths::{thread_paths, Path, PathCombinations, ThreadPaths};
@@ -304,11 +304,7 @@ enum Screening {
 /// any cut subtree, instead of whatever leaves and subtrees the search would have
 /// examined. The plain enumeration (`--naive`) and visitors that see inconsistent
 /// candidates do not screen.
-fn values_may_agree<P: PreparedModel, V: Visitor>(
-    ctx: &Ctx<'_, P, V>,
-    combo: &[&Path],
-    lay: &Layout,
-) -> bool {
+fn values_may_agree<V: Visitor>(screened: &Screened<'_, V>, combo: &[&Path], lay: &Layout) -> bool {
     // A combination without a jump or a compare-exchange takes no branch decision for
     // the screen to refute, so it is searched unscreened, as before the screen (always
     // sound: answering yes only keeps a meeting). This keeps straight-line tests (most of
@@ -317,22 +313,32 @@ fn values_may_agree<P: PreparedModel, V: Visitor>(
     if !combo.iter().any(decides) {
         return true;
     }
-    let rf_allowed = |e: usize, s: crate::values::Source| ctx.visitor.rf_allowed(e, s);
+    let rf_allowed = |e: usize, s: crate::values::Source| screened.visitor.rf_allowed(e, s);
     let paths = combo.to_vec();
     crate::liveness::screen::may_have_values(&crate::liveness::screen::Combination {
-        program: ctx.program,
+        program: screened.program,
         paths,
         lay,
-        universe: ctx.solver.universe(),
+        universe: screened.universe,
         roles: None,
         rf_allowed: &rf_allowed,
-        core: ctx
-            .shortcuts
-            .core
-            .clone()
-            .map(|terms| crate::liveness::screen::Core::new(ctx.s, terms, &ctx.asmo_pairs)),
+        core: (screened.core.cloned()).map(|terms| {
+            crate::liveness::screen::Core::new(screened.statics, terms, screened.asmo_pairs)
+        }),
         probe_values: true,
     })
+}
+
+/// What the value screen reads of a barrier meeting, before the model is prepared.
+struct Screened<'a, V> {
+    program: &'a Program,
+    visitor: &'a V,
+    /// The values a thin-air guess may take (`ValueSolver::universe`).
+    universe: &'a [i64],
+    /// The coherence core the model entails on the meeting.
+    core: Option<&'a CoreTerms>,
+    statics: &'a Statics,
+    asmo_pairs: &'a Rel,
 }
 
 /// The rf completions of a whole barrier meeting (what the search counts for a subtree
@@ -383,20 +389,39 @@ fn search_layout_with<E: Engine, V: Visitor>(
             program.dialect,
         )
         .map_err(|e| barrier_error(program, lay, e))?;
-        let prepared = engine.prepare(&statics, &wanted);
         let caps = engine.capabilities();
         let (asmo_pairs, asmo_shape) =
             asmo_pairs(program, &statics, engine.ordered_writes(&statics));
+        let naive = opts.run.naive || visitor.needs_inconsistent();
         // Plain enumeration takes no shortcut: it need not ask.
         let shortcuts = match &caps.claimed {
             Some(claimed) => claimed.clone(),
-            None if opts.run.naive || visitor.needs_inconsistent() => Shortcuts::default(),
-            None => prepared.shortcuts(&statics, &asmo_pairs),
+            None if naive => Shortcuts::default(),
+            None => engine.shortcuts(&statics, &asmo_pairs),
         };
         // The visitor proves it would count none of this meeting's candidates.
         if !visitor.may_find(&statics, &shortcuts, &asmo_pairs) {
             continue;
         }
+        // The value screen, before the model is prepared for a meeting it skips.
+        let unit = (combination, meeting as u64);
+        if screening == Screening::Values && !naive {
+            let screened = Screened {
+                program,
+                visitor,
+                universe: solver.universe(),
+                core: shortcuts.core.as_ref(),
+                statics: &statics,
+                asmo_pairs: &asmo_pairs,
+            };
+            if !values_may_agree(&screened, combo, lay) {
+                let root = crate::ctx::unit_root(opts, unit, split);
+                let cut = rf_completions(program, &statics);
+                crate::ctx::prune(opts, split, &mut stats, root, cut);
+                continue;
+            }
+        }
+        let prepared = engine.prepare(&statics, &wanted);
         let ctx = Ctx {
             program,
             s: &statics,
@@ -410,18 +435,9 @@ fn search_layout_with<E: Engine, V: Visitor>(
             visitor,
             budget,
             witnesses,
-            unit: (combination, meeting as u64),
+            unit,
             split,
         };
-        let naive = opts.run.naive || visitor.needs_inconsistent();
-        if screening == Screening::Values && !naive && !values_may_agree(&ctx, combo, lay) {
-            ctx.prune(
-                &mut stats,
-                ctx.unit_root(),
-                rf_completions(program, &statics),
-            );
-            continue;
-        }
         let part = if opts.run.naive || visitor.needs_inconsistent() {
             naive::enumerate(&ctx)?
         } else {

@@ -138,6 +138,20 @@ impl Engine for CatEngine {
         Prepared::new(&self.model, s, wanted)
     }
 
+    /// Derived from the model's checks (`vkherd_cat::shortcuts`, where each is argued):
+    /// the coherence filter's terms on this combination, and whether `co` follows asmo.
+    fn shortcuts(&self, s: &Statics, asmo_pairs: &Rel) -> Shortcuts {
+        let model = &self.model;
+        Shortcuts {
+            core: model.coherence(s, asmo_pairs).map(|c| CoreTerms {
+                po_loc: c.po_loc,
+                fr_ww: c.fr_ww,
+                events: c.events,
+            }),
+            final_by_asmo: model.shortcuts().co_by_asmo,
+        }
+    }
+
     /// Dat3M's event view: every pair of writes to a location (`Model::ordered_writes`).
     fn ordered_writes(&self, s: &Statics) -> Option<Rel> {
         self.model.ordered_writes(s)
@@ -155,20 +169,6 @@ impl<'m> PreparedModel for Prepared<'m> {
 
     fn for_asmo(&self, asmo: &Rel) -> AsmoValues {
         Prepared::for_asmo(self, asmo)
-    }
-
-    /// Derived from the model's checks (`vkherd_cat::shortcuts`, where each is argued):
-    /// the coherence filter's terms on this combination, and whether `co` follows asmo.
-    fn shortcuts(&self, s: &Statics, asmo_pairs: &Rel) -> Shortcuts {
-        let model = self.model();
-        Shortcuts {
-            core: model.coherence(s, asmo_pairs).map(|c| CoreTerms {
-                po_loc: c.po_loc,
-                fr_ww: c.fr_ww,
-                events: c.events,
-            }),
-            final_by_asmo: model.shortcuts().co_by_asmo,
-        }
     }
 
     /// The lower ends of an interval evaluation of the per-asmo program

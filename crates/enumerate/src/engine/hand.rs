@@ -142,6 +142,11 @@ impl Engine for HandEngine {
             wanted,
         }
     }
+
+    /// Every shortcut (see [`HandEngine`]).
+    fn shortcuts(&self, _: &Statics, _: &Rel) -> Shortcuts {
+        Shortcuts::ALL
+    }
 }
 
 impl PreparedModel for HandPrepared<'_> {
@@ -161,11 +166,6 @@ impl PreparedModel for HandPrepared<'_> {
             _ => None,
         };
         HandAsmo { terms, co }
-    }
-
-    /// Every shortcut (see [`HandEngine`]).
-    fn shortcuts(&self, _: &Statics, _: &Rel) -> Shortcuts {
-        Shortcuts::ALL
     }
 
     /// The terms of the empty order. Sound: `rs` and `hypors` are

@@ -126,6 +126,12 @@ pub trait Engine: Sync + 'static {
     /// `None`).
     fn prepare<'a>(&'a self, s: &'a Statics, wanted: &[&str]) -> Self::Prepared<'a>;
 
+    /// The shortcuts the model allows on this path combination, whose asmo orders the
+    /// pairs `asmo_pairs` (both directions listed; `candidates::asmo_pairs`). Asked
+    /// before the model is prepared: a combination the value screen skips is never
+    /// prepared.
+    fn shortcuts(&self, s: &Statics, asmo_pairs: &Rel) -> Shortcuts;
+
     /// The pairs of writes the enumerated order `asmo` must order on `s` (both
     /// directions), when the model decides them rather than the test's dialect
     /// ([`vkherd_model::Dialect::ordered_writes`]); asmo is then a strict order whose
@@ -150,10 +156,6 @@ pub trait PreparedModel: Sync {
 
     /// The per-asmo part of the model for `asmo`.
     fn for_asmo(&self, asmo: &Rel) -> Self::Asmo;
-
-    /// The shortcuts the model allows on this path combination, whose asmo orders the
-    /// pairs `asmo_pairs` (both directions listed; `candidates::asmo_pairs`).
-    fn shortcuts(&self, s: &Statics, asmo_pairs: &Rel) -> Shortcuts;
 
     /// Per-asmo values contained in those of every asmo that contains `partial` (a
     /// transitively closed partial asmo) and orders only `pairs`, for checking a partial

@@ -33,6 +33,9 @@
 //! ([`crate::values::MAX_THIN_AIR_ASSIGNMENTS`]), counted over every rf option.
 
 mod interleave;
+mod vals;
+
+use vals::Vals;
 
 use super::roles::Roles;
 use crate::combine::Layout;
@@ -100,75 +103,6 @@ impl<'a> Core<'a> {
     }
 }
 
-/// Sets of more values than this are widened to "any value".
-const CAP: usize = 16;
-
-/// A set of values, or any value (non-empty).
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Vals {
-    Any,
-    /// Sorted, without repeats; empty: no value at all.
-    Set(Vec<i64>),
-}
-
-impl Vals {
-    fn none() -> Vals {
-        Vals::Set(Vec::new())
-    }
-
-    fn one(v: i64) -> Vals {
-        Vals::Set(vec![v])
-    }
-
-    fn of(mut v: Vec<i64>) -> Vals {
-        v.sort_unstable();
-        v.dedup();
-        if v.len() > CAP {
-            Vals::Any
-        } else {
-            Vals::Set(v)
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        matches!(self, Vals::Set(v) if v.is_empty())
-    }
-
-    fn union(&self, other: &Vals) -> Vals {
-        match (self, other) {
-            (Vals::Set(a), Vals::Set(b)) => Vals::of(a.iter().chain(b).copied().collect()),
-            _ => Vals::Any,
-        }
-    }
-
-    /// `f(x, y)` for every x, y.
-    fn map2(&self, other: &Vals, f: impl Fn(i64, i64) -> i64) -> Vals {
-        match (self, other) {
-            _ if self.is_empty() || other.is_empty() => Vals::none(),
-            (Vals::Set(a), Vals::Set(b)) => Vals::of(
-                a.iter()
-                    .flat_map(|&x| b.iter().map(move |&y| (x, y)))
-                    .map(|(x, y)| f(x, y))
-                    .collect(),
-            ),
-            _ => Vals::Any,
-        }
-    }
-
-    /// Is `pred(x, y)` true for some x, y?
-    fn some_pair(&self, other: &Vals, pred: impl Fn(i64, i64) -> bool) -> bool {
-        match (self, other) {
-            _ if self.is_empty() || other.is_empty() => false,
-            (Vals::Set(a), Vals::Set(b)) => a.iter().any(|&x| b.iter().any(|&y| pred(x, y))),
-            _ => true,
-        }
-    }
-
-    fn intersects(&self, other: &Vals) -> bool {
-        self.some_pair(other, |x, y| x == y)
-    }
-}
-
 /// Can some consistent candidate of the combination, with sources `v` allows, have
 /// values that take every branch decision of its paths?
 pub(crate) fn may_have_values(v: &Combination<'_>) -> bool {
@@ -178,6 +112,22 @@ pub(crate) fn may_have_values(v: &Combination<'_>) -> bool {
     // (it decides nothing else, and costs more than the values on a long combination).
     if !values_reject(v) {
         return true;
+    }
+    // A read the solver guesses lies on a cycle of source-to-read edges and dependencies
+    // (`guessed_reads`), so some write depends on it: when the universe to the power of
+    // the number of such reads is within the solver's limit, no candidate can give the
+    // error, and the (costlier) count below is not needed.
+    let mut depended: Vec<usize> = write_dependencies(v, Deps::Solver)
+        .into_iter()
+        .flatten()
+        .collect();
+    depended.sort_unstable();
+    depended.dedup();
+    let most = (v.universe.len() as u128)
+        .checked_pow(depended.len() as u32)
+        .unwrap_or(u128::MAX);
+    if most <= crate::values::MAX_THIN_AIR_ASSIGNMENTS as u128 {
+        return false;
     }
     // A candidate the solver gives up on (TooManyThinAir) guesses reads on a cycle of
     // its rf, which is within every rf option: if so many could need guessing, the
@@ -229,7 +179,7 @@ fn values_reject(v: &Combination<'_>) -> bool {
     // Reads on a cycle of the values' own dependencies start with the universe (thin
     // air; `Deps::Values` says why the others need not).
     let on_cycle = cyclic(&src, &write_dependencies(v, Deps::Values));
-    let universe = Vals::of(v.universe.to_vec());
+    let universe = Vals::of(v.universe.iter().copied());
     let seed: Vec<Vals> = (0..n)
         .map(|e| match on_cycle[e] {
             true => universe.clone(),
@@ -275,10 +225,125 @@ fn values_reject(v: &Combination<'_>) -> bool {
     if !(0..v.paths.len()).all(|t| branches_may_agree(v, t, &read)) {
         return true;
     }
-    v.core.as_ref().is_some_and(|core| {
-        !rmw_sources_match(v, core, &src, &read, &write)
-            || !interleave::orders_exist(v, core, &src, &read, &write)
-    })
+    let Some(core) = &v.core else {
+        return false;
+    };
+    // The checks of the coherence core, cheapest first. The reads' values are narrowed
+    // by the branches that test them: still sets holding every candidate's values.
+    let read = narrowed_reads(v, &read);
+    if read
+        .iter()
+        .enumerate()
+        .any(|(e, r)| is_read(e) && r.is_empty())
+    {
+        return true;
+    }
+    !rmw_sources_match(v, core, &src, &read, &write, false)
+        || !interleave::orders_exist(v, core, &src, &read, &write)
+        || (v.probe_values && !rmw_sources_match(v, core, &src, &read, &write, true))
+}
+
+/// Each read's values narrowed by the branch decisions that test it directly: a jump or
+/// a compare-exchange whose operand is a register still holding the read's value (set
+/// by the read, not computed since) keeps only the values that take the decision
+/// against some value of the other operand. A candidate takes every decision of its
+/// paths with its read values, so each stays in its narrowed set; the sets only shrink,
+/// so a decision checked against a narrowed set is checked against a superset of the
+/// candidate's value. (One pass per thread: what `admissible` finds by running the
+/// thread once per value, for the common case of a loop testing what it loaded.)
+fn narrowed_reads(v: &Combination<'_>, read: &[Vals]) -> Vec<Vals> {
+    let mut narrowed = read.to_vec();
+    for t in 0..v.paths.len() {
+        let code = &v.program.threads[t].code;
+        let mut regs = initial_regs(v, t);
+        // The read whose value each register holds unchanged.
+        let mut copy_of: Vec<Option<usize>> = vec![None; regs.len()];
+        for (s, step) in v.paths[t].steps.iter().enumerate() {
+            match *step {
+                Step::Exec(i) => match &code[i] {
+                    Instruction::Access(a) => {
+                        if let (Some(d), Some(e)) = (a.dst, v.lay.step_events[t][s]) {
+                            regs[d as usize] = narrowed[e].clone();
+                            copy_of[d as usize] = Some(e);
+                        }
+                    }
+                    Instruction::Arith { op, dst, a, b, .. } => {
+                        regs[*dst as usize] =
+                            value_of(*a, &regs).map2(&value_of(*b, &regs), |x, y| arith(*op, x, y));
+                        copy_of[*dst as usize] = None;
+                    }
+                    Instruction::Jump { .. } => {}
+                },
+                Step::Cas { index, success } => {
+                    let Instruction::Access(a) = &code[index] else {
+                        continue;
+                    };
+                    let Some(cas) = &a.cas else { continue };
+                    let e = v.lay.step_events[t][s].expect("an access makes an event");
+                    // A weak compare-exchange may fail whatever it reads.
+                    if success || !cas.weak {
+                        let expected = value_of(cas.expected, &regs);
+                        narrowed[e] = match &narrowed[e] {
+                            Vals::Set(xs) => Vals::of(xs.iter().copied().filter(|&x| {
+                                Vals::one(x).some_pair(&expected, |x, y| (x == y) == success)
+                            })),
+                            Vals::Any => Vals::Any,
+                        };
+                    }
+                    if let Some(d) = a.dst {
+                        regs[d as usize] = narrowed[e].clone();
+                        copy_of[d as usize] = Some(e);
+                    }
+                    if let Some(d) = cas.success_dst {
+                        regs[d as usize] = Vals::one(i64::from(success));
+                        copy_of[d as usize] = None;
+                    }
+                }
+                Step::Jump { index, taken } => {
+                    if let Instruction::Jump {
+                        cond: Some((op, a, b)),
+                        ..
+                    } = &code[index]
+                    {
+                        let (op, a, b) = (*op, *a, *b);
+                        let vb = value_of(b, &regs);
+                        let mut tracked = (&mut narrowed[..], &mut regs[..], &copy_of[..]);
+                        narrow(a, &vb, &|x, y| compare(op, x, y) == taken, &mut tracked);
+                        let va = value_of(a, tracked.1);
+                        narrow(b, &va, &|x, y| compare(op, y, x) == taken, &mut tracked);
+                    }
+                }
+            }
+        }
+    }
+    narrowed
+}
+
+/// Keeps the values `x` of the read whose value register operand `reg` holds unchanged
+/// (if any) with `keep(x, y)` for some value `y` of the other operand, in the read's
+/// narrowed set and in every register holding it: `(narrowed, regs, copy_of)`.
+fn narrow(
+    reg: Operand,
+    other: &Vals,
+    keep: &dyn Fn(i64, i64) -> bool,
+    (narrowed, regs, copy_of): &mut (&mut [Vals], &mut [Vals], &[Option<usize>]),
+) {
+    let Operand::Reg(r) = reg else { return };
+    let Some(e) = copy_of[r as usize] else { return };
+    let kept = match &narrowed[e] {
+        Vals::Set(xs) => Vals::of(
+            xs.iter()
+                .copied()
+                .filter(|&x| Vals::one(x).some_pair(other, keep)),
+        ),
+        Vals::Any => return,
+    };
+    for (q, c) in copy_of.iter().enumerate() {
+        if *c == Some(e) {
+            regs[q] = kept.clone();
+        }
+    }
+    narrowed[e] = kept;
 }
 
 /// Under the coherence core, an RMW reads the write just before it in asmo, or the
@@ -296,6 +361,7 @@ fn rmw_sources_match(
     src: &[Vec<Source>],
     read: &[Vals],
     write: &[Vals],
+    probe_values: bool,
 ) -> bool {
     let events = &v.lay.events;
     let n = events.len();
@@ -359,13 +425,13 @@ fn rmw_sources_match(
                 .collect();
             perfect_matching(&options, 1 + writes.len() + readers.len() * n)
         };
-        // First with each RMW's whole value set (a superset of its admissible values:
-        // more options, so no matching here means none below), then, if asked, with the
-        // values each RMW's branches admit.
-        if !matching(&|_, e| read[e].clone()) {
-            return false;
-        }
-        if v.probe_values {
+        // With each RMW's whole value set or, if asked (a run of the thread per value),
+        // with the values its branches admit (fewer options, so a stronger test).
+        if !probe_values {
+            if !matching(&|_, e| read[e].clone()) {
+                return false;
+            }
+        } else {
             let mut probe = read.to_vec();
             let admitted: Vec<Vals> = readers
                 .iter()
@@ -399,7 +465,7 @@ fn admissible(v: &Combination<'_>, e: usize, read: &[Vals], probe: &mut [Vals]) 
             probe[e] = Vals::one(x);
             branches_may_agree(v, t, probe)
         })
-        .collect();
+        .collect::<Vec<i64>>();
     probe[e] = read[e].clone();
     Vals::of(admitted)
 }

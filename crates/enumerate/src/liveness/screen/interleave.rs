@@ -12,8 +12,9 @@
 //! and a read of the initial value precedes every write (`fr_init`). So in `L` each read
 //! (an RMW's read too, being one event) returns the value of the last write before it,
 //! or the initial value if there is none. Its value is in its set and the write's in the
-//! write's set ([`super`]'s fixpoint holds every candidate's values), and its source is
-//! among `sources` (which keeps every source of such a candidate).
+//! write's set (the caller's sets hold every candidate's values: the fixpoint's, narrowed
+//! by the branches), and its source is among `sources` (which keeps every source of such
+//! a candidate).
 //!
 //! The test looks for such an order by a search over the threads' positions, the last
 //! write and its value (one value of the write's set: a write stores one value), so "no
@@ -54,17 +55,7 @@ pub(super) fn orders_exist(
     if tested.is_empty() {
         return true;
     }
-    // Each read's values narrowed to those with which its thread may take its branches
-    // (each tried alone, the other reads keeping their sets, which hold their values):
-    // a candidate's read value is among them.
-    let mut probe = read.to_vec();
-    let mut narrowed = read.to_vec();
-    for &e in tested.iter().flat_map(|l| l.threads.iter().flatten()) {
-        if events[e].flags.0 & Flags::R.0 != 0 {
-            narrowed[e] = super::admissible(v, e, read, &mut probe);
-        }
-    }
-    (tested.iter()).all(|loc| loc.has_order(v, src, &narrowed, write))
+    (tested.iter()).all(|loc| loc.has_order(v, src, read, write))
 }
 
 /// One location's accesses, per thread in program order, when the test applies to it.
@@ -184,7 +175,7 @@ impl Location {
                         Some(w) => Source::Write(w),
                     };
                     let value_ok = match value {
-                        Some(x) => read[e].intersects(&Vals::one(*x)),
+                        Some(x) => read[e].contains(*x),
                         None => !read[e].is_empty(),
                     };
                     if !src[e].contains(&source) || !value_ok {
