@@ -262,9 +262,10 @@ fn narrowed_reads(v: &Combination<'_>, read: &[Vals]) -> Vec<Vals> {
             match *step {
                 Step::Exec(i) => match &code[i] {
                     Instruction::Access(a) => {
-                        if let (Some(d), Some(e)) = (a.dst, v.lay.step_events[t][s]) {
-                            regs[d as usize] = narrowed[e].clone();
-                            copy_of[d as usize] = Some(e);
+                        if let Some(d) = a.dst {
+                            let e = v.lay.step_events[t][s];
+                            regs[d as usize] = e.map_or(Vals::Any, |e| narrowed[e].clone());
+                            copy_of[d as usize] = e;
                         }
                     }
                     Instruction::Arith { op, dst, a, b, .. } => {
