@@ -196,3 +196,85 @@ impl Location {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{may_have_values, Combination, Core};
+    use crate::candidates::asmo_pairs;
+    use crate::combine::layout;
+    use crate::engine::Shortcuts;
+    use crate::paths::{thread_paths, Path, PathLimits, Step};
+    use crate::values::ValueSolver;
+    use vkherd_model::{Instruction, ModelOptions, Program, Rel, Statics};
+
+    /// Test-and-test-and-set (litmus-tests/liveness/ttas-lock.litmus): spin reading the
+    /// lock until it is free, then exchange 1; again if the exchange read 1.
+    const TTAS: &str = r#"VULKAN ttas
+{ m = 0; }
+ P0@sg 0, wg 0, qf 0                 | P1@sg 0, wg 1, qf 0                 ;
+ LC00:                               | LC10:                               ;
+ ld.atom.dv.sc0 r1, m                | ld.atom.dv.sc0 r1, m                ;
+ bne r1, 0, LC00                     | bne r1, 0, LC10                     ;
+ rmw.atom.acq.dv.sc0.semsc0 r0, m, 1 | rmw.atom.acq.dv.sc0.semsc0 r0, m, 1 ;
+ bne r0, 0, LC00                     | bne r0, 0, LC10                     ;
+ st.atom.rel.dv.sc0.semsc0 m, 0      | st.atom.rel.dv.sc0.semsc0 m, 0      ;
+exists (P0:r0 == 0)
+"#;
+
+    /// The path of thread `t` that never spins and whose exchange fails `fails` times.
+    fn failing(program: &Program, t: usize, fails: usize) -> Path {
+        let code = &program.threads[t].code;
+        let retry = code
+            .iter()
+            .rposition(|i| matches!(i, Instruction::Jump { .. }))
+            .expect("the retry jump");
+        let paths = thread_paths(&program.threads[t], t, 3, PathLimits::default()).unwrap();
+        let taken = |p: &Path, at: &dyn Fn(usize) -> bool| {
+            (p.steps.iter())
+                .filter(|s| matches!(s, Step::Jump { index, taken: true } if at(*index)))
+                .count()
+        };
+        (paths.paths.into_iter())
+            .find(|p| taken(p, &|i| i == retry) == fails && taken(p, &|i| i != retry) == 0)
+            .expect("such a path")
+    }
+
+    /// Does the screen, with the coherence core everywhere (Vulkan's), keep the
+    /// combination where P0 fails `f0` times and P1 `f1` times?
+    fn kept(f0: usize, f1: usize) -> bool {
+        let program = vkherd_dialects::load(TTAS).unwrap();
+        let paths = [failing(&program, 0, f0), failing(&program, 1, f1)];
+        let combo: Vec<&Path> = paths.iter().collect();
+        let lay = layout(&program, &combo);
+        let n = lay.events.len();
+        let s = Statics::new(&program, lay.events.clone(), Rel::empty(n), &ModelOptions::default());
+        let (pairs, _) = asmo_pairs(&program, &s, None);
+        let solver = ValueSolver::new(&program, combo.clone(), &lay);
+        let terms = Shortcuts::ALL.core.expect("the hand engine's core");
+        may_have_values(&Combination {
+            program: &program,
+            paths: combo,
+            lay: &lay,
+            universe: solver.universe(),
+            roles: None,
+            rf_allowed: &|_, _| true,
+            core: Some(Core::new(&s, terms, &pairs)),
+            probe_values: true,
+        })
+    }
+
+    #[test]
+    fn a_second_failed_exchange_needs_a_write_coherence_cannot_place() {
+        // One failure: P0 reads 0, P1 takes the lock, P0's exchange reads its 1, P1
+        // releases, P0 reads 0 and takes the lock.
+        assert!(kept(0, 0));
+        assert!(kept(1, 0));
+        assert!(kept(0, 1));
+        // Two: after P1's release (the last write of 0 P0 can read before its second
+        // exchange) only P0's own exchanges write 1, all before it. Every value set
+        // allows the reads (each may see some exchange's 1 or some 0); only the order
+        // of the location's accesses rules the combination out.
+        assert!(!kept(2, 0));
+        assert!(!kept(0, 2));
+    }
+}
