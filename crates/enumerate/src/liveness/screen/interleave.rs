@@ -247,7 +247,12 @@ exists (P0:r0 == 0)
         let combo: Vec<&Path> = paths.iter().collect();
         let lay = layout(&program, &combo);
         let n = lay.events.len();
-        let s = Statics::new(&program, lay.events.clone(), Rel::empty(n), &ModelOptions::default());
+        let s = Statics::new(
+            &program,
+            lay.events.clone(),
+            Rel::empty(n),
+            &ModelOptions::default(),
+        );
         let (pairs, _) = asmo_pairs(&program, &s, None);
         let solver = ValueSolver::new(&program, combo.clone(), &lay);
         let terms = Shortcuts::ALL.core.expect("the hand engine's core");
