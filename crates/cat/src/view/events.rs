@@ -120,7 +120,7 @@ impl View {
     }
 
     /// The view event that writes what program write `w` writes.
-    fn writer(&self, w: usize) -> usize {
+    pub fn writer(&self, w: usize) -> usize {
         self.write_half[w].unwrap_or(w)
     }
 
