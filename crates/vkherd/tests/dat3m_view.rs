@@ -68,32 +68,45 @@ fn states(model: &Arc<Model>, rel: &str) -> (Vec<String>, String) {
 /// `dialect` in the corpus whose plain enumeration is small enough (the view's cuts:
 /// `vkherd_cat::shortcuts::in_view`); the number of tests compared.
 fn search_matches_naive(file: &str, dialect: &str) -> usize {
+    let files: Vec<PathBuf> = files::corpus_files()
+        .into_iter()
+        .filter(|f| vkherd_dialects::of(&std::fs::read_to_string(f).unwrap()).name == dialect)
+        .collect();
+    compare_with_naive(file, &files, 2).len()
+}
+
+/// [`search_matches_naive`] on `files` at `--unroll unroll`: the names of the files
+/// compared.
+fn compare_with_naive(file: &str, files: &[PathBuf], unroll: u32) -> Vec<String> {
     let model = dat3m(file);
-    let (mut compared, mut skipped) = (0, Vec::new());
-    for f in files::corpus_files() {
-        let src = std::fs::read_to_string(&f).unwrap();
-        if vkherd_dialects::of(&src).name != dialect {
-            continue;
-        }
+    let (mut compared, mut skipped) = (Vec::new(), Vec::new());
+    let at = |naive: bool| {
+        let mut o = options(&model, naive);
+        o.run.unroll = unroll;
+        o
+    };
+    for f in files {
+        let src = std::fs::read_to_string(f).unwrap();
         let program = vkherd::load_litmus(&src).unwrap();
-        let naive = options(&model, true);
         let eo = vkherd_enumerate::EnumOptions {
             engine: vkherd_enumerate::AnyEngine::Cat(vkherd_enumerate::CatEngine::new(
                 model.clone(),
             )),
+            run: at(true).run,
             ..Default::default()
         };
         if vkherd_enumerate::naive_size(&program, &eo, 300_000).is_none() {
             skipped.push(f.display().to_string());
             continue;
         }
-        let pruned = report::herd_text(&vkherd::run(&program, &options(&model, false)).unwrap());
-        let plain = report::herd_text(&vkherd::run(&program, &naive).unwrap());
-        assert_eq!(pruned, plain, "{}", f.display());
-        compared += 1;
+        let pruned = report::herd_text(&vkherd::run(&program, &at(false)).unwrap());
+        let plain = report::herd_text(&vkherd::run(&program, &at(true)).unwrap());
+        assert_eq!(pruned, plain, "{} --unroll {unroll}", f.display());
+        compared.push(f.file_name().unwrap().to_string_lossy().into_owned());
     }
     eprintln!(
-        "dat3m {file}: {compared} tests compared with --naive; {} skipped (over 300000 candidates): {}",
+        "dat3m {file} --unroll {unroll}: {} tests compared with --naive; {} skipped (over 300000 candidates): {}",
+        compared.len(),
         skipped.len(),
         skipped.join(", ")
     );
@@ -110,6 +123,26 @@ fn the_search_matches_naive_enumeration_on_the_vulkan_corpus() {
 fn the_search_matches_naive_enumeration_on_the_opencl_corpus() {
     let compared = search_matches_naive("opencl.cat", "opencl");
     assert!(compared > 100, "only {compared} tests compared");
+}
+
+/// The RMW loops of litmus-tests/liveness (locks, counters: where vulkan.cat's view core,
+/// `vkherd_cat::shortcuts` module view, cuts most) at the bounds plain enumeration
+/// finishes at: the two-invocation test-and-set locks at `--unroll 1` (a lock taken and
+/// released in each completed execution), the ticket lock and the counters at 1 and 2.
+/// tas-lock-3 and ttas-lock are past plain enumeration even at 1.
+#[test]
+fn the_search_matches_naive_enumeration_on_the_rmw_loops_of_the_liveness_corpus() {
+    let loops: Vec<PathBuf> = files::litmus_files(&files::corpus_root().join("liveness"))
+        .into_iter()
+        .filter(|f| std::fs::read_to_string(f).unwrap().contains("rmw."))
+        .collect();
+    assert!(loops.len() >= 6, "{loops:?}");
+    let at1 = compare_with_naive("vulkan.cat", &loops, 1);
+    for name in ["tas-lock.litmus", "tas-lock-wg.litmus", "ticket-lock.litmus"] {
+        assert!(at1.iter().any(|c| c == name), "{name} at --unroll 1: {at1:?}");
+    }
+    let at2 = compare_with_naive("vulkan.cat", &loops, 2);
+    assert!(at2.iter().any(|c| c == "ticket-lock.litmus"), "{at2:?}");
 }
 
 #[test]
