@@ -279,7 +279,9 @@ fn explain_and_graphs_refuse_a_model_in_the_view() {
 /// What the view promises a model (docs/models.md, "Dat3M's event view"), as flags of a
 /// model in the view: none is raised in any execution of the corpus's message-passing,
 /// RMW, barrier and coherence tests of both dialects, while a control flag that holds
-/// in every execution with an RMW is raised.
+/// in every execution with an RMW is raised. (`amo` within `po`, `loc`, `int`, `vloc`,
+/// and `po` within `int`, are the facts the view's coherence core is proved with:
+/// `vkherd_cat::shortcuts`, module view, `base_within`.)
 #[test]
 fn the_view_keeps_its_promises_on_the_corpus() {
     let invariants = "\
@@ -290,6 +292,8 @@ flag ~empty co ; co \\ co as co-not-transitive
 flag ~empty [R] \\ [range(rf)] as read-without-rf
 flag ~empty rf \\ (loc & (W * R)) as rf-not-write-to-read
 flag ~empty amo \\ (po & loc & int & (R * W)) as halves-apart
+flag ~empty amo \\ vloc as halves-through-two-references
+flag ~empty po \\ int as po-across-threads
 flag ~empty [RMW] \\ [domain(amo) | range(amo)] as rmw-not-halved
 flag ~empty (R & W) | (IW & (R | F | ATOM)) as mixed-events
 flag ~empty int & (IW * ~IW) as init-in-a-thread
