@@ -338,3 +338,70 @@ flag ~empty int & (IW * ~IW) as init-in-a-thread
     }
     assert!(seen > 60, "only {seen} tests");
 }
+
+/// vulkan.cat without its `atomic` check gets no view core (crates/cat/tests/
+/// dat3m_models.rs), and rightly: two RMWs of one location in each other's scope may
+/// then both read the initial value (`r(e1)` and `r(e2)` fr from IW to both write halves,
+/// no cycle of `consistency-cycle`), which the search keeps, as plain enumeration does;
+/// the search claiming the core on every location loses it (`e1 fr_init e2 fr_init e1`
+/// on the program's events). With the check, the state is forbidden.
+#[test]
+fn claiming_the_view_core_without_rmw_atomicity_loses_a_state() {
+    use vkherd_enumerate::{collect_outcomes, AnyEngine, CatEngine, CoreTerms, Shortcuts};
+    let source = r#"VULKAN rmw-both-init
+"Two RMWs of m in each other's scope."
+{ m = 0; }
+P0@sg 0, wg 0, qf 0 | P1@sg 0, wg 1, qf 0 ;
+rmw.atom.dv.sc0 r0, m, 1 | rmw.atom.dv.sc0 r0, m, 1 ;
+exists (P0:r0 == 0 /\ P1:r0 == 0)
+"#;
+    let program = vkherd::load_litmus(source).unwrap();
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../third_party/dat3m/models/vulkan.cat");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let atomic = "empty rmw & (fre; (asmo & ext)) as atomic";
+    assert!(text.contains(atomic));
+    let variant = Model::compile(
+        Source {
+            name: "vulkan-no-atomic.cat".into(),
+            text: Arc::from(text.replace(atomic, "")),
+        },
+        &Default::default(),
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render()));
+    assert_eq!(variant.shortcuts().core, None);
+    let final_by_asmo = variant.shortcuts().co_by_asmo;
+    let engine = CatEngine::new(Arc::new(variant));
+    let run = |engine: CatEngine, naive: bool| {
+        let opts = vkherd_enumerate::EnumOptions {
+            engine: AnyEngine::Cat(engine),
+            run: RunConfig {
+                naive,
+                ..RunConfig::default()
+            },
+            ..Default::default()
+        };
+        collect_outcomes(&program, &opts).unwrap().0
+    };
+    let derived = run(engine.clone(), false);
+    assert_eq!(derived, run(engine.clone(), true));
+    assert!(derived.positive > 0, "both read 0: {derived:?}");
+    let everywhere = Shortcuts {
+        core: Some(CoreTerms {
+            po_loc: true,
+            fr_ww: false,
+            events: None,
+        }),
+        final_by_asmo,
+    };
+    let claimed = run(engine.claiming(everywhere), false);
+    assert_eq!(
+        claimed.positive, 0,
+        "the claimed core loses it: {claimed:?}"
+    );
+    let full = CatEngine::new(dat3m("vulkan.cat"));
+    assert!(full.model().shortcuts().core.is_some());
+    let with = run(full.clone(), false);
+    assert_eq!(with, run(full, true));
+    assert_eq!(with.positive, 0, "atomicity forbids it: {with:?}");
+}
