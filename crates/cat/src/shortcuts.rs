@@ -85,6 +85,7 @@ use foldhash::{HashMap, HashMapExt};
 use vkherd_model::{EventSet, Rel, StaticRel, StaticSet, Statics};
 
 mod view;
+mod view_c11;
 
 /// How `po_loc` is known to be within the relation a core proof needs it in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,6 +109,9 @@ pub enum Form {
     /// Dat3M's event view ([`view`]): the core on the locations whose writes the guard
     /// relates on the view (decided per path combination).
     View,
+    /// Dat3M's event view, C11's coherence ([`view_c11`]): the core on the locations
+    /// [`Analysis::view_c11`]'s checks cover on the view (decided per path combination).
+    ViewC11,
 }
 
 /// A model's proof of the coherence core, before a path combination is known.
@@ -146,6 +150,8 @@ pub struct Analysis {
     /// ([`Check::may_cut`]) and are monotone in the per-asmo values and asmo too
     /// ([`crate::mono::monotone_over_asmo_values`]). By index in the model's checks.
     pub partial_cut_checks: Vec<usize>,
+    /// `Form::ViewC11`: the `(A, B, H)` of each coherence check ([`view_c11`]).
+    pub view_c11: Vec<view_c11::Triple>,
 }
 
 impl Analysis {
@@ -168,9 +174,11 @@ impl Analysis {
                     Some(covered)
                 }
             },
-            Form::View => {
-                let guard = proof.guard.expect("the view's core has a guard");
-                let covered = view::covered(graph, guard, s);
+            Form::View | Form::ViewC11 => {
+                let covered = match proof.guard {
+                    Some(guard) => view::covered(graph, guard, s),
+                    None => view_c11::covered(graph, &self.view_c11, s),
+                };
                 if covered.is_empty() {
                     return None;
                 }
@@ -208,7 +216,7 @@ impl Analysis {
         Some(Core {
             po_loc,
             fr_ww: match proof.form {
-                Form::Acyclic | Form::View => proof.fr_ww,
+                Form::Acyclic | Form::View | Form::ViewC11 => proof.fr_ww,
                 Form::C11 => po_loc,
             },
             events,
@@ -410,6 +418,7 @@ pub fn analyse(graph: &Graph, checks: &[Check], co: Option<N>) -> Analysis {
         core,
         co_by_asmo,
         partial_cut_checks,
+        view_c11: Vec::new(),
     }
 }
 
@@ -493,10 +502,18 @@ impl Guarded {
 pub fn in_view(found: Analysis, graph: &Graph, checks: &[Check], co: Option<N>) -> Analysis {
     let base_co = crate::view::lookup("co").map(Op::Base);
     let co_is_base = co.is_some_and(|n| Some(&graph.node(n).op) == base_co.as_ref());
+    let (core, view_c11) = match view::derive(graph, checks) {
+        Some(core) => (Some(core), Vec::new()),
+        None => {
+            let triples = view_c11::derive(graph, checks);
+            ((!triples.is_empty()).then(view_c11::proof), triples)
+        }
+    };
     Analysis {
-        core: view::derive(graph, checks),
+        core,
         co_by_asmo: co_is_base,
         partial_cut_checks: found.partial_cut_checks,
+        view_c11,
     }
 }
 

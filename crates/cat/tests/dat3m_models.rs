@@ -175,3 +175,46 @@ fn dat3m_vulkan_variants_without_the_conditions_get_no_view_core() {
         assert_eq!(m.shortcuts().core, None, "{from} -> {to}");
     }
 }
+
+/// opencl.cat's coherence is C11's, `irreflexive coh(ghb)` and `coh(lhb)`, with `O-Rf`
+/// and `atomic`: the view's C11 core (vkherd_cat::shortcuts, module view_c11), one
+/// triple per coherence check, `A = B = dynamic_tag(~NAL)`.
+#[test]
+fn dat3m_opencl_has_the_view_c11_core() {
+    use vkherd_cat::shortcuts::{Form, PoLoc};
+    let (m, _) = compile("opencl.cat");
+    let m = m.unwrap();
+    let core = m.shortcuts().core.expect("opencl.cat's view core");
+    assert_eq!(core.form, Form::ViewC11);
+    assert_eq!(core.po_loc, PoLoc::Always);
+    assert!(!core.fr_ww);
+    let triples = &m.shortcuts().view_c11;
+    let (ghb, lhb) = (m.named("ghb").unwrap(), m.named("lhb").unwrap());
+    let hs: Vec<_> = triples.iter().map(|t| t.2).collect();
+    assert_eq!(hs, [ghb, lhb]);
+    assert!(triples.iter().all(|t| t.0.is_some() && t.0 == t.1));
+}
+
+/// opencl.cat with a condition of the C11 core broken gets none.
+#[test]
+fn dat3m_opencl_variants_without_the_conditions_get_no_view_core() {
+    let (_, text) = compile("opencl.cat");
+    let cases = [
+        ("empty rmw & (fre; coe) as atomic", ""),
+        ("irreflexive rf; (ghb | lhb) as O-Rf", ""),
+        (
+            "irreflexive coh(ghb) as O-CohG\nirreflexive coh(lhb) as O-CohL",
+            "flag ~irreflexive coh(ghb) as O-CohG\nflag ~irreflexive coh(lhb) as O-CohL",
+        ),
+        (
+            "let coh(hb) = (rf^-1)?; mo; rf?; hb",
+            "let coh(hb) = (rf^-1)?; mo; hb",
+        ),
+    ];
+    for (from, to) in cases {
+        assert!(text.contains(from), "{from}");
+        let m = compile_text(&text.replace(from, to));
+        assert!(m.dat3m_view());
+        assert_eq!(m.shortcuts().core, None, "{from} -> {to}");
+    }
+}

@@ -405,3 +405,58 @@ exists (P0:r0 == 0 /\ P1:r0 == 0)
     assert_eq!(with, run(full, true));
     assert_eq!(with.positive, 0, "atomicity forbids it: {with:?}");
 }
+
+/// Dat3M's models with their view cores on generated RMW loops: vulkan.cat on Vulkan
+/// RMW spin loops (`common::random_rmw_test`), opencl.cat on OpenCL lock loops
+/// (`common::random_opencl_lock_test`). The search with the derived shortcuts equals
+/// the search without any and plain enumeration, on the seeds small enough for it.
+#[test]
+fn dat3m_models_on_generated_rmw_loops_match_naive() {
+    use vkherd_enumerate::{collect_outcomes, AnyEngine, CatEngine, EnumOptions, Shortcuts};
+    type Generate = fn(u64) -> (String, u32);
+    let cases: [(&str, Generate, usize); 2] = [
+        ("vulkan.cat", crate::common::random_rmw_test, 10),
+        ("opencl.cat", crate::common::random_opencl_lock_test, 15),
+    ];
+    for (file, generate, least) in cases {
+        let engine = CatEngine::new(dat3m(file));
+        assert!(engine.model().shortcuts().core.is_some(), "{file}");
+        let opts = |engine: CatEngine, unroll: u32, naive: bool| EnumOptions {
+            engine: AnyEngine::Cat(engine),
+            run: RunConfig {
+                unroll,
+                naive,
+                ..RunConfig::default()
+            },
+            ..Default::default()
+        };
+        let mut compared = 0;
+        for seed in 0..30 {
+            let (source, unroll) = generate(seed);
+            let program = vkherd::load_litmus(&source).unwrap();
+            let naive = opts(engine.clone(), unroll, true);
+            if vkherd_enumerate::naive_size(&program, &naive, 100_000).is_none() {
+                continue;
+            }
+            let run = |o: &EnumOptions| collect_outcomes(&program, o).unwrap().0;
+            let search = run(&opts(engine.clone(), unroll, false));
+            let plain = engine.clone().claiming(Shortcuts::default());
+            assert_eq!(
+                search,
+                run(&opts(plain, unroll, false)),
+                "{file}, seed {seed}: the shortcuts change the outcomes\n{source}"
+            );
+            assert_eq!(
+                search,
+                run(&naive),
+                "{file}, seed {seed}: search differs from naive\n{source}"
+            );
+            compared += 1;
+        }
+        eprintln!("dat3m {file}: {compared} of 30 generated RMW loops compared with --naive");
+        assert!(
+            compared >= least,
+            "{file}: only {compared} of 30 seeds compared"
+        );
+    }
+}
