@@ -484,11 +484,12 @@ impl Guarded {
 
 /// The shortcuts of a model compiled in Dat3M's event view ([`crate::view`]), from its
 /// checks and those [`analyse`] found:
-/// - the coherence filter only as [`view`] derives it: its terms (coherence.rs) are the
-///   search's rf and asmo on the program's events, while the model's checks speak of the
-///   view's events (initial writes, RMW halves, `co` over non-atomic writes too), so the
-///   forms [`analyse`] recognises, proved for the program's events, are dropped, and
-///   [`view`]'s own form, proved for the view, is looked for instead;
+/// - the coherence filter only as [`view`] or [`view_c11`] derives it: its terms
+///   (coherence.rs) are the search's rf and asmo on the program's events, while the
+///   model's checks speak of the view's events (initial writes, RMW halves, `co` over
+///   non-atomic writes too), so the forms [`analyse`] recognises, proved for the
+///   program's events, are dropped, and the view's own forms, proved for the view, are
+///   looked for instead (an acyclicity check first, then C11's coherence);
 /// - final values by asmo only when the model's `co` is the view's base `co`: the
 ///   enumerator then orders every pair of writes to a location
 ///   ([`crate::Model::ordered_writes`]), and `co` on the program's writes is asmo itself
