@@ -200,7 +200,7 @@ impl Model {
         let co = co.filter(|&n| out.graph.kind(n) == Kind::Rel);
         let mut shortcuts = shortcuts::analyse(&out.graph, &out.checks, co);
         if view {
-            shortcuts = shortcuts::in_view(shortcuts, &out.graph, co);
+            shortcuts = shortcuts::in_view(shortcuts, &out.graph, &out.checks, co);
         }
         Ok(Model {
             shortcuts,
@@ -331,17 +331,13 @@ impl Model {
     }
 
     /// The coherence filter the search may use on the execution `s`, whose asmo orders
-    /// the pairs `asmo_pairs` ([`shortcuts::Analysis::coherence`]). None in Dat3M's
-    /// event view, whose model speaks of other events than the filter's
-    /// ([`shortcuts::in_view`]).
+    /// the pairs `asmo_pairs` ([`shortcuts::Analysis::coherence`]); in Dat3M's event
+    /// view, the one derived for the view ([`shortcuts::in_view`]).
     pub fn coherence(
         &self,
         s: &vkherd_model::Statics,
         asmo_pairs: &vkherd_model::Rel,
     ) -> Option<shortcuts::Core> {
-        if self.view {
-            return None;
-        }
         self.shortcuts.coherence(&self.graph, s, asmo_pairs)
     }
 

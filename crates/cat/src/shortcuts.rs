@@ -84,6 +84,9 @@ use crate::Check;
 use foldhash::{HashMap, HashMapExt};
 use vkherd_model::{EventSet, Rel, StaticRel, StaticSet, Statics};
 
+mod view;
+mod view_c11;
+
 /// How `po_loc` is known to be within the relation a core proof needs it in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PoLoc {
@@ -103,6 +106,12 @@ pub enum Form {
     Acyclic,
     /// C11's coherence: needs asmo total on each location's writes.
     C11,
+    /// Dat3M's event view ([`view`]): the core on the locations whose writes the guard
+    /// relates on the view (decided per path combination).
+    View,
+    /// Dat3M's event view, C11's coherence ([`view_c11`]): the core on the locations
+    /// [`Analysis::view_c11`]'s checks cover on the view (decided per path combination).
+    ViewC11,
 }
 
 /// A model's proof of the coherence core, before a path combination is known.
@@ -141,6 +150,8 @@ pub struct Analysis {
     /// ([`Check::may_cut`]) and are monotone in the per-asmo values and asmo too
     /// ([`crate::mono::monotone_over_asmo_values`]). By index in the model's checks.
     pub partial_cut_checks: Vec<usize>,
+    /// `Form::ViewC11`: the `(A, B, H)` of each coherence check ([`view_c11`]).
+    pub view_c11: Vec<view_c11::Triple>,
 }
 
 impl Analysis {
@@ -163,6 +174,17 @@ impl Analysis {
                     Some(covered)
                 }
             },
+            Form::View | Form::ViewC11 => {
+                let covered = match proof.guard {
+                    Some(guard) => view::covered(graph, guard, s),
+                    None => view_c11::covered(graph, &self.view_c11, s),
+                };
+                if covered.is_empty() {
+                    return None;
+                }
+                let every = s.set(StaticSet::R).union(s.set(StaticSet::W));
+                (!every.is_subset(&covered)).then_some(covered)
+            }
             Form::C11 => {
                 // The core holds on the locations whose writes asmo orders totally.
                 let covered = totally_ordered_locations(s, asmo_pairs);
@@ -194,7 +216,7 @@ impl Analysis {
         Some(Core {
             po_loc,
             fr_ww: match proof.form {
-                Form::Acyclic => proof.fr_ww,
+                Form::Acyclic | Form::View | Form::ViewC11 => proof.fr_ww,
                 Form::C11 => po_loc,
             },
             events,
@@ -396,6 +418,7 @@ pub fn analyse(graph: &Graph, checks: &[Check], co: Option<N>) -> Analysis {
         core,
         co_by_asmo,
         partial_cut_checks,
+        view_c11: Vec::new(),
     }
 }
 
@@ -459,12 +482,14 @@ impl Guarded {
     }
 }
 
-/// The shortcuts of a model compiled in Dat3M's event view ([`crate::view`]), from those
-/// [`analyse`] found:
-/// - no coherence filter: its terms (coherence.rs) are the search's rf and asmo on the
-///   program's events, while the model's checks speak of the view's events (initial
-///   writes, RMW halves, `co` over non-atomic writes too); what they entail of the filter
-///   is not proved, so the search runs without it;
+/// The shortcuts of a model compiled in Dat3M's event view ([`crate::view`]), from its
+/// checks and those [`analyse`] found:
+/// - the coherence filter only as [`view`] or [`view_c11`] derives it: its terms
+///   (coherence.rs) are the search's rf and asmo on the program's events, while the
+///   model's checks speak of the view's events (initial writes, RMW halves, `co` over
+///   non-atomic writes too), so the forms [`analyse`] recognises, proved for the
+///   program's events, are dropped, and the view's own forms, proved for the view, are
+///   looked for instead (an acyclicity check first, then C11's coherence);
 /// - final values by asmo only when the model's `co` is the view's base `co`: the
 ///   enumerator then orders every pair of writes to a location
 ///   ([`crate::Model::ordered_writes`]), and `co` on the program's writes is asmo itself
@@ -475,13 +500,21 @@ impl Guarded {
 ///   maps to one pair), and the bounds on asmo map to bounds on `co`
 ///   (`Prepared::lower_asmo`), so a check monotone in the view's inputs is monotone in the
 ///   search's, and [`crate::mono`]'s arguments hold unchanged.
-pub fn in_view(found: Analysis, graph: &Graph, co: Option<N>) -> Analysis {
+pub fn in_view(found: Analysis, graph: &Graph, checks: &[Check], co: Option<N>) -> Analysis {
     let base_co = crate::view::lookup("co").map(Op::Base);
     let co_is_base = co.is_some_and(|n| Some(&graph.node(n).op) == base_co.as_ref());
+    let (core, view_c11) = match view::derive(graph, checks) {
+        Some(core) => (Some(core), Vec::new()),
+        None => {
+            let triples = view_c11::derive(graph, checks);
+            ((!triples.is_empty()).then(view_c11::proof), triples)
+        }
+    };
     Analysis {
-        core: None,
+        core,
         co_by_asmo: co_is_base,
         partial_cut_checks: found.partial_cut_checks,
+        view_c11,
     }
 }
 
@@ -541,7 +574,11 @@ impl<'g> Prover<'g> {
         let (oa, ob) = (self.op(a), self.op(b));
         match (oa, ob) {
             (Op::Empty, _) | (_, Op::Full) => return true,
-            (Op::Base(x), Op::Base(y)) if BASE_WITHIN.contains(&(*x, *y)) => return true,
+            (Op::Base(x), Op::Base(y))
+                if BASE_WITHIN.contains(&(*x, *y)) || view::base_within(*x, *y) =>
+            {
+                return true
+            }
             _ => {}
         }
         // Rules that take `b` apart without losing anything.
@@ -684,21 +721,32 @@ impl<'g> Prover<'g> {
 /// `total-order(P, C, F)` (which contains P) is bounded below by P's lower end and above
 /// by everything, and a fixpoint whose inputs are not exact by nothing and everything.
 pub fn lower_bound(g: &Graph, n: N, s: &Statics) -> Value {
+    lower_bound_on(g, n, s.n(), &|b| static_value(b, s))
+}
+
+/// [`lower_bound`] on `size` events whose static bases have the values `statics` gives
+/// (Dat3M's event view: [`crate::view::events::View::static_value`]).
+pub fn lower_bound_on(g: &Graph, n: N, size: usize, statics: &dyn Fn(BaseName) -> Value) -> Value {
     let mut memo: Vec<Option<(Value, Value)>> = vec![None; g.nodes().len()];
-    interval(g, n, s, &mut memo);
+    interval(g, n, size, statics, &mut memo);
     memo[n as usize].take().expect("computed").0
 }
 
-fn interval(g: &Graph, n: N, s: &Statics, memo: &mut Vec<Option<(Value, Value)>>) {
+fn interval(
+    g: &Graph,
+    n: N,
+    size: usize,
+    statics: &dyn Fn(BaseName) -> Value,
+    memo: &mut Vec<Option<(Value, Value)>>,
+) {
     if memo[n as usize].is_some() {
         return;
     }
     let node = g.node(n);
-    let size = s.n();
     let ops = node.op.operands();
     if !matches!(node.op, Op::Base(_) | Op::Fix { .. }) {
         for &o in &ops {
-            interval(g, o, s, memo);
+            interval(g, o, size, statics, memo);
         }
     }
     let lo = |memo: &Vec<Option<(Value, Value)>>, o: N| -> Value {
@@ -706,7 +754,7 @@ fn interval(g: &Graph, n: N, s: &Statics, memo: &mut Vec<Option<(Value, Value)>>
     };
     let v = match &node.op {
         Op::Base(b) if b.stage() == Stage::Static => {
-            let v = static_value(*b, s);
+            let v = statics(*b);
             (v.clone(), v)
         }
         Op::Base(_) => (
@@ -715,7 +763,7 @@ fn interval(g: &Graph, n: N, s: &Statics, memo: &mut Vec<Option<(Value, Value)>>
         ),
         Op::Fix { inputs, .. } => {
             for &o in inputs {
-                interval(g, o, s, memo);
+                interval(g, o, size, statics, memo);
             }
             let exact = inputs.iter().all(|&o| {
                 let (l, u) = memo[o as usize].as_ref().expect("input");

@@ -111,3 +111,110 @@ fn dat3m_models_are_for_their_own_dialect_only() {
         }
     }
 }
+
+/// vulkan.cat, compiled from `text` in the view (as `--model FILE` compiles it).
+fn compile_text(text: &str) -> Model {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../third_party/dat3m/models/variant.cat");
+    let src = Source {
+        name: path.display().to_string(),
+        text: Arc::from(text),
+    };
+    Model::compile(src, &BTreeSet::new()).unwrap_or_else(|e| panic!("{}", e.render()))
+}
+
+/// vulkan.cat's `consistency-cycle` (locord, rf, fr and `asmo = co & mutordatom`) and
+/// `atomic` give the view's coherence core on the locations whose writes `mutordatom`
+/// relates (vkherd_cat::shortcuts, module view): the guard is vulkan.cat's
+/// `mutordatom`, `po_loc` is in the core, `fr_ww` is not.
+#[test]
+fn dat3m_vulkan_has_the_view_core_guarded_by_mutordatom() {
+    use vkherd_cat::shortcuts::{Form, PoLoc};
+    let (m, _) = compile("vulkan.cat");
+    let m = m.unwrap();
+    let core = m.shortcuts().core.expect("vulkan.cat's view core");
+    assert_eq!(core.form, Form::View);
+    assert_eq!(core.po_loc, PoLoc::Always);
+    assert!(!core.fr_ww);
+    assert_eq!(core.guard, m.named("mutordatom"));
+}
+
+/// Each of the conditions the view's core needs, removed from vulkan.cat in turn: the
+/// model then gets no core. The lines are vulkan.cat's own, changed as each case says.
+#[test]
+fn dat3m_vulkan_variants_without_the_conditions_get_no_view_core() {
+    let (_, text) = compile("vulkan.cat");
+    let cases = [
+        // No RMW atomicity: two RMWs may read one write.
+        ("empty rmw & (fre; (asmo & ext)) as atomic", ""),
+        // Atomicity between work-groups only: not within the check.
+        (
+            "empty rmw & (fre; (asmo & ext)) as atomic",
+            "empty rmw & (fre; (asmo & ext & ~swg)) as atomic",
+        ),
+        // The check a flag: it makes no candidate inconsistent.
+        (
+            "acyclic (locord | rf | fr | asmo) as consistency-cycle",
+            "flag ~acyclic (locord | rf | fr | asmo) as consistency-cycle",
+        ),
+        // fr from the initial write left out of the cycle.
+        (
+            "acyclic (locord | rf | fr | asmo) as consistency-cycle",
+            "acyclic (locord | rf | ((rf & locord)^-1 ; (W * W) & locord) | (rf^-1; asmo) | asmo) as consistency-cycle",
+        ),
+        // locord without program order (the internal case and the RMW halves).
+        (
+            "(  (hb & int & vloc) |",
+            "(  (hb & int & vloc & ext) |",
+        ),
+    ];
+    for (from, to) in cases {
+        assert!(text.contains(from), "{from}");
+        let m = compile_text(&text.replace(from, to));
+        assert!(m.dat3m_view());
+        assert_eq!(m.shortcuts().core, None, "{from} -> {to}");
+    }
+}
+
+/// opencl.cat's coherence is C11's, `irreflexive coh(ghb)` and `coh(lhb)`, with `O-Rf`
+/// and `atomic`: the view's C11 core (vkherd_cat::shortcuts, module view_c11), one
+/// triple per coherence check, `A = B = dynamic_tag(~NAL)`.
+#[test]
+fn dat3m_opencl_has_the_view_c11_core() {
+    use vkherd_cat::shortcuts::{Form, PoLoc};
+    let (m, _) = compile("opencl.cat");
+    let m = m.unwrap();
+    let core = m.shortcuts().core.expect("opencl.cat's view core");
+    assert_eq!(core.form, Form::ViewC11);
+    assert_eq!(core.po_loc, PoLoc::Always);
+    assert!(!core.fr_ww);
+    let triples = &m.shortcuts().view_c11;
+    let (ghb, lhb) = (m.named("ghb").unwrap(), m.named("lhb").unwrap());
+    let hs: Vec<_> = triples.iter().map(|t| t.2).collect();
+    assert_eq!(hs, [ghb, lhb]);
+    assert!(triples.iter().all(|t| t.0.is_some() && t.0 == t.1));
+}
+
+/// opencl.cat with a condition of the C11 core broken gets none.
+#[test]
+fn dat3m_opencl_variants_without_the_conditions_get_no_view_core() {
+    let (_, text) = compile("opencl.cat");
+    let cases = [
+        ("empty rmw & (fre; coe) as atomic", ""),
+        ("irreflexive rf; (ghb | lhb) as O-Rf", ""),
+        (
+            "irreflexive coh(ghb) as O-CohG\nirreflexive coh(lhb) as O-CohL",
+            "flag ~irreflexive coh(ghb) as O-CohG\nflag ~irreflexive coh(lhb) as O-CohL",
+        ),
+        (
+            "let coh(hb) = (rf^-1)?; mo; rf?; hb",
+            "let coh(hb) = (rf^-1)?; mo; hb",
+        ),
+    ];
+    for (from, to) in cases {
+        assert!(text.contains(from), "{from}");
+        let m = compile_text(&text.replace(from, to));
+        assert!(m.dat3m_view());
+        assert_eq!(m.shortcuts().core, None, "{from} -> {to}");
+    }
+}

@@ -115,12 +115,12 @@ impl View {
     }
 
     /// The view events of program event `e`: itself, and its write half.
-    fn views(&self, e: usize) -> impl Iterator<Item = usize> + '_ {
+    pub fn views(&self, e: usize) -> impl Iterator<Item = usize> + '_ {
         std::iter::once(e).chain(self.write_half[e])
     }
 
     /// The view event that writes what program write `w` writes.
-    fn writer(&self, w: usize) -> usize {
+    pub fn writer(&self, w: usize) -> usize {
         self.write_half[w].unwrap_or(w)
     }
 
@@ -135,6 +135,11 @@ impl View {
             }
         }
         out
+    }
+
+    /// The initial write of location `l`, if an event accesses it.
+    pub fn init(&self, l: usize) -> Option<usize> {
+        self.init.get(l).copied().flatten()
     }
 
     fn inits(&self) -> impl Iterator<Item = usize> + '_ {
