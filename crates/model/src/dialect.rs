@@ -255,4 +255,8 @@ pub struct BundledModel {
     /// so the differential tests (crates/enumerate/tests/cat_model.rs) compare the two.
     /// The search's shortcuts are derived from the model's checks, whatever this says.
     pub hand_written_twin: bool,
+    /// The name its file gives the data race of semantics.md ("Outcomes": `dr`
+    /// non-empty), which reports call `data-race` ([`crate::ModelFlag::DataRace`]);
+    /// `None`: it has no such flag. Its other flags keep their names.
+    pub race_flag: Option<&'static str>,
 }

@@ -70,6 +70,7 @@ pub static PTX: Dialect = Dialect {
             doc: "NVIDIA's PTX memory model with proxies (PTX ISA 7.5, mixed-proxy Alloy), default for PTX tests",
             summary: Some("NVIDIA's PTX memory model with proxies (PTX 7.5), cat engine; the default for PTX tests"),
             hand_written_twin: false,
+            race_flag: None,
         },
         BundledModel {
             name: "ptx-v6.0",
@@ -78,6 +79,7 @@ pub static PTX: Dialect = Dialect {
             doc: "NVIDIA's PTX memory model of PTX ISA 6.0 (ASPLOS 2019 Alloy; no proxies)",
             summary: Some("NVIDIA's PTX 6.0 memory model (no proxies), cat engine"),
             hand_written_twin: false,
+            race_flag: None,
         },
     ],
     model_files: MODEL_FILES,
