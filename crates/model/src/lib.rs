@@ -18,7 +18,7 @@ pub mod variant;
 pub use axioms::Derived;
 pub use dialect::{
     AsmoShape, BarrierWait, BaseValue, BundledModel, Dat3mView, DepKind, Dialect, DialectBase,
-    ScopeLevel,
+    LackedBase, ScopeLevel,
 };
 pub use execution::{Event, StaticRel, StaticSet, Statics};
 pub use flags::{Flags, FLAG_NAMES};

@@ -43,7 +43,7 @@ mod tests {
 
     #[test]
     fn the_data_race_comes_first_then_names_in_order() {
-        let mut flags = vec![
+        let mut flags = [
             ModelFlag::Named("unsequenced_race".into()),
             ModelFlag::Named("data_race".into()),
             ModelFlag::DataRace,

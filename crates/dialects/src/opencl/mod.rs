@@ -38,6 +38,7 @@ pub static OPENCL: Dialect = Dialect {
     root: "system",
     barrier_level: 1,
     bases: BASES,
+    lacks: &[],
     models: &[BundledModel {
         name: "opencl",
         variants: &[],

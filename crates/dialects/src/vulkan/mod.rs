@@ -42,6 +42,7 @@ pub static VULKAN: Dialect = Dialect {
     root: "device",
     barrier_level: 1,
     bases: BASES,
+    lacks: &[],
     models: &[
         BundledModel {
             name: "vulkan",
