@@ -186,12 +186,16 @@ fn spin_unroll(c: &mut Criterion) {
 /// benches/rmw-loops/ (a Vulkan, an OpenCL and a PTX spin lock of three invocations, and
 /// TSan: three OpenCL work-items in compare-exchange lock loops) under their dialect's
 /// bundled model (the PTX lock also under ptx-v6.0) and under a user model
-/// (rc11-coherence.cat), at the default `--unroll`.
+/// (rc11-coherence.cat; on the PTX lock its form for PTX, rc11-coherence-ptx.cat, since
+/// PTX tests have no `A`), at the default `--unroll`.
 fn rmw_loops(c: &mut Criterion) {
     let mut g = c.benchmark_group("rmw-loops");
     g.sample_size(10).measurement_time(Duration::from_secs(3));
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benches/rmw-loops");
-    let user = dir.join("rc11-coherence.cat");
+    let user = |test: &str| match test.contains("ptx") {
+        true => dir.join("rc11-coherence-ptx.cat"),
+        false => dir.join("rc11-coherence.cat"),
+    };
     let every = [
         "spinlock-vulkan-3",
         "spinlock-opencl-3",
@@ -203,19 +207,20 @@ fn rmw_loops(c: &mut Criterion) {
         ("ptx-v6.0", &["spinlock-ptx-3"][..]),
         ("rc11-coherence", &every[..]),
     ] {
-        let choice = match model {
-            "default" => vkherd::models::ModelChoice::default(),
-            "rc11-coherence" => {
-                vkherd::models::resolve(user.to_str().expect("utf-8 path"), &[], false)
-                    .expect("the user model compiles")
-            }
-            name => vkherd::models::resolve(name, &[], false).expect("a bundled model"),
-        };
-        let opts = Options {
-            model: choice,
-            ..Options::default()
-        };
         for &test in tests {
+            let choice = match model {
+                "default" => vkherd::models::ModelChoice::default(),
+                "rc11-coherence" => {
+                    let file = user(test);
+                    vkherd::models::resolve(file.to_str().expect("utf-8 path"), &[], false)
+                        .expect("the user model compiles")
+                }
+                name => vkherd::models::resolve(name, &[], false).expect("a bundled model"),
+            };
+            let opts = Options {
+                model: choice,
+                ..Options::default()
+            };
             let text = std::fs::read_to_string(dir.join(format!("{test}.litmus"))).unwrap();
             let p = load(&text);
             g.throughput(Throughput::Elements(candidates(&p, &opts)));

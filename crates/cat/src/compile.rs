@@ -240,6 +240,9 @@ impl<'a> Compiler<'a> {
                 span,
             } => {
                 let flag = mode != CheckMode::Check;
+                if flag && self.checks.iter().filter(|c| c.flag).count() >= Limit::Flags.max() {
+                    return Err(Error::limit(Limit::Flags, span));
+                }
                 // `undefined_unless C` is raised when C fails: a flag on `~C`.
                 let written = negated;
                 let negated = negated != (mode == CheckMode::UndefinedUnless);

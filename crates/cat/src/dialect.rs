@@ -23,11 +23,13 @@ pub fn never_produced(dialect: &Dialect) -> Vec<BaseName> {
 }
 
 /// `b` is a base of some dialect, not of `dialect` (in Dat3M's event view, the
-/// dialects' Dat3M names count too: `WI` is OpenCL's only).
+/// dialects' Dat3M names count too: `WI` is OpenCL's only), or a shared base `dialect`
+/// declares its tests never produce ([`Dialect::lacks`]: PTX's `A`).
 fn is_foreign(b: BaseName, dialect: &Dialect) -> bool {
     let name = b.name();
     let has = |d: &Dialect| d.base(name).is_some() || crate::view::dialect_name(d, name).is_some();
-    !has(dialect) && vkherd_dialects::ALL.iter().any(|d| has(d))
+    let lacked = dialect.lacks.iter().any(|l| l.name == name);
+    lacked || (!has(dialect) && vkherd_dialects::ALL.iter().any(|d| has(d)))
 }
 
 impl Model {

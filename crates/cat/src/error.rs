@@ -39,6 +39,9 @@ pub enum Limit {
     CallDepth,
     /// Files included in one another.
     IncludeDepth,
+    /// `flag` and `undefined_unless` checks of one model: a candidate's raised flags are
+    /// one 64-bit mask (`Evaluation::flag_bits`).
+    Flags,
 }
 
 impl Limit {
@@ -50,6 +53,7 @@ impl Limit {
             Limit::DefinitionDepth => 1000,
             Limit::CallDepth => 64,
             Limit::IncludeDepth => 16,
+            Limit::Flags => 64,
         }
     }
 }
@@ -118,6 +122,7 @@ impl Error {
             Limit::IncludeDepth => {
                 format!("includes nested more than {m} deep (does a file include itself?)")
             }
+            Limit::Flags => format!("more than {m} `flag` and `undefined_unless` checks"),
         };
         Error::new(
             ErrorKind::Limit(limit),

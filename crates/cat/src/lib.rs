@@ -136,6 +136,9 @@ pub struct Model {
     shortcuts: shortcuts::Analysis,
     /// Compiled in Dat3M's event view ([`view`]).
     view: bool,
+    /// The index among its flags ([`Model::flags`]) of the one its bundled descriptor
+    /// declares the data race ([`Bundled::race_flag`]); `None` for a model from a file.
+    race_flag: Option<usize>,
 }
 
 impl Model {
@@ -214,6 +217,7 @@ impl Model {
             bases_read: OnceLock::new(),
             reads_dependencies: OnceLock::new(),
             view,
+            race_flag: None,
         })
     }
 
@@ -240,6 +244,11 @@ impl Model {
             &variants,
         )?;
         m.name = name.to_string();
+        m.race_flag = b.race_flag.map(|race| {
+            let flags = m.checks.iter().filter(|c| c.flag);
+            (flags.clone().position(|c| c.name == race))
+                .expect("a bundled model's race flag is one of its flags")
+        });
         Ok(m)
     }
 
@@ -275,6 +284,7 @@ impl Model {
         v.insert(variant.to_string());
         let mut m = Model::compile(self.source.clone(), &v).expect("compiled once already");
         m.name = self.name.clone();
+        m.race_flag = self.race_flag;
         m
     }
 
@@ -359,6 +369,19 @@ impl Model {
                 .restrict(w, w)
                 .minus(s.rel(StaticRel::Id))
         })
+    }
+
+    /// The flags the model can raise, as reports name them, in the order of its flag
+    /// checks: bit `i` of [`eval::Evaluation::flag_bits`] is the `i`-th.
+    pub fn flags(&self) -> Vec<vkherd_model::ModelFlag> {
+        use vkherd_model::ModelFlag;
+        let flags = self.checks.iter().filter(|c| c.flag).enumerate();
+        flags
+            .map(|(i, c)| match self.race_flag == Some(i) {
+                true => ModelFlag::DataRace,
+                false => ModelFlag::Named(Arc::from(c.name.as_str())),
+            })
+            .collect()
     }
 
     /// Names of the flags the model can raise.

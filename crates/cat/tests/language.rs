@@ -301,3 +301,32 @@ fn every_prefix_of_the_vulkan_model_compiles_or_fails_at_a_real_place() {
     }
     assert!(errors > 100, "{errors}");
 }
+
+/// A model's flags as reports name them: the data race only where a bundled model's
+/// descriptor declares it (`BundledModel::race_flag`), every other flag by its own name,
+/// a model from a file's `racy` included.
+#[test]
+fn only_a_bundled_descriptor_makes_a_flag_the_data_race() {
+    use vkherd_model::ModelFlag;
+    let named = |n: &str| ModelFlag::Named(n.into());
+    let vulkan = Model::bundled("vulkan", &[]).unwrap();
+    assert_eq!(vulkan.flags(), [ModelFlag::DataRace]);
+    // With a variant, recompiled: the same declaration.
+    assert_eq!(
+        vulkan.with_variant("no-chains").flags(),
+        [ModelFlag::DataRace]
+    );
+    assert_eq!(
+        Model::bundled("opencl", &[]).unwrap().flags(),
+        [ModelFlag::DataRace]
+    );
+    assert_eq!(Model::bundled("ptx", &[]).unwrap().flags(), []);
+    let asserts = Model::bundled("vulkan-asserts", &[]).unwrap().flags();
+    assert_eq!(asserts[0], ModelFlag::DataRace);
+    assert!(asserts[1..].contains(&named("not-locordcomplete")));
+    // The same text as vulkan.cat's, from a file: its own name.
+    let text = vkherd_cat::bundled_file("vulkan.cat").unwrap();
+    assert_eq!(compile(text).unwrap().flags(), [named("racy")]);
+    let two = compile("let co = asmo\nflag ~empty rf as b\nundefined_unless empty po as a\n");
+    assert_eq!(two.unwrap().flags(), [named("b"), named("a")]);
+}

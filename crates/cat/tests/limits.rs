@@ -165,3 +165,20 @@ fn the_bundled_models_are_far_from_the_definition_depth_limit() {
         assert!(deepest < 100, "{name}: {deepest}");
     }
 }
+
+#[test]
+fn a_sixty_fifth_flag_is_a_flags_limit_error_and_sixty_four_compile() {
+    // A candidate's raised flags are one 64-bit mask (`Evaluation::flag_bits`).
+    let flags = |n: usize| -> String {
+        let mut text = String::from("let co = asmo\nacyclic po as c\n");
+        for i in 0..n {
+            text.push_str(&format!("flag ~empty po as f{i}\n"));
+        }
+        text
+    };
+    let m = compile(&flags(Limit::Flags.max())).unwrap_or_else(|e| panic!("{}", e.render()));
+    assert_eq!(m.flags().len(), 64);
+    let e = limit_error(&flags(Limit::Flags.max() + 1), Limit::Flags);
+    // At the 65th flag (line 3 is the first).
+    assert_eq!(e.diagnostic.span.line as usize, 2 + Limit::Flags.max() + 1);
+}

@@ -138,7 +138,11 @@ fn final_states<J: Judgement>(program: &Program, c: &CandidateView<'_, J>) -> Ve
 /// before thin air, then by events (the paths), barrier meetings, rf, asmo and values.
 fn key<J: Judgement>(c: &CandidateView<'_, J>) -> Vec<i64> {
     let s = c.statics;
-    let mut k = vec![c.eval.racy() as i64, c.values.thin_air as i64, s.n() as i64];
+    let mut k = vec![
+        c.eval.flagged() as i64,
+        c.values.thin_air as i64,
+        s.n() as i64,
+    ];
     for e in s.events() {
         k.extend([e.thread as i64, e.instr as i64]);
     }
@@ -181,7 +185,7 @@ fn capture<J: Judgement>(
         asmo: c.asmo.clone(),
         values: c.values.clone(),
         consistent: c.consistent,
-        racy: c.eval.racy(),
+        racy: c.eval.flagged(),
         states,
         key,
     }

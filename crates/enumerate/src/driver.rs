@@ -5,7 +5,7 @@ use crate::budget::Budget;
 use crate::candidates::asmo_pairs;
 use crate::combine::{check_instances, layout, meetings, Layout, Meeting};
 use crate::ctx::Ctx;
-use crate::engine::{AnyEngine, CoreTerms, Engine, Shortcuts};
+use crate::engine::{with_engine, AnyEngine, CoreTerms, Engine, Shortcuts};
 use crate::error::{barrier_error, EnumError, EnumErrorKind};
 use crate::options::EnumOptions;
 use crate::paths::{thread_paths, Path, PathCombinations, ThreadPaths};
@@ -37,10 +37,7 @@ pub fn enumerate_in<V: Visitor>(
     visitor: &V,
     budget: &Budget,
 ) -> Result<(V::Acc, EnumStats), EnumError> {
-    match &opts.engine {
-        AnyEngine::Hand(e) => enumerate_with(program, e, opts, visitor, budget),
-        AnyEngine::Cat(e) => enumerate_with(program, e, opts, visitor, budget),
-    }
+    with_engine!(&opts.engine, e => enumerate_with(program, e, opts, visitor, budget))
 }
 
 /// [`enumerate`] with `engine`, the engine `opts` holds, unwrapped: the search is
@@ -228,28 +225,16 @@ pub(crate) fn search_layout<V: Visitor>(
     combo: &[&Path],
     layout: (&Layout, Vec<Rel>),
 ) -> Result<(V::Acc, EnumStats), EnumError> {
-    match &opts.engine {
-        AnyEngine::Hand(e) => search_layout_with(
-            program,
-            (e, opts),
-            visitor,
-            budgets,
-            unit,
-            combo,
-            layout,
-            Screening::Visitor,
-        ),
-        AnyEngine::Cat(e) => search_layout_with(
-            program,
-            (e, opts),
-            visitor,
-            budgets,
-            unit,
-            combo,
-            layout,
-            Screening::Visitor,
-        ),
-    }
+    with_engine!(&opts.engine, e => search_layout_with(
+        program,
+        (e, opts),
+        visitor,
+        budgets,
+        unit,
+        combo,
+        layout,
+        Screening::Visitor,
+    ))
 }
 
 /// The barrier checks [`search_layout`] makes of each meeting before searching it, for

@@ -1,5 +1,5 @@
 //! The herd-style outcome of a `.litmus` test: final states of the consistent executions,
-//! condition counts and the data-race flag (semantics.md "Outcomes").
+//! condition counts and the flags the model raised (semantics.md "Outcomes").
 
 use crate::engine::{Judgement, Wanted};
 use crate::error::EnumError;
@@ -9,15 +9,19 @@ use crate::visitor::{CandidateView, Visitor};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::RwLock;
-use vkherd_model::{Observable, Program, Quantifier, StaticSet, Statics};
+use vkherd_model::{ModelFlag, Observable, Program, Quantifier, StaticSet, Statics};
 
 /// What is known about one final state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct StateInfo {
     /// (execution, final state) pairs reaching it.
     pub count: u64,
-    /// Some race-free execution reaches it.
+    /// Some execution that does not raise the data race ([`ModelFlag::DataRace`])
+    /// reaches it: without one, it is marked `# racy`.
     pub race_free: bool,
+    /// Some execution that raises no flag of the model reaches it: without one (and
+    /// racy executions among them), it is marked `# flagged`.
+    pub unflagged: bool,
     /// Some execution that is not thin air reaches it.
     pub not_thin_air: bool,
     /// It satisfies the final condition.
@@ -32,8 +36,8 @@ pub struct Outcomes {
     /// Counted (execution, final state) pairs satisfying / not satisfying the condition.
     pub positive: u64,
     pub negative: u64,
-    /// Some counted execution is racy.
-    pub flag_data_race: bool,
+    /// The flags counted executions raise (herd7's `Flag NAME` lines), in report order.
+    pub flags: BTreeSet<ModelFlag>,
     /// Consistent executions (before the filter).
     pub consistent: u64,
     /// Counted executions that are thin air.
@@ -41,6 +45,16 @@ pub struct Outcomes {
 }
 
 impl Outcomes {
+    /// The data race is among the flags raised (`Flag data-race`).
+    pub fn data_race(&self) -> bool {
+        self.flags.contains(&ModelFlag::DataRace)
+    }
+
+    /// Some flag other than the data race is raised.
+    pub fn other_flags(&self) -> bool {
+        self.flags.iter().any(|f| *f != ModelFlag::DataRace)
+    }
+
     fn merge(mut self, mut other: Outcomes) -> Outcomes {
         // Insert the smaller map into the larger: merging is commutative, and this keeps
         // the reductions of a run with many states linear rather than quadratic.
@@ -51,12 +65,13 @@ impl Outcomes {
             let e = self.states.entry(k).or_default();
             e.count += v.count;
             e.race_free |= v.race_free;
+            e.unflagged |= v.unflagged;
             e.not_thin_air |= v.not_thin_air;
             e.satisfies |= v.satisfies;
         }
         self.positive += other.positive;
         self.negative += other.negative;
-        self.flag_data_race |= other.flag_data_race;
+        self.flags.extend(other.flags);
         self.consistent += other.consistent;
         self.thin_air += other.thin_air;
         self
@@ -66,20 +81,34 @@ impl Outcomes {
 /// Collects [`Outcomes`] from consistent candidates.
 pub struct OutcomeCollector<'p> {
     pub program: &'p Program,
+    /// The engine's flags, in the order of its flag bits ([`crate::Engine::flags`]).
+    flags: Vec<ModelFlag>,
+    /// The bit of [`ModelFlag::DataRace`] among them, if the model has it.
+    race_bits: u64,
     pub speedcheck: Speedcheck,
     /// Only the set of states and their marks are needed (counts are not exact).
     pub states_only: bool,
     /// `Fast`: a kept execution has been found.
     settled: AtomicBool,
-    /// `states_only`: states already reached by an execution that is race-free and not
-    /// thin air (their marks cannot change any more).
+    /// `states_only`: states already reached by an execution that raises no flag and is
+    /// not thin air (their marks cannot change any more).
     saturated: RwLock<BTreeSet<Vec<i64>>>,
 }
 
 impl<'p> OutcomeCollector<'p> {
-    pub fn new(program: &'p Program, speedcheck: Speedcheck, states_only: bool) -> Self {
+    pub fn new(
+        program: &'p Program,
+        flags: Vec<ModelFlag>,
+        speedcheck: Speedcheck,
+        states_only: bool,
+    ) -> Self {
+        let race_bits = (flags.iter().enumerate())
+            .filter(|(_, f)| **f == ModelFlag::DataRace)
+            .fold(0, |bits, (i, _)| bits | 1 << i);
         OutcomeCollector {
             program,
+            flags,
+            race_bits,
             speedcheck,
             states_only,
             settled: AtomicBool::new(false),
@@ -187,7 +216,8 @@ impl Visitor for OutcomeCollector<'_> {
             return;
         }
         acc.consistent += 1;
-        let racy = c.eval.racy();
+        let raised = c.eval.flag_bits();
+        let racy = raised & self.race_bits != 0;
         let program = self.program;
         let columns = final_values(program, s, c);
         let mut counted_any = false;
@@ -216,7 +246,7 @@ impl Visitor for OutcomeCollector<'_> {
             if self.speedcheck == Speedcheck::Fast {
                 self.settled.store(true, Ordering::Relaxed);
             }
-            if self.states_only && !racy && !c.values.thin_air {
+            if self.states_only && raised == 0 && !c.values.thin_air {
                 self.saturated
                     .write()
                     .expect("no panic while held")
@@ -230,11 +260,16 @@ impl Visitor for OutcomeCollector<'_> {
             let e = acc.states.entry(state.to_vec()).or_default();
             e.count += 1;
             e.race_free |= !racy;
+            e.unflagged |= raised == 0;
             e.not_thin_air |= !c.values.thin_air;
             e.satisfies = satisfies;
         });
         if counted_any {
-            acc.flag_data_race |= racy;
+            for (i, flag) in self.flags.iter().enumerate() {
+                if raised >> i & 1 == 1 && !acc.flags.contains(flag) {
+                    acc.flags.insert(flag.clone());
+                }
+            }
             if c.values.thin_air {
                 acc.thin_air += 1;
             }
@@ -256,9 +291,9 @@ impl Visitor for OutcomeCollector<'_> {
     /// - states only: every column is known, so every execution below reaches this one
     ///   state, which is already listed with its final marks (a race-free, not thin-air
     ///   execution reached it, and `satisfies` is a function of the state). Only counts
-    ///   and the global data-race flag could change, and this mode reports neither. A
-    ///   state seen only racy (or thin air) so far is never skipped: a race-free execution
-    ///   below would clear its mark.
+    ///   and the flags raised could change, and this mode reports neither. A state seen
+    ///   only flagged (or thin air) so far is never skipped: an execution below that
+    ///   raises no flag (or the data race only) would clear its mark.
     fn skip(&self, known: &[Option<i64>]) -> bool {
         let program = self.program;
         let value = |o: Observable| {
@@ -330,7 +365,12 @@ pub fn collect_outcomes_in(
     opts: &EnumOptions,
     budget: &crate::Budget,
 ) -> Result<(Outcomes, EnumStats), EnumError> {
-    let collector = OutcomeCollector::new(program, opts.run.speedcheck, opts.run.states_only);
+    let collector = OutcomeCollector::new(
+        program,
+        opts.engine.flags(),
+        opts.run.speedcheck,
+        opts.run.states_only,
+    );
     crate::driver::enumerate_in(program, opts, &collector, budget)
 }
 

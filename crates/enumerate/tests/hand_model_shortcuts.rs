@@ -50,8 +50,8 @@ impl Visitor for Compare {
         if c.consistent != d.consistent(s, cand) {
             err(format!("consistent: enumerator {}", c.consistent));
         }
-        if c.eval.racy() != d.racy() {
-            err(format!("racy: enumerator {}", c.eval.racy()));
+        if c.eval.flagged() != d.racy() {
+            err(format!("racy: enumerator {}", c.eval.flagged()));
         }
         for (i, name) in NAMES.into_iter().enumerate() {
             let want = match name {

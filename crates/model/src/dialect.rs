@@ -39,6 +39,11 @@ pub struct Dialect {
     /// The base sets and relations it gives cat models beyond the shared ones
     /// (docs/models.md): a model that reads a base of another dialect is not for it.
     pub bases: &'static [DialectBase],
+    /// The shared base names (those every dialect's tests may have, `A`...) its tests
+    /// never produce, each with what plays its part: a model that reads one is not for
+    /// the dialect, as one that reads another dialect's base is not (docs/models.md,
+    /// "Models and dialects").
+    pub lacks: &'static [LackedBase],
     /// Its bundled models (`--model NAME`), the first the default for its tests.
     pub models: &'static [BundledModel],
     /// The cat files its bundled models are written in (and may include).
@@ -144,6 +149,15 @@ pub struct ScopeLevel {
     pub member: &'static str,
     /// Witness graphs draw its instances as boxes around their invocations.
     pub drawn: bool,
+}
+
+/// A shared base name a dialect's tests never produce ([`Dialect::lacks`]).
+#[derive(Debug)]
+pub struct LackedBase {
+    /// Its name in cat files: `A`.
+    pub name: &'static str,
+    /// What the dialect has in its place, for the error that refuses a model reading it.
+    pub instead: &'static str,
 }
 
 /// A base set or relation a dialect gives cat models, and how it is computed.
@@ -255,4 +269,8 @@ pub struct BundledModel {
     /// so the differential tests (crates/enumerate/tests/cat_model.rs) compare the two.
     /// The search's shortcuts are derived from the model's checks, whatever this says.
     pub hand_written_twin: bool,
+    /// The name its file gives the data race of semantics.md ("Outcomes": `dr`
+    /// non-empty), which reports call `data-race` ([`crate::ModelFlag::DataRace`]);
+    /// `None`: it has no such flag. Its other flags keep their names.
+    pub race_flag: Option<&'static str>,
 }

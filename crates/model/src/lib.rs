@@ -8,6 +8,7 @@ pub mod dialect;
 pub mod execution;
 pub mod flags;
 pub mod lowering;
+pub mod model_flag;
 pub mod program;
 pub mod rel;
 pub mod set;
@@ -17,10 +18,11 @@ pub mod variant;
 pub use axioms::Derived;
 pub use dialect::{
     AsmoShape, BarrierWait, BaseValue, BundledModel, Dat3mView, DepKind, Dialect, DialectBase,
-    ScopeLevel,
+    LackedBase, ScopeLevel,
 };
 pub use execution::{Event, StaticRel, StaticSet, Statics};
 pub use flags::{Flags, FLAG_NAMES};
+pub use model_flag::ModelFlag;
 pub use program::*;
 pub use rel::Rel;
 pub use set::EventSet;

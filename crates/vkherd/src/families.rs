@@ -469,7 +469,7 @@ mod tests {
         // critical sections): x ends at the number of invocations, with no race.
         for r in [run(spinlock(2)), run(ticket(2))] {
             assert_eq!(r.verdict, crate::Verdict::Ok);
-            assert!(!r.outcomes.flag_data_race);
+            assert!(r.outcomes.flags.is_empty());
             assert_eq!(r.outcomes.states.len(), 1);
         }
         // RMW atomicity: three increments never lose one, and each reads a distinct value

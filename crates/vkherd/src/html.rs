@@ -473,8 +473,10 @@ fn push_summary(out: &mut String, page: &Page, ids: &[String]) {
                 };
                 let race = if r.counts_absent {
                     "?"
-                } else if r.outcomes.flag_data_race {
+                } else if r.outcomes.data_race() {
                     "racy"
+                } else if r.outcomes.other_flags() {
+                    "flagged"
                 } else {
                     ""
                 };
@@ -591,14 +593,26 @@ fn push_litmus(out: &mut String, r: &Report, extras: &Extras) {
     };
     let race = if r.counts_absent {
         "not known (counts not computed)"
-    } else if o.flag_data_race {
+    } else if o.data_race() {
         "yes: some execution has a data race"
     } else {
         "no"
     };
+    // A model's other flags, by name (absent for the bundled models, whose one flag is
+    // the data race).
+    let flags = match r.counts_absent || !o.other_flags() {
+        true => String::new(),
+        false => {
+            let names: Vec<&str> = o.flags.iter().map(|f| f.name()).collect();
+            format!(
+                "<dt>flags</dt><dd class=\"flags\">{}</dd>",
+                escape(&names.join(", "))
+            )
+        }
+    };
     let _ = writeln!(
         out,
-        "<dl class=\"facts\"><dt>condition</dt><dd><code>{}</code> ({kind})</dd><dt>verdict</dt><dd class=\"verdict\">{}</dd><dt>witnesses</dt><dd>positive {}, negative {}</dd><dt>data race</dt><dd class=\"race\">{race}</dd><dt>candidates</dt><dd>{} examined, {} consistent</dd></dl>",
+        "<dl class=\"facts\"><dt>condition</dt><dd><code>{}</code> ({kind})</dd><dt>verdict</dt><dd class=\"verdict\">{}</dd><dt>witnesses</dt><dd>positive {}, negative {}</dd><dt>data race</dt><dd class=\"race\">{race}</dd>{flags}<dt>candidates</dt><dd>{} examined, {} consistent</dd></dl>",
         escape(&condition),
         match r.verdict {
             Verdict::Ok => "Ok",
@@ -650,13 +664,11 @@ fn push_states(out: &mut String, r: &Report) {
     }
     out.push_str("<th>executions</th><th>condition</th><th>marks</th></tr></thead>\n<tbody>\n");
     for (values, info) in o.states.iter().take(MAX_STATES_SHOWN) {
-        let mut marks = Vec::new();
-        if !info.race_free {
-            marks.push("racy");
-        }
-        if !info.not_thin_air {
-            marks.push("thin-air");
-        }
+        // The text's marks, without their `# `: racy, flagged, thin-air.
+        let marks: Vec<&str> = (crate::report::marks(info).into_iter())
+            .filter(|(_, on)| *on)
+            .map(|(mark, _)| mark.trim_start_matches("# "))
+            .collect();
         let _ = write!(
             out,
             "<tr class=\"{}\">",

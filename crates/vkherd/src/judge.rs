@@ -148,9 +148,16 @@ impl std::fmt::Display for ModelMismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let d = self.dialect;
         let (tests, default) = (format!("{} tests", d.title), d.default_model().name);
+        // What the dialect has in place of a shared base it lacks (PTX's `A`), once.
+        let mut hints: Vec<&str> = (d.lacks.iter())
+            .filter(|l| self.foreign.contains(&l.name))
+            .map(|l| l.instead)
+            .collect();
+        hints.dedup();
+        let hints: String = hints.iter().map(|h| format!(" ({h})")).collect();
         write!(
             f,
-            "the model {} is not for {tests}: it reads {}, which {tests} never have, so its verdict would be wrong (docs/models.md, \"Models and dialects\"); expected a model for {tests}: leave out --model ({default} judges them) or give --model {default}",
+            "the model {} is not for {tests}: it reads {}, which {tests} never have{hints}, so its verdict would be wrong (docs/models.md, \"Models and dialects\"); expected a model for {tests}: leave out --model ({default} judges them) or give --model {default}",
             self.model,
             self.foreign.join(", "),
         )

@@ -4,8 +4,8 @@
 //!
 //! A shard of one test's search explores a deterministic part of its work units
 //! ([`vkherd_enumerate::Shard`]); the parts partition the search, so counts add up, states
-//! unite, and a state is racy-only (thin-air-only) when it is in every shard that reached
-//! it. A shard of several tests runs every N-th test whole.
+//! unite, flags raised unite, and a state is racy-only (flagged-only, thin-air-only)
+//! when it is so in every shard that reached it. A shard of several tests runs every N-th test whole.
 
 use crate::header::{ConditionHeader, TestHeader};
 pub use crate::json::ShardBy;
@@ -15,7 +15,21 @@ use crate::{Options, Report, StopReason};
 use std::collections::BTreeMap;
 use std::time::Duration;
 use vkherd_enumerate::{EnumStats, Outcomes, StateInfo};
-use vkherd_model::Program;
+use vkherd_model::{ModelFlag, Program};
+
+/// The flags a JSON report says were raised: the data race from `flag_data_race`, the
+/// others by name from `flags` (which lists the data race too, as `data-race`, when it
+/// is present).
+fn flags_of(data_race: bool, names: Option<&[String]>) -> Vec<ModelFlag> {
+    let mut flags: Vec<ModelFlag> = (names.into_iter().flatten())
+        .filter(|n| !(data_race && *n == ModelFlag::DataRace.name()))
+        .map(|n| ModelFlag::Named(n.as_str().into()))
+        .collect();
+    if data_race {
+        flags.push(ModelFlag::DataRace);
+    }
+    flags
+}
 
 /// Where a shard's report sits in the whole run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -357,11 +371,15 @@ fn merge_test(parts: &[(&TestReport, &ShardObject)]) -> Result<Merged, MergeErro
             let e = outcomes.states.entry(key).or_insert(StateInfo::default());
             e.count += needed(state.count, "count")?;
             e.race_free |= !state.racy_only;
+            e.unflagged |= !state.racy_only && !state.flagged_only;
             e.not_thin_air |= !state.thin_air_only;
         }
         outcomes.positive += needed(p.positive, "positive")?;
         outcomes.negative += needed(p.negative, "negative")?;
-        outcomes.flag_data_race |= needed(p.flag_data_race, "flag_data_race")?;
+        let data_race = needed(p.flag_data_race, "flag_data_race")?;
+        outcomes
+            .flags
+            .extend(flags_of(data_race, p.flags.as_deref()));
         outcomes.consistent += st.consistent;
         outcomes.thin_air += st.thin_air;
         stats.candidates += st.candidates;

@@ -191,7 +191,7 @@ pub fn text(report: &Report, t: &ObservedTest) -> String {
     }
     let width = rows
         .iter()
-        .map(|r| state_line(report, &r.values, false, false).len())
+        .map(|r| state_line(report, &r.values, None).len())
         .max()
         .unwrap_or(0);
     out.push_str(&format!(
@@ -207,7 +207,7 @@ pub fn text(report: &Report, t: &ObservedTest) -> String {
         };
         let mut line = format!(
             "{:<width$} {:>10}  {verdict}",
-            state_line(report, &r.values, false, false),
+            state_line(report, &r.values, None),
             r.observed
         );
         if r.beyond > 0 {
@@ -257,11 +257,7 @@ pub fn json(report: &Report, t: &ObservedTest, file: &str, info: &RunInfo) -> Ob
     let (states, count) = forbidden(rows);
     let d = &t.device;
     let p = &t.params;
-    let line = |values: &[i64]| {
-        state_line(report, values, false, false)
-            .trim_end()
-            .to_string()
-    };
+    let line = |values: &[i64]| state_line(report, values, None).trim_end().to_string();
     let state = |r: &Row| ObservedState {
         state: line(&r.values),
         values: Values(

@@ -6,6 +6,7 @@ use crate::{Diagnostic, Options, Report, Verdict};
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde::Serialize;
 use std::io::Write;
+use vkherd_enumerate::StateInfo;
 use vkherd_model::Quantifier;
 
 /// herd7's word after the test name, and the quantifier as printed in `Condition`.
@@ -25,26 +26,38 @@ fn condition_text(report: &Report) -> String {
     }
 }
 
-/// One state line: `1:r0=0; x=1;` then ` # racy` / ` # thin-air` marks.
-pub fn state_line(report: &Report, values: &[i64], racy_only: bool, thin_air_only: bool) -> String {
+/// One state line: `1:r0=0; x=1;` then, with what is known of the state, its marks
+/// ([`marks`]).
+pub fn state_line(report: &Report, values: &[i64], info: Option<&StateInfo>) -> String {
     let mut out = String::new();
-    push_state_line(
-        &mut out,
-        &report.header.columns,
-        values,
-        racy_only,
-        thin_air_only,
-    );
+    push_state_line(&mut out, &report.header.columns, values, info);
     out
 }
 
-fn push_state_line(
-    out: &mut String,
-    names: &[String],
-    values: &[i64],
-    racy_only: bool,
-    thin_air_only: bool,
-) {
+/// A state's marks, in the order they are printed: `# racy` (only executions that raise
+/// the data race reach it), `# flagged` (only executions that raise some other flag of
+/// the model, not all the data race: a model with other flags, docs/semantics.md) and
+/// `# thin-air` (only executions with thin-air values).
+pub fn marks(info: &StateInfo) -> [(&'static str, bool); 3] {
+    [
+        ("# racy", racy_only(info)),
+        ("# flagged", flagged_only(info)),
+        ("# thin-air", !info.not_thin_air),
+    ]
+}
+
+/// The `# racy` mark: only executions that raise the data race reach the state.
+pub fn racy_only(info: &StateInfo) -> bool {
+    !info.race_free
+}
+
+/// The `# flagged` mark: only executions that raise a flag reach the state, and some of
+/// them not the data race (else the state is `# racy`).
+pub fn flagged_only(info: &StateInfo) -> bool {
+    info.race_free && !info.unflagged
+}
+
+fn push_state_line(out: &mut String, names: &[String], values: &[i64], info: Option<&StateInfo>) {
     use std::fmt::Write as _;
     let mut first = true;
     for (name, v) in names.iter().zip(values) {
@@ -54,7 +67,7 @@ fn push_state_line(
         first = false;
         let _ = write!(out, "{name}={v};");
     }
-    for (mark, on) in [("# racy", racy_only), ("# thin-air", thin_air_only)] {
+    for (mark, on) in info.map(marks).into_iter().flatten() {
         if on {
             if !first {
                 out.push(' ');
@@ -108,8 +121,8 @@ pub fn herd_text(report: &Report) -> String {
     herd_text_with(report, true)
 }
 
-/// The report with or without the `# racy` / `# thin-air` marks on state lines (herd7
-/// prints none; its log tools may not read them).
+/// The report with or without the `# racy` / `# flagged` / `# thin-air` marks on state
+/// lines (herd7 prints none; its log tools may not read them).
 pub fn herd_text_with(report: &Report, marks: bool) -> String {
     let mut out = Vec::new();
     write_herd_text(&mut out, report, marks).expect("writing to memory");
@@ -135,13 +148,7 @@ pub fn write_herd_text(w: &mut dyn Write, report: &Report, marks: bool) -> std::
     let mut line = String::new();
     for (values, info) in listed.into_iter().flatten() {
         line.clear();
-        push_state_line(
-            &mut line,
-            names,
-            values,
-            marks && !info.race_free,
-            marks && !info.not_thin_air,
-        );
+        push_state_line(&mut line, names, values, marks.then_some(info));
         line.push('\n');
         w.write_all(line.as_bytes())?;
     }
@@ -159,8 +166,9 @@ pub fn write_herd_text(w: &mut dyn Write, report: &Report, marks: bool) -> std::
         (o.positive.to_string(), o.negative.to_string())
     };
     out.push_str(&format!("Witnesses\nPositive: {pos} Negative: {neg}\n"));
-    if o.flag_data_race && !report.counts_absent {
-        out.push_str("Flag data-race\n");
+    // herd7's one line per flag raised, under the flag's name (data-race first).
+    for flag in o.flags.iter().filter(|_| !report.counts_absent) {
+        out.push_str(&format!("Flag {flag}\n"));
     }
     out.push_str(&format!("Condition {quant} {}\n", condition_text(report)));
     // With --speedcheck only the executions that matter are kept, so Always/Sometimes/
@@ -328,7 +336,9 @@ pub fn json_object<'a>(
         states: (!report.states_absent).then_some(StatesOf(report)),
         positive: count(o.positive),
         negative: count(o.negative),
-        flag_data_race: (!report.counts_absent).then_some(o.flag_data_race),
+        flag_data_race: (!report.counts_absent).then_some(o.data_race()),
+        flags: (!report.counts_absent && o.other_flags())
+            .then(|| o.flags.iter().map(|f| f.name().to_string()).collect()),
         speedcheck: report.speedcheck.into(),
         notes: report.notes.clone(),
         partial: s.stopped.is_some(),
@@ -362,7 +372,8 @@ impl Serialize for StatesOf<'_> {
         for (values, info) in &r.outcomes.states {
             seq.serialize_element(&State {
                 values: ValuesOf(columns, values),
-                racy_only: !info.race_free,
+                racy_only: racy_only(info),
+                flagged_only: flagged_only(info),
                 thin_air_only: !info.not_thin_air,
                 count: (!r.counts_absent).then_some(info.count),
             })?;

@@ -14,8 +14,11 @@ pub struct Tally {
     pub no: u64,
     /// Verdicts a stopped run left open (`??`): neither Ok nor No yet.
     pub open: u64,
-    /// Tests some execution of which has a data race.
+    /// Tests some execution of which has a data race (`Flag data-race`).
     pub racy: u64,
+    /// Tests some execution of which raises a flag of the model other than the data
+    /// race (a user's model's `Flag NAME`).
+    pub flagged: u64,
     /// Tests whose data-race flag is not known: `--states-only` and `--speedcheck fast`
     /// skip executions whose state is settled, so the flag is not reported (a test's
     /// report and the HTML table say `?`); such a test is not counted racy or race-free.
@@ -40,7 +43,8 @@ impl Tally {
         if r.counts_absent {
             self.race_unknown += 1;
         } else {
-            self.racy += u64::from(r.outcomes.flag_data_race);
+            self.racy += u64::from(r.outcomes.data_race());
+            self.flagged += u64::from(r.outcomes.other_flags());
         }
         self.partial += u64::from(r.stats.stopped.is_some());
         self.bounded_empty += u64::from(r.bounded_empty);
@@ -57,13 +61,17 @@ impl Tally {
 
     /// `8 Ok, 3 No, 1 open, 4 racy, 1 partial, 0 bounded-empty`: Ok and No count settled
     /// verdicts only, `open` the `??` ones. `racy` is `?` when no test's race flag is
-    /// known, and says how many are not known when only some are.
+    /// known, and says how many are not known when only some are. `N flagged` follows it
+    /// when some test raised another flag of its model (`Flag NAME`).
     pub fn verdicts(&self) -> String {
-        let racy = match (self.racy, self.race_unknown) {
+        let mut racy = match (self.racy, self.race_unknown) {
             (n, 0) => format!("{n} racy"),
             (0, _) => "? racy".to_string(),
             (n, unknown) => format!("{n} racy ({unknown} not known)"),
         };
+        if self.flagged > 0 {
+            racy.push_str(&format!(", {} flagged", self.flagged));
+        }
         format!(
             "{} Ok, {} No, {} open, {racy}, {} partial, {} bounded-empty",
             self.ok, self.no, self.open, self.partial, self.bounded_empty
@@ -102,5 +110,18 @@ mod tests {
         );
         let none_known = Tally { racy: 0, ..unknown };
         assert!(none_known.verdicts().contains(" ? racy,"));
+    }
+
+    #[test]
+    fn tests_raising_other_flags_are_counted_after_the_racy_ones() {
+        let t = Tally {
+            racy: 1,
+            flagged: 3,
+            ..Tally::default()
+        };
+        assert_eq!(
+            t.verdicts(),
+            "0 Ok, 0 No, 0 open, 1 racy, 3 flagged, 0 partial, 0 bounded-empty"
+        );
     }
 }

@@ -326,6 +326,38 @@ fn sets_a_dialect_never_produces_are_empty_in_its_corpus_tests() {
     assert!(seen["vulkan"] > 100 && seen["opencl"] > 50, "{seen:?}");
 }
 
+/// A model that reads the shared base `A` (rc11-coherence.cat's `sw`, `[REL & A] ; rf ;
+/// [ACQ & A]`) is refused for PTX tests, which never have `A` (docs/ptx.md): its `sw`
+/// would be silently empty there. The error names the base and the dialect and says
+/// what PTX has instead; the same model judges Vulkan tests, and its PTX form (strong
+/// operations for `A`) judges the PTX test.
+#[test]
+fn a_model_reading_a_is_refused_for_ptx_tests_with_a_hint() {
+    let (rc11, rc11_ptx) = (
+        "benches/rmw-loops/rc11-coherence.cat",
+        "benches/rmw-loops/rc11-coherence-ptx.cat",
+    );
+    let ptx = "litmus-tests/ptx/mp/MP-relacq-gpu.litmus";
+    let (code, out, err) = crate::util::run_in_root(&["--model", rc11, ptx]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains(&format!(
+            "error: `MP-relacq-gpu` is a PTX test, and the model {rc11} is not for PTX tests: it reads A, which PTX tests never have (PTX has no atomic attribute: strong operations play its part, the accesses qualified with a scope, `(R | W) & (SCOPEWG | SCOPEQF | SCOPEDEV)`"
+        )),
+        "{err}"
+    );
+    assert!(err.contains(&format!("--> {ptx}:1:1")), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for (model, test) in [
+        (rc11, "litmus-tests/mp/MP-relacq-wg.litmus"),
+        (rc11_ptx, ptx),
+    ] {
+        let (code, _, err) = crate::util::run_in_root(&["--model", model, test]);
+        assert_eq!(code, 0, "{model} on {test}: {err}");
+    }
+}
+
 const VULKAN_MP: &str = "mp/MP-relacq-wg.litmus";
 const OPENCL_MP: &str = "opencl/mp/MP-rel-acq-wg-crosswg.litmus";
 

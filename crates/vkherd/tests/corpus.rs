@@ -136,12 +136,12 @@ fn every_corpus_test_gives_the_expected_verdict_race_flag_and_states() {
                 vkherd::Verdict::Ok => "Ok".into(),
                 vkherd::Verdict::No => "No".into(),
             },
-            racy: rep.outcomes.flag_data_race,
+            racy: rep.outcomes.data_race(),
             states: rep
                 .outcomes
                 .states
                 .iter()
-                .map(|(v, i)| report::state_line(&rep, v, !i.race_free, !i.not_thin_air))
+                .map(|(v, i)| report::state_line(&rep, v, Some(i)))
                 .collect(),
         };
         if got != exp {

@@ -2,7 +2,7 @@
 //! title, `include`, `procedure`/`call`, `let rec ... and ...`, `show`/`unshow`,
 //! `undefined_unless`, `flag ~empty`, stdlib.cat's names) give exactly vulkan.cat's
 //! answers on every Vulkan test of the corpus: same states, racy marks, verdicts and
-//! counts. They reuse vulkan.cat's definitions (vulkan-defs.cat, written here from the
+//! counts (their flag under its own name, `racy`). They reuse vulkan.cat's definitions (vulkan-defs.cat, written here from the
 //! bundled vulkan.cat without its checks and `co`) and restate its checks and `co` with
 //! those constructs; a control model that leaves out one `call` differs.
 
@@ -97,7 +97,18 @@ fn reports(model: Model, count: usize) -> Vec<(String, String)> {
 /// Vulkan tests of the corpus.
 fn differences(model: Model, count: usize) -> Vec<String> {
     static VULKAN: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
-    let vulkan = VULKAN.get_or_init(|| reports(Model::bundled("vulkan", &[]).unwrap(), usize::MAX));
+    let vulkan = VULKAN.get_or_init(|| {
+        // The herd7-style models call vulkan.cat's race flag `racy` too, but a model from
+        // a file has its flags reported under their own names (a bundled model's data
+        // race is `data-race`), and its states only flagged (docs/semantics.md).
+        let bundled = reports(Model::bundled("vulkan", &[]).unwrap(), usize::MAX);
+        (bundled.into_iter())
+            .map(|(file, text)| {
+                let text = text.replace("Flag data-race\n", "Flag racy\n");
+                (file, text.replace(" # racy", " # flagged"))
+            })
+            .collect()
+    });
     let other = reports(model, count);
     vulkan
         .iter()

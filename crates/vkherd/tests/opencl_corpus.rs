@@ -71,7 +71,7 @@ fn opencl_corpus_verdicts_match_the_headers() {
                     vkherd::Verdict::Ok => "Ok",
                     vkherd::Verdict::No => "No",
                 };
-                let got_racy = rep.outcomes.flag_data_race;
+                let got_racy = rep.outcomes.data_race();
                 if got != verdict || got_racy != racy {
                     failures.push(format!(
                         "{name}: header {verdict} (race {racy}), report {got} (race {got_racy})"
@@ -122,7 +122,7 @@ fn variant_differs_only_where_the_headers_say(variant: &str, key: &str) -> Vec<S
                 vkherd::Verdict::Ok => "Ok".to_string(),
                 vkherd::Verdict::No => "No".to_string(),
             },
-            rep.outcomes.flag_data_race,
+            rep.outcomes.data_race(),
         );
         if got != expected {
             failures.push(format!("{name}: header {expected:?}, {variant} {got:?}"));

@@ -59,7 +59,7 @@ fn every_fixture_parses_runs_and_agrees_with_its_header() {
             vkherd::Verdict::Ok => "Ok",
             vkherd::Verdict::No => "No",
         };
-        let racy = if rep.outcomes.flag_data_race {
+        let racy = if rep.outcomes.data_race() {
             "yes"
         } else {
             "no"

@@ -472,14 +472,14 @@ fn opencl_mmra_corpus_matches_its_headers_and_snapshots() {
         let (plain, mmra) = (run(source, false, false), run(source, true, false));
         let got = Expectation {
             verdict: verdict_word(&mmra),
-            racy: mmra.outcomes.flag_data_race,
+            racy: mmra.outcomes.data_race(),
             plain_verdict: verdict_word(&plain),
-            plain_racy: plain.outcomes.flag_data_race,
+            plain_racy: plain.outcomes.data_race(),
             states: mmra
                 .outcomes
                 .states
                 .iter()
-                .map(|(v, i)| report::state_line(&mmra, v, !i.race_free, !i.not_thin_air))
+                .map(|(v, i)| report::state_line(&mmra, v, Some(i)))
                 .collect(),
         };
         if got != exp {

@@ -59,7 +59,7 @@ fn expected(file: &Path) -> Expected {
             vkherd::Verdict::No => "No",
         },
         states: rep.outcomes.states.len(),
-        racy: rep.outcomes.flag_data_race,
+        racy: rep.outcomes.data_race(),
     }
 }
 

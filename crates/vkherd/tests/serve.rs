@@ -469,3 +469,30 @@ fn many_clients_at_once_are_all_answered_in_bounded_memory() {
         200
     );
 }
+
+/// The API names a model's flags as the command line does (docs/semantics.md, "Flags"):
+/// vulkan-asserts raises its `not-locordcomplete` assert beside the data race on
+/// MP-avwg-crosswg (tests/model_flags.rs checks the command line's words).
+#[test]
+fn a_models_flags_are_named_in_the_report_and_the_text() {
+    let served = Served::start(&[]);
+    let file = "litmus-tests/mp/MP-avwg-crosswg.litmus";
+    let source = std::fs::read_to_string(root().join(file)).unwrap();
+    let r = post(
+        served.addr,
+        "/api/run",
+        &json!({"test": source, "file": file, "options": {"model": "cat:vulkan-asserts"}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    assert_eq!(v["report"]["flag_data_race"], true);
+    assert_eq!(
+        v["report"]["flags"],
+        json!(["data-race", "not-locordcomplete"])
+    );
+    let text = v["text"].as_str().unwrap();
+    assert!(
+        text.contains("Flag data-race\nFlag not-locordcomplete\n"),
+        "{text}"
+    );
+}

@@ -39,6 +39,7 @@ mod log_matching;
 mod malformed;
 mod mmra_properties;
 mod mmra_syntax;
+mod model_flags;
 mod model_names;
 mod models_cli;
 mod mutations;

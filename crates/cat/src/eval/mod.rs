@@ -510,6 +510,14 @@ impl Evaluation<'_, '_> {
             .collect()
     }
 
+    /// The raised flags: bit `i` for the `i`-th flag check ([`crate::Model::flags`]; a
+    /// model has at most 64, `Limit::Flags`).
+    pub fn flag_bits(&self) -> u64 {
+        let checks = &self.prep.model.checks;
+        let flags = (0..checks.len()).filter(|&c| checks[c].flag).enumerate();
+        flags.fold(0, |bits, (i, c)| bits | (u64::from(self.check(c)) << i))
+    }
+
     /// Some flag is raised.
     pub fn any_flag(&self) -> bool {
         let checks = &self.prep.model.checks;

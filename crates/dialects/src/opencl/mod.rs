@@ -38,6 +38,7 @@ pub static OPENCL: Dialect = Dialect {
     root: "system",
     barrier_level: 1,
     bases: BASES,
+    lacks: &[],
     models: &[BundledModel {
         name: "opencl",
         variants: &[],
@@ -45,6 +46,7 @@ pub static OPENCL: Dialect = Dialect {
         doc: "the SPIR-V memory model for OpenCL (seed 004), default for OPENCL tests",
         summary: Some("the SPIR-V memory model for OpenCL (seed 004), cat engine; the default for OPENCL tests"),
         hand_written_twin: false,
+        race_flag: Some("racy"),
     }],
     model_files: MODEL_FILES,
     asmo_shape: AsmoShape::ExactPairs,

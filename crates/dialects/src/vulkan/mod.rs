@@ -42,6 +42,7 @@ pub static VULKAN: Dialect = Dialect {
     root: "device",
     barrier_level: 1,
     bases: BASES,
+    lacks: &[],
     models: &[
         BundledModel {
             name: "vulkan",
@@ -50,6 +51,7 @@ pub static VULKAN: Dialect = Dialect {
             doc: "the Vulkan memory model (spirv.als) with Khronos' 2025 one-directional av/vis inclusion",
             summary: Some("the Vulkan model (spirv.als with the 2025 av/vis inclusion), the bundled vulkan.cat on the cat engine (default)"),
             hand_written_twin: true,
+            race_flag: Some("racy"),
         },
         BundledModel {
             name: "vulkan-2024",
@@ -58,6 +60,7 @@ pub static VULKAN: Dialect = Dialect {
             doc: "exactly the seed spirv.als (vulkan.cat with variant vulkan-2024)",
             summary: Some("the Vulkan model exactly as the seed spirv.als (vulkan.cat with variant vulkan-2024)"),
             hand_written_twin: true,
+            race_flag: Some("racy"),
         },
         BundledModel {
             name: "vulkan-asserts",
@@ -66,6 +69,7 @@ pub static VULKAN: Dialect = Dialect {
             doc: "vulkan plus the Alloy file's asserts and locordcomplete, as flags",
             summary: None,
             hand_written_twin: true,
+            race_flag: Some("racy"),
         },
     ],
     model_files: MODEL_FILES,

@@ -92,8 +92,12 @@ pub fn bundled_model(opts: &ModelOptions) -> Arc<Model> {
 }
 
 impl Judgement for Evaluation<'_, '_> {
-    fn racy(&self) -> bool {
+    fn flagged(&self) -> bool {
         self.any_flag()
+    }
+
+    fn flag_bits(&self) -> u64 {
+        Evaluation::flag_bits(self)
     }
 
     fn rel(&self, w: Wanted) -> Option<&Rel> {
@@ -117,6 +121,11 @@ impl Engine for CatEngine {
     /// those the hand-written model builds for the same model (the differential tests
     /// read them, tests/cat_model.rs); the defaults for any other model. The cat engine
     /// itself reads none of the relations they change.
+    /// The model's flags, its bundled descriptor's data race as such ([`Model::flags`]).
+    fn flags(&self) -> Vec<vkherd_model::ModelFlag> {
+        self.model.flags()
+    }
+
     fn statics_options(&self) -> ModelOptions {
         let on = |v: &str| self.vulkan_file && self.model.active_variants().contains(v);
         ModelOptions {

@@ -93,8 +93,12 @@ pub struct HandJudgement<'x> {
 }
 
 impl Judgement for HandJudgement<'_> {
-    fn racy(&self) -> bool {
+    fn flagged(&self) -> bool {
         self.derived.racy()
+    }
+
+    fn flag_bits(&self) -> u64 {
+        u64::from(self.derived.racy())
     }
 
     fn rel(&self, w: Wanted) -> Option<&Rel> {
@@ -122,6 +126,11 @@ impl Engine for HandEngine {
             witness_checks: false,
             claimed: None,
         }
+    }
+
+    /// One flag, the model's `racefree` predicate failing: the data race.
+    fn flags(&self) -> Vec<vkherd_model::ModelFlag> {
+        vec![vkherd_model::ModelFlag::DataRace]
     }
 
     fn statics_options(&self) -> ModelOptions {

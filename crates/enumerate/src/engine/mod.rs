@@ -97,8 +97,10 @@ pub struct Wanted(pub usize);
 
 /// What a model says about one complete candidate, besides its consistency.
 pub trait Judgement {
-    /// Some flag is raised (the Vulkan model's only flag: a data race).
-    fn racy(&self) -> bool;
+    /// Some flag of the model is raised (the Vulkan model's only flag: a data race).
+    fn flagged(&self) -> bool;
+    /// The raised flags: bit `i` for the `i`-th of [`Engine::flags`].
+    fn flag_bits(&self) -> u64;
     /// A relation the visitor asked for, if the model defines it.
     fn rel(&self, w: Wanted) -> Option<&Rel>;
 }
@@ -110,6 +112,10 @@ pub trait Engine: Sync + 'static {
     type Prepared<'a>: PreparedModel;
 
     fn capabilities(&self) -> Capabilities;
+
+    /// The flags the model can raise, in the order of [`Judgement::flag_bits`] (at most
+    /// 64), as reports name them.
+    fn flags(&self) -> Vec<vkherd_model::ModelFlag>;
 
     /// The options the static relations are built with (`Statics::new`). Only the
     /// hand-written engine reads the relations they change (`chains`, `avvisinc`,
@@ -193,6 +199,19 @@ pub trait PreparedModel: Sync {
 /// An asmo with the model values that depend on it alone.
 pub(crate) type Asmo<P> = (Rel, <P as PreparedModel>::Asmo);
 
+/// Evaluates `$body` with `$e` bound to the engine `$any` (an `&AnyEngine`) holds,
+/// unwrapped: one arm per engine, so the code it calls is monomorphised for each and the
+/// arms cannot drift apart.
+macro_rules! with_engine {
+    ($any:expr, $e:ident => $body:expr) => {
+        match $any {
+            $crate::engine::AnyEngine::Hand($e) => $body,
+            $crate::engine::AnyEngine::Cat($e) => $body,
+        }
+    };
+}
+pub(crate) use with_engine;
+
 /// The engine a run uses, chosen once by whoever resolves the model
 /// (`vkherd::models::ModelSpec::engine`); the enumerator dispatches on it once per run
 /// and the search is monomorphised for the engine held.
@@ -205,10 +224,7 @@ pub enum AnyEngine {
 impl AnyEngine {
     /// [`Engine::statics_options`] of the engine held.
     pub fn statics_options(&self) -> ModelOptions {
-        match self {
-            AnyEngine::Hand(e) => e.statics_options(),
-            AnyEngine::Cat(e) => e.statics_options(),
-        }
+        with_engine!(self, e => e.statics_options())
     }
 
     /// The pairs asmo orders on `s`, and its shape (`candidates::asmo_pairs`), for the
@@ -218,17 +234,16 @@ impl AnyEngine {
         program: &vkherd_model::Program,
         s: &Statics,
     ) -> (Rel, vkherd_model::AsmoShape) {
-        match self {
-            AnyEngine::Hand(e) => crate::candidates::asmo_pairs(program, s, e.ordered_writes(s)),
-            AnyEngine::Cat(e) => crate::candidates::asmo_pairs(program, s, e.ordered_writes(s)),
-        }
+        with_engine!(self, e => crate::candidates::asmo_pairs(program, s, e.ordered_writes(s)))
+    }
+
+    /// [`Engine::flags`] of the engine held.
+    pub fn flags(&self) -> Vec<vkherd_model::ModelFlag> {
+        with_engine!(self, e => e.flags())
     }
 
     /// [`Engine::capabilities`] of the engine held.
     pub fn capabilities(&self) -> Capabilities {
-        match self {
-            AnyEngine::Hand(e) => e.capabilities(),
-            AnyEngine::Cat(e) => e.capabilities(),
-        }
+        with_engine!(self, e => e.capabilities())
     }
 }

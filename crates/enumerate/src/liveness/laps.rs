@@ -261,7 +261,7 @@ impl Visitor for StuckVisitor<'_> {
             rfinit: c.rfinit.clone(),
             asmo: c.asmo.clone(),
             values: c.values.clone(),
-            racy: c.eval.racy(),
+            racy: c.eval.flagged(),
             statics: Box::new(c.statics.clone()),
         });
     }

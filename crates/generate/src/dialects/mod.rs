@@ -158,6 +158,7 @@ mod tests {
         root: "system",
         barrier_level: 0,
         bases: &[],
+        lacks: &[],
         models: &[],
         model_files: &[],
         ordered_writes: |_| unreachable!(),

@@ -76,8 +76,8 @@ herd7_options! {
     "optace" => "there is no equivalent: the search prunes by the model's checks (--naive turns pruning off)";
     "archcheck" => "there is no equivalent: a test's instructions are checked by the parser";
     "initwrites" => "initial values are not events in vkherd (a read of one reads from `init`, docs/semantics.md); there is no equivalent";
-    "badexecs" => "the model's flags (Flag data-race, # racy marks) are always reported; there is no equivalent";
-    "badflag" => "the model's flags (Flag data-race, # racy marks) are always reported; there is no equivalent";
+    "badexecs" => "the model's flags (its `Flag NAME` lines, # racy and # flagged marks) are always reported; there is no equivalent";
+    "badflag" => "the model's flags (its `Flag NAME` lines, # racy and # flagged marks) are always reported; there is no equivalent";
     // Which tests and conditions.
     "names" => SELECT_FILES;
     "excl" => SELECT_FILES;

@@ -33,7 +33,7 @@ fn only_in(a: &Report, b: &Report) -> Vec<String> {
         .states
         .keys()
         .filter(|k| !b.outcomes.states.contains_key(*k))
-        .map(|k| report::state_line(a, k, false, false))
+        .map(|k| report::state_line(a, k, None))
         .collect()
 }
 

@@ -29,7 +29,12 @@ pub struct TestReport<S = Vec<State>> {
     /// `null` with `--states-only` or `--speedcheck fast`.
     pub positive: Option<u64>,
     pub negative: Option<u64>,
+    /// The data race of the bundled models is raised (`Flag data-race`).
     pub flag_data_race: Option<bool>,
+    /// Every flag raised, by name, in the order of the text's `Flag` lines: present when
+    /// some flag other than the data race is (a user's model; docs/semantics.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flags: Option<Vec<String>>,
     #[serde(default)]
     pub speedcheck: SpeedcheckWord,
     #[serde(default)]
@@ -109,6 +114,10 @@ pub struct State<V = Values> {
     /// The `# racy` mark.
     #[serde(default)]
     pub racy_only: bool,
+    /// The `# flagged` mark (absent when false): only executions that raise a flag of
+    /// the model reach the state, some of them not the data race.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flagged_only: bool,
     /// The `# thin-air` mark.
     #[serde(default)]
     pub thin_air_only: bool,
