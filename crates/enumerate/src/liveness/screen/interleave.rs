@@ -207,19 +207,16 @@ mod tests {
     use crate::values::ValueSolver;
     use vkherd_model::{Instruction, ModelOptions, Program, Rel, Statics};
 
-    /// Test-and-test-and-set (litmus-tests/liveness/ttas-lock.litmus): spin reading the
-    /// lock until it is free, then exchange 1; again if the exchange read 1.
-    const TTAS: &str = r#"VULKAN ttas
-{ m = 0; }
- P0@sg 0, wg 0, qf 0                 | P1@sg 0, wg 1, qf 0                 ;
- LC00:                               | LC10:                               ;
- ld.atom.dv.sc0 r1, m                | ld.atom.dv.sc0 r1, m                ;
- bne r1, 0, LC00                     | bne r1, 0, LC10                     ;
- rmw.atom.acq.dv.sc0.semsc0 r0, m, 1 | rmw.atom.acq.dv.sc0.semsc0 r0, m, 1 ;
- bne r0, 0, LC00                     | bne r0, 0, LC10                     ;
- st.atom.rel.dv.sc0.semsc0 m, 0      | st.atom.rel.dv.sc0.semsc0 m, 0      ;
-exists (P0:r0 == 0)
-"#;
+    /// Test-and-test-and-set: spin reading the lock until it is free, then exchange 1;
+    /// again if the exchange read 1 (the corpus's liveness/ttas-lock.litmus).
+    fn ttas() -> Program {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../litmus-tests/liveness/ttas-lock.litmus"
+        );
+        let source = std::fs::read_to_string(path).expect("the corpus test");
+        vkherd_dialects::load(&source).expect("it loads")
+    }
 
     /// The path of thread `t` that never spins and whose exchange fails `fails` times.
     fn failing(program: &Program, t: usize, fails: usize) -> Path {
@@ -242,7 +239,7 @@ exists (P0:r0 == 0)
     /// Does the screen, with the coherence core everywhere (Vulkan's), keep the
     /// combination where P0 fails `f0` times and P1 `f1` times?
     fn kept(f0: usize, f1: usize) -> bool {
-        let program = vkherd_dialects::load(TTAS).unwrap();
+        let program = ttas();
         let paths = [failing(&program, 0, f0), failing(&program, 1, f1)];
         let combo: Vec<&Path> = paths.iter().collect();
         let lay = layout(&program, &combo);
