@@ -10,21 +10,6 @@ use vkherd_enumerate::RunConfig;
 use vkherd_enumerate::{collect_outcomes, AnyEngine, CatEngine, EnumOptions, HandEngine};
 use vkherd_model::{ModelOptions, Program};
 
-/// `vkherd gen spinlock 2`: two invocations take a spin lock over an RMW, then increment
-/// `x` in the critical section.
-const SPINLOCK_2: &str = "VULKAN spinlock-2
-{ m = 0; x = 0; }
-P0@sg 0, wg 0, qf 0 | P1@sg 1, wg 0, qf 0 ;
-LC00: | LC00: ;
-rmw.atom.acq.wg.sc0.semsc0.semvis r0, m, 1 | rmw.atom.acq.wg.sc0.semsc0.semvis r0, m, 1 ;
-bne r0, 0, LC00 | bne r0, 0, LC00 ;
-ld.vis.dv.sc0 r1, x | ld.vis.dv.sc0 r1, x ;
-add r2, r1, 1 | add r2, r1, 1 ;
-st.av.dv.sc0 x, r2 | st.av.dv.sc0 x, r2 ;
-st.atom.rel.wg.sc0.semsc0.semav m, 0 | st.atom.rel.wg.sc0.semsc0.semav m, 0 ;
-forall (x == 2)
-";
-
 /// litmus-tests/control-flow/MP-spin-relacq.litmus: the reader spins on an acquire load
 /// of the flag (plain loads, no RMW: stage 3 only).
 const MP_SPIN: &str = "VULKAN MP-spin-relacq
@@ -79,7 +64,7 @@ fn counts(src: &str, unroll: u32) -> Vec<(u64, u64)> {
 fn a_spin_lock_unrolled_twenty_times_needs_no_deep_stack() {
     // One invocation takes the lock at once; the other fails 0 to 20 times first, each
     // failed RMW reading 1: 2 * 21 executions, all with x == 2.
-    for c in counts(SPINLOCK_2, 20) {
+    for c in counts(crate::SPINLOCK_2, 20) {
         assert_eq!(c, (42, 0));
     }
 }

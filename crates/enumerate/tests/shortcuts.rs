@@ -125,6 +125,20 @@ fn compare(name: &str, source: &str, engine: &CatEngine, unroll: u32, budget: u6
     true
 }
 
+/// [`compare`] on every test of the corpus folder `folder` under `engine`, at
+/// `--unroll 2`: how many tests there are, and how many were also compared with
+/// `--naive`.
+fn compare_folder(folder: &str, engine: &CatEngine) -> (usize, usize) {
+    let tests = files::litmus_files(&files::corpus_root().join(folder));
+    let naive = (tests.iter())
+        .filter(|f| {
+            let source = std::fs::read_to_string(f).unwrap();
+            compare(&f.display().to_string(), &source, engine, 2, 200_000)
+        })
+        .count();
+    (tests.len(), naive)
+}
+
 #[test]
 fn opencl_lock_loops_match_naive() {
     let engine = opencl();
@@ -170,19 +184,8 @@ fn user_models_on_vulkan_rmw_loops_match_naive() {
 
 #[test]
 fn opencl_corpus_matches_without_shortcuts_and_naive() {
-    let root = files::corpus_root().join("opencl");
-    let engine = opencl();
-    let mut naive = 0;
-    let tests = files::litmus_files(&root);
-    for f in &tests {
-        let source = std::fs::read_to_string(f).unwrap();
-        naive += compare(&f.display().to_string(), &source, &engine, 2, 200_000) as usize;
-    }
-    assert!(
-        tests.len() >= 80 && naive >= 80,
-        "{naive} of {} compared",
-        tests.len()
-    );
+    let (tests, naive) = compare_folder("opencl", &opencl());
+    assert!(tests >= 80 && naive >= 80, "{naive} of {tests} compared");
 }
 
 /// The derivation refuses NO_COHERENCE the core, and rightly: a read of a write that the
@@ -245,22 +248,6 @@ exists (0:ok = 1)
     assert_eq!(got.positive, 1);
 }
 
-/// `vkherd gen spinlock 2`: two invocations of one workgroup take a spin lock over an
-/// exchange loop, increment x with plain accesses, and release the lock.
-const VULKAN_SPINLOCK_2: &str = r#"VULKAN spinlock-2
-"vkherd gen spinlock 2"
-{ m = 0; x = 0; }
-P0@sg 0, wg 0, qf 0 | P1@sg 1, wg 0, qf 0 ;
-LC00: | LC00: ;
-rmw.atom.acq.wg.sc0.semsc0.semvis r0, m, 1 | rmw.atom.acq.wg.sc0.semsc0.semvis r0, m, 1 ;
-bne r0, 0, LC00 | bne r0, 0, LC00 ;
-ld.vis.dv.sc0 r1, x | ld.vis.dv.sc0 r1, x ;
-add r2, r1, 1 | add r2, r1, 1 ;
-st.av.dv.sc0 x, r2 | st.av.dv.sc0 x, r2 ;
-st.atom.rel.wg.sc0.semsc0.semav m, 0 | st.atom.rel.wg.sc0.semsc0.semav m, 0 ;
-forall (x == 2)
-"#;
-
 /// A C11-style model on a Vulkan test gets the coherence core on the locations whose
 /// writes asmo orders totally: the lock `m` (atomics of one workgroup), not `x` (two
 /// plain writes, which Vulkan's asmo leaves unordered). Without it the search stopped at
@@ -269,7 +256,7 @@ forall (x == 2)
 /// (`--unroll 1`; at 2 it is 9.7e10 candidates).
 #[test]
 fn rc11_on_the_vulkan_spin_lock_gets_the_core_on_the_lock() {
-    let program = crate::load_litmus(VULKAN_SPINLOCK_2).unwrap();
+    let program = crate::load_litmus(crate::SPINLOCK_2).unwrap();
     let engine = user(RC11_COHERENCE);
     let mut opts = options(engine.clone(), 2, false);
     opts.run.max_candidates = Some(10_000);
@@ -282,7 +269,7 @@ fn rc11_on_the_vulkan_spin_lock_gets_the_core_on_the_lock() {
     assert_eq!((got.positive, got.negative), (6, 6), "{got:?}");
     assert!(compare(
         "spinlock-2, --unroll 1",
-        VULKAN_SPINLOCK_2,
+        crate::SPINLOCK_2,
         &engine,
         1,
         10_000_000
@@ -402,19 +389,11 @@ fn ptx_v6_gets_the_core_where_accesses_are_morally_strong() {
     // iterations the bound allows), as under vulkan.cat for the Vulkan lock.
     assert_eq!((got.positive, got.negative), (6, 0), "{got:?}");
     assert_eq!(stats.candidates, 18, "{stats:?}");
-    let root = files::corpus_root().join("ptx");
     for name in ["ptx", "ptx-v6.0"] {
-        let engine = bundled(name);
-        let tests = files::litmus_files(&root);
-        let mut naive = 0;
-        for f in &tests {
-            let source = std::fs::read_to_string(f).unwrap();
-            naive += compare(&f.display().to_string(), &source, &engine, 2, 200_000) as usize;
-        }
+        let (tests, naive) = compare_folder("ptx", &bundled(name));
         assert!(
-            tests.len() >= 40 && naive >= 40,
-            "{name}: {naive} of {} compared",
-            tests.len()
+            tests >= 40 && naive >= 40,
+            "{name}: {naive} of {tests} compared"
         );
     }
 }

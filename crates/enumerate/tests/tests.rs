@@ -29,3 +29,20 @@ use vkherd_model::Program;
 pub fn load_litmus(source: &str) -> Result<Program, Diagnostic> {
     vkherd_dialects::load(source)
 }
+
+/// `vkherd gen spinlock 2`: two invocations of one workgroup take a spin lock over an
+/// exchange loop, increment x with plain accesses in the critical section, and release
+/// the lock (shortcuts.rs and deep_search.rs).
+pub const SPINLOCK_2: &str = r#"VULKAN spinlock-2
+"vkherd gen spinlock 2"
+{ m = 0; x = 0; }
+P0@sg 0, wg 0, qf 0 | P1@sg 1, wg 0, qf 0 ;
+LC00: | LC00: ;
+rmw.atom.acq.wg.sc0.semsc0.semvis r0, m, 1 | rmw.atom.acq.wg.sc0.semsc0.semvis r0, m, 1 ;
+bne r0, 0, LC00 | bne r0, 0, LC00 ;
+ld.vis.dv.sc0 r1, x | ld.vis.dv.sc0 r1, x ;
+add r2, r1, 1 | add r2, r1, 1 ;
+st.av.dv.sc0 x, r2 | st.av.dv.sc0 x, r2 ;
+st.atom.rel.wg.sc0.semsc0.semav m, 0 | st.atom.rel.wg.sc0.semsc0.semav m, 0 ;
+forall (x == 2)
+"#;
