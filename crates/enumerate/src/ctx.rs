@@ -23,7 +23,7 @@ pub(crate) struct Ctx<'a, P, V> {
     /// What the engine lets the search do besides judging.
     pub caps: Capabilities,
     /// The shortcuts the model allows on this path combination
-    /// ([`PreparedModel::shortcuts`], or the engine's claim, [`Capabilities::claimed`]).
+    /// ([`Engine::shortcuts`], or the engine's claim, [`Capabilities::claimed`]).
     pub shortcuts: Shortcuts,
     /// The pairs asmo orders (`candidates::asmo_pairs`: the dialect's, or the model's).
     pub asmo_pairs: Rel,

@@ -19,7 +19,7 @@ pub struct CatEngine {
 
 impl CatEngine {
     /// Any cat model. The search's shortcuts it gets are derived from its checks
-    /// (`vkherd_cat::shortcuts`), per path combination ([`PreparedModel::shortcuts`]).
+    /// (`vkherd_cat::shortcuts`), per path combination ([`Engine::shortcuts`]).
     pub fn new(model: Arc<Model>) -> CatEngine {
         CatEngine {
             model,

@@ -33,7 +33,7 @@ pub struct Capabilities {
     /// passes it (`search::Search::witness`).
     pub witness_checks: bool,
     /// Shortcuts taken as given instead of asked of the prepared model
-    /// ([`PreparedModel::shortcuts`]). Only tests set it, to show what a claim the model
+    /// ([`Engine::shortcuts`]). Only tests set it, to show what a claim the model
     /// does not support would do to the answers ([`cat::CatEngine::claiming`]).
     pub claimed: Option<Shortcuts>,
 }
