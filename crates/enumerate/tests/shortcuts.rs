@@ -1,5 +1,5 @@
 //! The search's shortcuts that rely on the model (the coherence filter, an RMW placed
-//! after its source, final values read off asmo: `Shortcuts`), derived from each model's
+//! after its source and a read's source before or after its thread's writes, final values read off asmo: `Shortcuts`), derived from each model's
 //! checks (`vkherd_cat::shortcuts`), against plain generate-and-test (`--naive`) and
 //! against the same search with no shortcut: identical outcomes (states, marks, counts of
 //! consistent executions, race flags) on generated OpenCL lock loops (compare-exchange and
@@ -430,4 +430,37 @@ exists
         claimed.positive, 0,
         "the core on x should lose the state: {claimed:?}"
     );
+}
+
+/// Coherence-first placing (search.rs) only where the core covers the location: a weak
+/// read of the other thread's strong write, followed by a strong write of its own
+/// thread that is co-before the one it read (CoRW, which PTX allows a weak read). The
+/// branch makes `x` a stage-1 location, where the search chooses rf and asmo together;
+/// placing the thread's write after the read's source there would lose the state. The
+/// core of ptx-v6.0.cat covers `y` (strong accesses only), not `x`.
+#[test]
+fn ptx_weak_read_does_not_place_its_threads_write() {
+    let core = bundled("ptx-v6.0").model().shortcuts().core;
+    assert!(core.is_some_and(|c| c.guard.is_some()), "a core on y only");
+    let source = r#"PTX CoRW-weak-branch
+"A weak read of the other thread's strong write, then a strong write of its own that is co-before it; y is strong, so the core covers it."
+{
+x=0; y=0;
+}
+ P0@cta 0,gpu 0          | P1@cta 0,gpu 0      ;
+ ld.weak r0, x           | st.relaxed.cta x, 2 ;
+ bne r0, 7, LC01         | st.relaxed.cta y, 1 ;
+ LC01:                   |                     ;
+ st.relaxed.cta x, 1     |                     ;
+ ld.relaxed.cta r1, y    |                     ;
+exists
+(P0:r0 == 2 /\ x == 2)
+"#;
+    let program = crate::load_litmus(source).unwrap();
+    for name in ["ptx", "ptx-v6.0"] {
+        let engine = bundled(name);
+        assert!(compare(name, source, &engine, 2, 100_000));
+        let got = outcomes(&program, &options(engine, 2, false));
+        assert!(got.positive > 0, "{name}: allowed, {got:?}");
+    }
 }
