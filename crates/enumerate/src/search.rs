@@ -576,6 +576,15 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
         parent: &NodeCheck<P::Node>,
         i: usize,
     ) -> Option<Branch<P::Node, P::Asmo>> {
+        // A pair placed below (`placed_pairs`) whose reverse `p.asmo` already has closes a
+        // cycle, which `asmo_valid` would cut: cut before copying the partial execution.
+        if let Choice::Rf(e, opts) = &self.choices[k] {
+            if let Source::Write(w) = opts[i] {
+                if self.placed_pairs(*e, w).any(|(x, y)| p.asmo.contains(y, x)) {
+                    return None;
+                }
+            }
+        }
         let mut q = p.clone();
         match &self.choices[k] {
             Choice::Rf(e, opts) => {
@@ -584,22 +593,9 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
                 if let Source::Write(w) = src {
                     // An RMW follows the write it reads in asmo, and the source is placed
                     // among the writes of the read's thread (see the header).
-                    let mut added = false;
-                    if self.rmw_after_source.as_ref().is_some_and(|t| t.covers(*e))
-                        && self.rmw.contains(*e)
-                        && self.allowed.contains(w, *e)
-                    {
-                        q.asmo.insert(w, *e);
-                        added = true;
-                    }
-                    for &(v, after) in &self.po_loc_writes[*e] {
-                        let (x, y) = if after { (w, v) } else { (v, w) };
-                        if v != w && self.allowed.contains(x, y) {
-                            q.asmo.insert(x, y);
-                            added = true;
-                        }
-                    }
-                    if added {
+                    let mut pairs = self.placed_pairs(*e, w).peekable();
+                    if pairs.peek().is_some() {
+                        pairs.for_each(|(x, y)| q.asmo.insert(x, y));
                         q.asmo.close_in_place();
                     }
                 }
@@ -637,6 +633,19 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
                 (!self.skip_by_state(&q.rf_src, &q.asmo)).then_some(((q, lower), check))
             }
         }
+    }
+
+    /// The asmo pairs placed when `e` reads `w` (see the header): `w` before an RMW `e`,
+    /// and `w` among the writes of `e`'s thread, where the core covers `e`'s location.
+    fn placed_pairs(&self, e: usize, w: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let rmw = (self.rmw_after_source.as_ref()).is_some_and(|t| t.covers(e))
+            && self.rmw.contains(e)
+            && self.allowed.contains(w, e);
+        let own = self.po_loc_writes[e].iter().filter_map(move |&(v, after)| {
+            let (x, y) = if after { (w, v) } else { (v, w) };
+            (v != w && self.allowed.contains(x, y)).then_some((x, y))
+        });
+        rmw.then_some((w, e)).into_iter().chain(own)
     }
 
     /// A transitively closed partial asmo that some strict order on mutually ordered
