@@ -73,7 +73,8 @@ pub struct EnumOptions {
     /// to check that the counts do not.
     pub witnesses: bool,
     /// Skip the barrier meetings whose branch decisions no values can take
-    /// (`driver::values_may_agree`). Only the time and the effort counters (`candidates`,
+    /// (`driver::values_may_agree`), and cut the search's nodes by the screen's coherence
+    /// test (search.rs, "the order lookahead"). Only the time and the effort counters (`candidates`,
     /// `pruned`, `value_mismatch`) depend on it: the tests turn it off to check that the
     /// states, their counts and the flags do not.
     pub value_screen: bool,

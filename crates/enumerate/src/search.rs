@@ -96,6 +96,22 @@
 //!   (`Search::implied_branch`). A critical section's plain read and write under
 //!   OpenCL's modification order: the OpenCL spin lock of four went from 18.5 s to
 //!   11.2 s, the Vulkan one (its lock's release store) from 5.1 s to 4.0 s.
+//! - The order lookahead, at an RMW's rf choice on a location the value screen's
+//!   coherence test applies to (`liveness::screen::Lookahead`: the core covers it with
+//!   its `po_loc` term, asmo orders its writes totally): the location's accesses must
+//!   have an interleaving, keeping each thread's order, in which every read returns the
+//!   last write before it, every read whose rf is chosen returns that write, every write
+//!   follows the writes asmo has before it, and the values lie in the screen's sets for
+//!   the path combination (branch decisions included). Every consistent completion of
+//!   the node has one (the argument at `Lookahead`), so a node without one is cut. The
+//!   plain rf and orientation choices check coherence one pair at a time; an RMW chain
+//!   (exchange loops of two threads) then builds thousands of partial orders that no
+//!   later choice can finish: cadp-096681-qf (500 generated CADP-like programs, docs/
+//!   benchmarks.md) took 28,000 rf branches per searched path combination for 5
+//!   executions, 3.8 s at `--unroll 3` and over 60 s at 4; 0.46 s and 6.9 s with it.
+//!   Asked at RMWs only: at plain reads (a critical section's, ordered by
+//!   happens-before, not by coherence) it cut nothing more and cost the OpenCL spin lock
+//!   of four 20 %.
 //! - Values: a branch decision whose operands are determined by the reads assigned so far
 //!   stays determined the same way (see `ValueSolver::partial_agrees`), so a disagreeing
 //!   branch cuts the subtree too.
@@ -138,6 +154,7 @@ use crate::coherence::CoherenceCore;
 use crate::ctx::Ctx;
 use crate::engine::{Asmo, CoreTerms, PreparedModel};
 use crate::error::EnumError;
+use crate::liveness::screen::{self, Lookahead};
 use crate::shard::Unit;
 use crate::stats::EnumStats;
 use crate::values::{Known, Source};
@@ -269,6 +286,9 @@ struct Search<'c, 'a, P: PreparedModel, V> {
     /// location it is `po_loc`-related to, with `true` for those after it; empty where the
     /// core lacks `po_loc` or does not cover the read's location.
     po_loc_writes: Vec<Vec<(usize, bool)>>,
+    /// The order lookahead (see the header), where the core lets the screen's coherence
+    /// test apply to some location.
+    lookahead: Option<Lookahead>,
     /// A cheap filter run before the model check (coherence.rs), in stage 1 and, when
     /// some location has two writes (where coherence cycles are common: writes-readers
     /// 5 cpu 0.89x), in stage 3. `None` when neither applies: building it per path
@@ -379,6 +399,11 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
     let stage1 = !choices.is_empty();
     let terms = ctx.shortcuts.core.clone();
     let po_loc_writes = po_loc_writes(s, terms.as_ref());
+    // The screen's test, so it follows the screen's option (the tests compare both off).
+    let lookahead = match stage1 && !rmw.is_empty() && ctx.opts.value_screen {
+        true => lookahead(ctx, terms.as_ref()),
+        false => None,
+    };
     let search = Search {
         ctx,
         choices,
@@ -393,6 +418,7 @@ pub(crate) fn enumerate<P: PreparedModel, V: Visitor>(
             .map(|t| CoherenceCore::new(s, t)),
         rmw_after_source: terms,
         po_loc_writes,
+        lookahead,
         reads,
         options,
         suffix,
@@ -603,7 +629,8 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
                     return None;
                 }
                 let values = self.ctx.solver.agrees_from(&q.rf_src, parent.values())?;
-                let ok = self.core_acyclic(&q.rf, &q.rfinit, &q.asmo);
+                let ok = self.core_acyclic(&q.rf, &q.rfinit, &q.asmo)
+                    && self.order_may_complete(*e, &q.rf_src, &q.asmo);
                 let lower = self.lower_for(&q.asmo, &p.asmo, lower, ok);
                 let model = self.model_viable(&q, ok, &lower, parent.model())?;
                 let check = NodeCheck {
@@ -632,6 +659,16 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
                 };
                 (!self.skip_by_state(&q.rf_src, &q.asmo)).then_some(((q, lower), check))
             }
+        }
+    }
+
+    /// The order lookahead at an RMW's rf choice (see the header): may the location of
+    /// `e` still be ordered with the rf and asmo chosen so far? (`true` where it is not
+    /// asked.)
+    fn order_may_complete(&self, e: usize, rf: &[Option<Source>], asmo: &Rel) -> bool {
+        match &self.lookahead {
+            Some(l) if self.rmw.contains(e) => l.may_complete(e, rf, asmo),
+            _ => true,
         }
     }
 
@@ -975,6 +1012,25 @@ impl<P: PreparedModel, V: Visitor> Search<'_, '_, P, V> {
             || self.core_acyclic(&p.rf, &p.rfinit, &asmo.0),
         );
     }
+}
+
+/// The screen's coherence test for the search's nodes, on this path combination.
+fn lookahead<P: PreparedModel, V: Visitor>(
+    ctx: &Ctx<'_, P, V>,
+    terms: Option<&CoreTerms>,
+) -> Option<Lookahead> {
+    let (paths, lay) = ctx.solver.combination();
+    let rf_allowed = |e: usize, s: Source| ctx.visitor.rf_allowed(e, s);
+    screen::lookahead(&screen::Combination {
+        program: ctx.program,
+        paths: paths.to_vec(),
+        lay,
+        universe: ctx.solver.universe(),
+        roles: None,
+        rf_allowed: &rf_allowed,
+        core: terms.map(|t| screen::Core::new(ctx.s, t.clone(), &ctx.asmo_pairs)),
+        probe_values: true,
+    })
 }
 
 /// For each event, the writes it is `po_loc`-related to (`po & sloc & sref`), with `true`

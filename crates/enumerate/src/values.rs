@@ -111,6 +111,11 @@ impl<'a> ValueSolver<'a> {
     }
 
     /// The values a thin-air guess may take: the program's constants, 0, and one more.
+    /// The path combination and its layout.
+    pub(crate) fn combination(&self) -> (&[&'a Path], &'a Layout) {
+        (&self.paths, self.layout)
+    }
+
     pub(crate) fn universe(&self) -> &[i64] {
         &self.universe
     }

@@ -35,6 +35,8 @@
 mod interleave;
 mod vals;
 
+pub(crate) use interleave::Lookahead;
+
 use vals::Vals;
 
 use super::roles::Roles;
@@ -145,9 +147,26 @@ pub(crate) fn may_have_values(v: &Combination<'_>) -> bool {
     assignments > crate::values::MAX_THIN_AIR_ASSIGNMENTS as u128
 }
 
-/// Do the value sets rule out every candidate of the combination (empty reads, laps that
-/// cannot agree, a branch no value takes, RMWs without distinct sources)?
-fn values_reject(v: &Combination<'_>) -> bool {
+/// The screen's coherence test for the search to ask at its nodes, with the rf and asmo
+/// chosen so far ([`interleave::Lookahead`]); `None` where it tests no location.
+pub(crate) fn lookahead(v: &Combination<'_>) -> Option<Lookahead> {
+    let core = v.core.as_ref()?;
+    let ValueSets { src, read, write } = value_sets(v);
+    let read = narrowed_reads(v, &read);
+    interleave::Lookahead::new(v, core, src, read, write)
+}
+
+/// Each read's sources ([`sources`]) and the sets holding every candidate's values of
+/// each read and write (empty for other events).
+struct ValueSets {
+    src: Vec<Vec<Source>>,
+    read: Vec<Vals>,
+    write: Vec<Vals>,
+}
+
+/// The value sets of the combination (the header's fixpoint): each read's sources, and
+/// the values of each read and each write.
+fn value_sets(v: &Combination<'_>) -> ValueSets {
     let lay = v.lay;
     let n = lay.events.len();
     let is_read = |e: usize| lay.events[e].flags.0 & Flags::R.0 != 0;
@@ -214,6 +233,15 @@ fn values_reject(v: &Combination<'_>) -> bool {
             break;
         }
     }
+    ValueSets { src, read, write }
+}
+
+/// Do the value sets rule out every candidate of the combination (empty reads, laps that
+/// cannot agree, a branch no value takes, RMWs without distinct sources)?
+fn values_reject(v: &Combination<'_>) -> bool {
+    let n = v.lay.events.len();
+    let is_read = |e: usize| v.lay.events[e].flags.0 & Flags::R.0 != 0;
+    let ValueSets { src, read, write } = value_sets(v);
     if (0..n).any(|e| is_read(e) && read[e].is_empty()) {
         return true;
     }

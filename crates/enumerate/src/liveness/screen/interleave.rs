@@ -25,7 +25,7 @@
 use super::{Combination, Core, Vals};
 use crate::values::Source;
 use std::collections::HashSet;
-use vkherd_model::Flags;
+use vkherd_model::{Flags, Rel};
 
 /// Locations whose search could visit more states than this are not tested.
 const MAX_STATES: usize = 1 << 16;
@@ -55,7 +55,123 @@ pub(super) fn orders_exist(
     if tested.is_empty() {
         return true;
     }
-    (tested.iter()).all(|loc| loc.has_order(v, src, read, write))
+    let flags: Vec<Flags> = events.iter().map(|e| e.flags).collect();
+    (tested.iter()).all(|loc| loc.has_order(&flags, (src, read, write), None))
+}
+
+/// What a search node chose so far, which the order must keep: each chosen read returns
+/// its chosen source, and each write comes after the writes asmo puts before it.
+#[derive(Clone, Copy)]
+struct Chosen<'a> {
+    rf: &'a [Option<Source>],
+    asmo: &'a Rel,
+    /// The location's writes, and each event's thread and index in its location's
+    /// sequence.
+    writes: &'a [usize],
+    place: &'a [(usize, usize)],
+}
+
+impl Chosen<'_> {
+    /// Is every write asmo-before `w` among those placed at positions `pos`?
+    fn placed_after_its_writes(&self, w: usize, pos: &[usize]) -> bool {
+        (self.writes.iter())
+            .filter(|&&a| self.asmo.contains(a, w))
+            .all(|&a| {
+                let (t, i) = self.place[a];
+                i < pos[t]
+            })
+    }
+}
+
+/// The coherence test asked at the search's nodes (search.rs, "the order lookahead"):
+/// the same order, now also keeping the rf and asmo the node chose. Sound for the same
+/// reason as the test itself: a consistent completion of the node has such an order
+/// (the module comment), and in it each read returns its rf source, which contains the
+/// node's, and the writes follow its asmo (the order sorts along a union containing
+/// asmo), which contains the node's. So a node whose location has no such order has no
+/// consistent completion.
+pub(crate) struct Lookahead {
+    locations: Vec<Location>,
+    /// Each tested location's writes.
+    writes: Vec<Vec<usize>>,
+    /// The tested location of each event, if any.
+    at: Vec<Option<usize>>,
+    /// Each event's thread and index in its location's sequence.
+    place: Vec<(usize, usize)>,
+    flags: Vec<Flags>,
+    src: Vec<Vec<Source>>,
+    read: Vec<Vals>,
+    write: Vec<Vals>,
+}
+
+impl Lookahead {
+    pub(super) fn new(
+        v: &Combination<'_>,
+        core: &Core<'_>,
+        src: Vec<Vec<Source>>,
+        read: Vec<Vals>,
+        write: Vec<Vals>,
+    ) -> Option<Lookahead> {
+        if !core.terms.po_loc {
+            return None;
+        }
+        let events = &v.lay.events;
+        let n = events.len();
+        let mut locations: Vec<_> = (events.iter())
+            .filter(|e| e.flags.0 & (Flags::R.0 | Flags::W.0) != 0)
+            .filter_map(|e| e.location)
+            .collect();
+        locations.sort_unstable();
+        locations.dedup();
+        let locations: Vec<Location> = (locations.into_iter())
+            .filter_map(|l| Location::of(v, core, &src, l))
+            .collect();
+        if locations.is_empty() {
+            return None;
+        }
+        let flags: Vec<Flags> = events.iter().map(|e| e.flags).collect();
+        let mut at = vec![None; n];
+        let mut place = vec![(0, 0); n];
+        let mut writes = Vec::new();
+        for (k, loc) in locations.iter().enumerate() {
+            for (t, seq) in loc.threads.iter().enumerate() {
+                for (i, &e) in seq.iter().enumerate() {
+                    at[e] = Some(k);
+                    place[e] = (t, i);
+                }
+            }
+            let w = (loc.threads.iter().flatten().copied())
+                .filter(|&e| flags[e].0 & Flags::W.0 != 0)
+                .collect();
+            writes.push(w);
+        }
+        Some(Lookahead {
+            locations,
+            writes,
+            at,
+            place,
+            flags,
+            src,
+            read,
+            write,
+        })
+    }
+
+    /// Has the location of `e` an order keeping the rf and asmo chosen so far? (`true`
+    /// where `e`'s location is not tested.)
+    pub(crate) fn may_complete(&self, e: usize, rf: &[Option<Source>], asmo: &Rel) -> bool {
+        let Some(k) = self.at[e] else {
+            return true;
+        };
+        let chosen = Chosen {
+            rf,
+            asmo,
+            writes: &self.writes[k],
+            place: &self.place,
+        };
+        let sets = (&self.src[..], &self.read[..], &self.write[..]);
+        self.locations[k].has_order(&self.flags, sets, Some(chosen))
+    }
 }
 
 /// One location's accesses, per thread in program order, when the test applies to it.
@@ -120,16 +236,15 @@ impl Location {
         })
     }
 
-    /// Depth-first search for the order, over states (positions, last write, its value).
+    /// Depth-first search for the order, over states (positions, last write, its value),
+    /// keeping what the search chose so far (`chosen`, if asked from a search node).
     fn has_order(
         &self,
-        v: &Combination<'_>,
-        src: &[Vec<Source>],
-        read: &[Vals],
-        write: &[Vals],
+        flags: &[Flags],
+        (src, read, write): (&[Vec<Source>], &[Vals], &[Vals]),
+        chosen: Option<Chosen<'_>>,
     ) -> bool {
-        let events = &v.lay.events;
-        let has = |e: usize, f: Flags| events[e].flags.0 & f.0 != 0;
+        let has = |e: usize, f: Flags| flags[e].0 & f.0 != 0;
         // The values a write may store, `None` for any value.
         let stored = |w: usize| -> Vec<Option<i64>> {
             match &write[w] {
@@ -181,6 +296,13 @@ impl Location {
                     if !src[e].contains(&source) || !value_ok {
                         continue;
                     }
+                    if chosen.is_some_and(|c| c.rf[e].is_some_and(|s| s != source)) {
+                        continue;
+                    }
+                }
+                // A write goes after every write chosen asmo-before it.
+                if has(e, Flags::W) && chosen.is_some_and(|c| !c.placed_after_its_writes(e, pos)) {
+                    continue;
                 }
                 let mut next = pos.clone();
                 next[t] += 1;
@@ -200,10 +322,12 @@ impl Location {
 #[cfg(test)]
 mod tests {
     use super::super::{may_have_values, Combination, Core};
+    use super::Lookahead;
     use crate::candidates::asmo_pairs;
     use crate::combine::layout;
     use crate::engine::Shortcuts;
     use crate::paths::{thread_paths, Path, PathLimits, Step};
+    use crate::values::Source;
     use crate::values::ValueSolver;
     use vkherd_model::{Instruction, ModelOptions, Program, Rel, Statics};
 
@@ -263,6 +387,78 @@ mod tests {
             core: Some(Core::new(&s, terms, &pairs)),
             probe_values: true,
         })
+    }
+
+    /// The test-and-set lock of the liveness corpus, P0 taking the lock at once and P1
+    /// failing once: its order lookahead, the layout, and P0's exchange and release and
+    /// P1's two exchanges and release, in program order.
+    fn tas_lock_lookahead() -> (Lookahead, [usize; 5]) {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../litmus-tests/liveness/tas-lock.litmus"
+        );
+        let source = std::fs::read_to_string(path).expect("the corpus test");
+        let program = vkherd_dialects::load(&source).expect("it loads");
+        let paths = [failing(&program, 0, 0), failing(&program, 1, 1)];
+        let combo: Vec<&Path> = paths.iter().collect();
+        let lay = layout(&program, &combo);
+        let n = lay.events.len();
+        let s = Statics::new(
+            &program,
+            lay.events.clone(),
+            Rel::empty(n),
+            &ModelOptions::default(),
+        );
+        let (pairs, _) = asmo_pairs(&program, &s, None);
+        let solver = ValueSolver::new(&program, combo.clone(), &lay);
+        let terms = Shortcuts::ALL.core.expect("the hand engine's core");
+        let lookahead = super::super::lookahead(&Combination {
+            program: &program,
+            paths: combo,
+            lay: &lay,
+            universe: solver.universe(),
+            roles: None,
+            rf_allowed: &|_, _| true,
+            core: Some(Core::new(&s, terms, &pairs)),
+            probe_values: true,
+        })
+        .expect("the lock's location is tested");
+        let of =
+            |t: usize| -> Vec<usize> { (0..n).filter(|&e| lay.events[e].thread == t).collect() };
+        let (p0, p1) = (of(0), of(1));
+        assert_eq!((p0.len(), p1.len()), (2, 3), "exchange(s) and release");
+        (lookahead, [p0[0], p0[1], p1[0], p1[1], p1[2]])
+    }
+
+    #[test]
+    fn the_lookahead_keeps_what_the_search_chose() {
+        let (lookahead, [a0, s0, b1, b2, s1]) = tas_lock_lookahead();
+        let n = lookahead.flags.len();
+        let mut rf = vec![None; n];
+        let mut asmo = Rel::empty(n);
+        // P1's failed exchange reads P0's 1, placed after it: the order a0 b1 s0 b2 s1.
+        rf[b1] = Some(Source::Write(a0));
+        asmo.insert(a0, b1);
+        assert!(lookahead.may_complete(b1, &rf, &asmo));
+        // The same rf with the exchanges' asmo reversed: b1 would return the last write
+        // before it, and a0 comes after it.
+        let mut reversed = Rel::empty(n);
+        reversed.insert(b1, a0);
+        assert!(!lookahead.may_complete(b1, &rf, &reversed));
+        // P1's second exchange reads the initial 0, though its first exchange, before it,
+        // wrote: the values alone allow it (P0's release stores 0), the chosen rf not.
+        let mut init = vec![None; n];
+        init[b2] = Some(Source::Init);
+        assert!(!lookahead.may_complete(b2, &init, &Rel::empty(n)));
+        // P0's exchange reads P1's release: all of P1 goes first, and then P1's failed
+        // exchange has no 1 to read (only P0's exchange writes one). No coherence cycle
+        // yet (b1's rf is open): the values rule it out.
+        let mut rf = vec![None; n];
+        let mut asmo = Rel::empty(n);
+        rf[a0] = Some(Source::Write(s1));
+        asmo.insert(s1, a0);
+        asmo.insert(s1, s0);
+        assert!(!lookahead.may_complete(a0, &rf, &asmo));
     }
 
     #[test]
