@@ -197,10 +197,10 @@ fn values_reject(v: &Combination<'_>) -> bool {
         for e in (0..n).filter(|&e| is_read(e)) {
             let mut vals = seed[e].clone();
             for s in &src[e] {
-                vals = vals.union(&match *s {
-                    Source::Init => Vals::one(init(e)),
-                    Source::Write(w) => write[w].clone(),
-                });
+                match *s {
+                    Source::Init => vals.insert(init(e)),
+                    Source::Write(w) => vals.union_with(&write[w]),
+                }
             }
             if vals != read[e] {
                 read[e] = vals;
@@ -412,7 +412,7 @@ fn rmw_sources_match(
                         .filter_map(|s| match *s {
                             Source::Init => {
                                 let init = v.program.locations[l].init;
-                                wanted.intersects(&Vals::one(init)).then_some(0)
+                                wanted.contains(init).then_some(0)
                             }
                             Source::Write(w) => wanted.intersects(&write[w]).then(|| {
                                 writes
@@ -537,20 +537,23 @@ fn sources(v: &Combination<'_>, e: usize) -> Vec<Source> {
         return options.collect();
     };
     let po_loc = |a: usize, b: usize| core.terms.po_loc && core.po_loc.contains(a, b);
-    let writes = || (0..events.len()).filter(|&w| is_write(w));
+    // The writes w2 with `w2 po_loc e`, listed once for every option below.
+    let before: Vec<usize> = (0..events.len())
+        .filter(|&w2| is_write(w2) && po_loc(w2, e))
+        .collect();
     options
         .filter(|&s| match s {
             // A write w2 of the location po_loc-before the read: `e fr_init w2`
             // ([RFINIT];sloc;[W] - id: po_loc relates accesses to one location, and
             // w2 != e as po is irreflexive) and `w2 po_loc e`.
-            Source::Init => !writes().any(|w2| po_loc(w2, e)),
+            Source::Init => before.is_empty(),
             Source::Write(w) => {
                 // Its own later write: `w rf e po_loc w`.
                 let own_later = po_loc(e, w);
                 // A later write of w's in between: `e fr_ww w2` (w2 != e, as
                 // `w2 po_loc e`) and `w2 po_loc e`.
-                let overwritten = core.terms.fr_ww
-                    && writes().any(|w2| core.po_loc.contains(w, w2) && po_loc(w2, e));
+                let overwritten =
+                    core.terms.fr_ww && before.iter().any(|&w2| core.po_loc.contains(w, w2));
                 !own_later && !overwritten
             }
         })
