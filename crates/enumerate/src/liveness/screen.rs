@@ -399,37 +399,42 @@ fn rmw_sources_match(
             .filter(|&e| events[e].location == loc)
             .collect();
         // Sources by number: 0 the initial value, 1 + i the write writes[i]; a write of
-        // another location (a pinned source) constrains nothing: a number of its own.
-        let own = |k: usize, w: usize| 1 + writes.len() + k * n + w;
-        let matching = |wanted: &dyn Fn(usize, usize) -> Vals| {
-            let options: Vec<Vec<usize>> = readers
-                .iter()
-                .enumerate()
-                .map(|(k, &e)| {
-                    let wanted = wanted(k, e);
-                    src[e]
-                        .iter()
-                        .filter_map(|s| match *s {
-                            Source::Init => {
-                                let init = v.program.locations[l].init;
-                                wanted.contains(init).then_some(0)
-                            }
-                            Source::Write(w) => wanted.intersects(&write[w]).then(|| {
-                                writes
-                                    .iter()
-                                    .position(|&x| x == w)
-                                    .map_or(own(k, w), |i| 1 + i)
-                            }),
-                        })
-                        .collect()
-                })
-                .collect();
-            perfect_matching(&options, 1 + writes.len() + readers.len() * n)
+        // another location (a pinned source) constrains nothing: a number of the
+        // reader's own, 1 + writes.len() + k for the k-th reader (one is enough: no
+        // other reader can take it, and a reader takes one source).
+        let mut number: Vec<Option<usize>> = vec![None; n];
+        for (i, &w) in writes.iter().enumerate() {
+            number[w] = Some(1 + i);
+        }
+        let init = v.program.locations[l].init;
+        let masks = ValueMasks::new(init, writes.iter().map(|&w| &write[w]));
+        let matching = |wanted: &[&Vals]| {
+            let mut options = Options::default();
+            for (k, &e) in readers.iter().enumerate() {
+                let wanted = wanted[k];
+                let mask = masks.as_ref().map(|m| m.of(wanted));
+                options.add(src[e].iter().filter_map(|s| {
+                    match (*s, mask) {
+                        (Source::Init, _) => wanted.contains(init).then_some(0),
+                        // One of the location's writes, by masks (`ValueMasks` says why
+                        // they agree with `intersects`).
+                        (Source::Write(w), Some(mask)) if number[w].is_some() => {
+                            let i = number[w].expect("a write of the location") - 1;
+                            (mask & masks.as_ref().expect("masks")[i] != 0).then_some(1 + i)
+                        }
+                        (Source::Write(w), _) => wanted
+                            .intersects(&write[w])
+                            .then(|| number[w].unwrap_or(1 + writes.len() + k)),
+                    }
+                }));
+            }
+            perfect_matching(&options, 1 + writes.len() + readers.len())
         };
         // With each RMW's whole value set or, if asked (a run of the thread per value),
         // with the values its branches admit (fewer options, so a stronger test).
         if !probe_values {
-            if !matching(&|_, e| read[e].clone()) {
+            let wanted: Vec<&Vals> = readers.iter().map(|&e| &read[e]).collect();
+            if !matching(&wanted) {
                 return false;
             }
         } else {
@@ -438,7 +443,7 @@ fn rmw_sources_match(
                 .iter()
                 .map(|&e| admissible(v, e, read, &mut probe))
                 .collect();
-            if !matching(&|k, _| admitted[k].clone()) {
+            if !matching(&admitted.iter().collect::<Vec<&Vals>>()) {
                 return false;
             }
         }
@@ -471,16 +476,101 @@ fn admissible(v: &Combination<'_>, e: usize, read: &[Vals], probe: &mut [Vals]) 
     Vals::of(admitted)
 }
 
+/// The value sets of one location's writes as bit masks over the values they may
+/// store (and the initial value), when those are at most 64 and none is "any value":
+/// `wanted.intersects(write)` is then `of(wanted) & mask(write) != 0`, as every value
+/// of `write` has its bit (and "any value" wanted meets every non-empty set, as its
+/// mask of every bit does). The matching asks it of every reader and source.
+struct ValueMasks {
+    /// The values, sorted: bit i stands for `values[i]`.
+    values: Vec<i64>,
+    /// The masks of the writes, in the order given.
+    writes: Vec<u64>,
+}
+
+impl ValueMasks {
+    fn new<'v>(init: i64, writes: impl Iterator<Item = &'v Vals> + Clone) -> Option<ValueMasks> {
+        let mut values = vec![init];
+        for w in writes.clone() {
+            match w {
+                Vals::Any => return None,
+                Vals::Set(xs) => values.extend(xs.iter().copied()),
+            }
+        }
+        values.sort_unstable();
+        values.dedup();
+        if values.len() > 64 {
+            return None;
+        }
+        let mut masks = ValueMasks {
+            values,
+            writes: Vec::new(),
+        };
+        masks.writes = writes.map(|w| masks.of(w)).collect();
+        Some(masks)
+    }
+
+    /// The bits of the values of `vals` among `values`.
+    fn of(&self, vals: &Vals) -> u64 {
+        match vals {
+            Vals::Any => u64::MAX,
+            Vals::Set(xs) => xs
+                .iter()
+                .fold(0, |m, x| match self.values.binary_search(x) {
+                    Ok(i) => m | 1 << i,
+                    Err(_) => m,
+                }),
+        }
+    }
+}
+
+impl std::ops::Index<usize> for ValueMasks {
+    type Output = u64;
+    fn index(&self, i: usize) -> &u64 {
+        &self.writes[i]
+    }
+}
+
+/// Each reader's source numbers, in one buffer (the screen builds them for every
+/// contended location of every combination).
+#[derive(Default)]
+struct Options {
+    numbers: Vec<usize>,
+    /// Reader k's numbers are `numbers[ends[k - 1]..ends[k]]` (from 0 for the first).
+    ends: Vec<usize>,
+}
+
+impl Options {
+    fn add(&mut self, numbers: impl Iterator<Item = usize>) {
+        self.numbers.extend(numbers);
+        self.ends.push(self.numbers.len());
+    }
+
+    fn of(&self, r: usize) -> &[usize] {
+        let start = if r == 0 { 0 } else { self.ends[r - 1] };
+        &self.numbers[start..self.ends[r]]
+    }
+
+    fn readers(&self) -> usize {
+        self.ends.len()
+    }
+}
+
 /// Can each reader have its own source among its options (sources numbered below
-/// `sources`)? Kuhn's augmenting paths.
-fn perfect_matching(options: &[Vec<usize>], sources: usize) -> bool {
+/// `sources`)? Kuhn's augmenting paths, each reader first taking a free source if it
+/// has one (an augmenting path of one edge: the answer is the same, found sooner).
+fn perfect_matching(options: &Options, sources: usize) -> bool {
     fn augment(
         r: usize,
-        options: &[Vec<usize>],
+        options: &Options,
         owner: &mut [Option<usize>],
         seen: &mut [bool],
     ) -> bool {
-        for &s in &options[r] {
+        if let Some(&s) = options.of(r).iter().find(|&&s| owner[s].is_none()) {
+            owner[s] = Some(r);
+            return true;
+        }
+        for &s in options.of(r) {
             if seen[s] {
                 continue;
             }
@@ -493,7 +583,11 @@ fn perfect_matching(options: &[Vec<usize>], sources: usize) -> bool {
         false
     }
     let mut owner = vec![None; sources];
-    (0..options.len()).all(|r| augment(r, options, &mut owner, &mut vec![false; sources]))
+    let mut seen = vec![false; sources];
+    (0..options.readers()).all(|r| {
+        seen.fill(false);
+        augment(r, options, &mut owner, &mut seen)
+    })
 }
 
 /// The search's rf options of read `e` (`candidates::rf_options`).
