@@ -132,9 +132,10 @@ pub(crate) fn may_have_values(v: &Combination<'_>) -> bool {
     // A candidate the solver gives up on (TooManyThinAir) guesses reads on a cycle of
     // its rf, which is within every rf option: if so many could need guessing, the
     // search may stop with an error, which a skip would hide.
+    let writes = write_events(v);
     let every: Vec<Vec<Source>> = (0..n)
         .map(|e| match is_read(e) {
-            true => rf_options(v, e),
+            true => rf_options(v, e, &writes),
             false => Vec::new(),
         })
         .collect();
@@ -170,9 +171,10 @@ fn values_reject(v: &Combination<'_>) -> bool {
             .map(|e| is_read(e) && closure.contains(e, e))
             .collect::<Vec<bool>>()
     };
+    let writes = write_events(v);
     let src: Vec<Vec<Source>> = (0..n)
         .map(|e| match is_read(e) {
-            true => sources(v, e),
+            true => sources(v, e, &writes),
             false => Vec::new(),
         })
         .collect();
@@ -590,11 +592,19 @@ fn perfect_matching(options: &Options, sources: usize) -> bool {
     })
 }
 
-/// The search's rf options of read `e` (`candidates::rf_options`).
-fn rf_options(v: &Combination<'_>, e: usize) -> Vec<Source> {
+/// The write events of the combination, in order.
+fn write_events(v: &Combination<'_>) -> Vec<usize> {
+    let events = &v.lay.events;
+    (0..events.len())
+        .filter(|&w| events[w].flags.0 & Flags::W.0 != 0)
+        .collect()
+}
+
+/// The search's rf options of read `e` (`candidates::rf_options`); `writes` are the
+/// combination's writes ([`write_events`]).
+fn rf_options(v: &Combination<'_>, e: usize, writes: &[usize]) -> Vec<Source> {
     let events = &v.lay.events;
     let ev = &events[e];
-    let is_write = |w: usize| events[w].flags.0 & Flags::W.0 != 0;
     let pin = match &v.program.threads[ev.thread].code[ev.instr] {
         Instruction::Access(a) => a.pin,
         _ => None,
@@ -605,26 +615,25 @@ fn rf_options(v: &Combination<'_>, e: usize) -> Vec<Source> {
         Some(Pin::Write { thread, index }) => events
             .iter()
             .position(|w| w.thread == thread && w.instr == index)
-            .filter(|&w| w != e && is_write(w))
+            .filter(|&w| w != e && writes.contains(&w))
             .map(Source::Write)
             .into_iter()
             .collect(),
         // `sloc`: accesses with the same location.
         None => std::iter::once(Source::Init)
             .chain(
-                (0..events.len())
-                    .filter(|&w| w != e && is_write(w) && events[w].location == ev.location)
+                (writes.iter().copied())
+                    .filter(|&w| w != e && events[w].location == ev.location)
                     .map(Source::Write),
             )
             .collect(),
     }
 }
 
-/// The sources a read may have in a candidate the visitor counts (see the header).
-fn sources(v: &Combination<'_>, e: usize) -> Vec<Source> {
-    let events = &v.lay.events;
-    let is_write = |w: usize| events[w].flags.0 & Flags::W.0 != 0;
-    let options = rf_options(v, e)
+/// The sources a read may have in a candidate the visitor counts (see the header);
+/// `writes` as for [`rf_options`].
+fn sources(v: &Combination<'_>, e: usize, writes: &[usize]) -> Vec<Source> {
+    let options = rf_options(v, e, writes)
         .into_iter()
         .filter(|&s| (v.rf_allowed)(e, s));
     let Some(core) = &v.core else {
@@ -632,9 +641,12 @@ fn sources(v: &Combination<'_>, e: usize) -> Vec<Source> {
     };
     let po_loc = |a: usize, b: usize| core.terms.po_loc && core.po_loc.contains(a, b);
     // The writes w2 with `w2 po_loc e`, listed once for every option below.
-    let before: Vec<usize> = (0..events.len())
-        .filter(|&w2| is_write(w2) && po_loc(w2, e))
-        .collect();
+    let before: Vec<usize> = match core.terms.po_loc {
+        true => (writes.iter().copied())
+            .filter(|&w2| po_loc(w2, e))
+            .collect(),
+        false => Vec::new(),
+    };
     options
         .filter(|&s| match s {
             // A write w2 of the location po_loc-before the read: `e fr_init w2`
@@ -698,6 +710,10 @@ fn guessed_reads(v: &Combination<'_>, every: &[Vec<Source>]) -> usize {
                 }
             }
         }
+    }
+    // Every read counted below has an uncovered edge on its cycle.
+    if uncovered.is_empty() {
+        return 0;
     }
     let reach = graph.plus();
     (0..n)
