@@ -944,3 +944,79 @@ fn laps_agree(v: &Combination<'_>, roles: &Roles, read: &[Vals], write: &[Vals])
         (!reads || read[x].intersects(&read[y])) && (!writes || write[x].intersects(&write[y]))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{perfect_matching, Options, Vals, ValueMasks};
+
+    /// Is there an injective choice of one option per reader (plain search)?
+    fn brute_force(options: &[Vec<usize>], taken: &mut Vec<usize>) -> bool {
+        let r = taken.len();
+        if r == options.len() {
+            return true;
+        }
+        options[r].iter().any(|&s| {
+            if taken.contains(&s) {
+                return false;
+            }
+            taken.push(s);
+            let found = brute_force(options, taken);
+            taken.pop();
+            found
+        })
+    }
+
+    #[test]
+    fn matching_agrees_with_plain_search_on_every_small_graph() {
+        for readers in 1..=3usize {
+            for sources in 1..=3usize {
+                let subsets = 1usize << sources;
+                for code in 0..subsets.pow(readers as u32) {
+                    let lists: Vec<Vec<usize>> = (0..readers)
+                        .map(|r| {
+                            let set = code / subsets.pow(r as u32) % subsets;
+                            (0..sources).filter(|s| set >> s & 1 == 1).collect()
+                        })
+                        .collect();
+                    let mut options = Options::default();
+                    for l in &lists {
+                        options.add(l.iter().copied());
+                    }
+                    assert_eq!(
+                        perfect_matching(&options, sources),
+                        brute_force(&lists, &mut Vec::new()),
+                        "{lists:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn value_masks_meet_as_the_sets_do() {
+        let sets = [
+            Vals::none(),
+            Vals::one(0),
+            Vals::one(1),
+            Vals::of([0, 1]),
+            Vals::of([1, 7]),
+            Vals::of([-3, 2, 7]),
+            Vals::Any,
+        ];
+        let writes: Vec<&Vals> = sets.iter().filter(|w| **w != Vals::Any).collect();
+        let masks = ValueMasks::new(5, writes.iter().copied()).expect("few values");
+        for wanted in &sets {
+            for (i, w) in writes.iter().enumerate() {
+                assert_eq!(
+                    masks.of(wanted) & masks[i] != 0,
+                    wanted.intersects(w),
+                    "{wanted:?} and {w:?}"
+                );
+            }
+        }
+        // "Any value" stored, or more values than bits: no masks.
+        assert!(ValueMasks::new(0, [&Vals::Any].into_iter()).is_none());
+        let many: Vec<Vals> = (0..70).map(Vals::one).collect();
+        assert!(ValueMasks::new(0, many.iter()).is_none());
+    }
+}
