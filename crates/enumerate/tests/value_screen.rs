@@ -192,3 +192,36 @@ fn value_screen_changes_no_outcome_on_lock_loops_at_unroll_3() {
         tally.changed
     );
 }
+
+/// The generated exchange loops of two instructions per thread (the shape of the
+/// slowest programs of the `--unroll 4` stand-in suite, benches/liveness.rs) at
+/// `--unroll 3`, where the screen's RMW matching (one source per RMW, by value masks)
+/// and its coherence test reject most combinations: with and without the screen, the
+/// same outcomes; and at `--unroll 2` also those of plain enumeration.
+#[test]
+fn value_screen_changes_no_outcome_on_exchange_loops_at_unroll_3() {
+    let mut tally = Tally::default();
+    let started = std::time::Instant::now();
+    for (name, source) in cadp::suite(&[(2, 2)], 60) {
+        let program = crate::load_litmus(&source).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        compare(&name, &program, 2, true, &mut tally);
+        compare(&name, &program, 3, false, &mut tally);
+    }
+    eprintln!(
+        "{:.1} s, {} runs ({} with a meeting skipped): {} candidates examined with the \
+         screen, {} without",
+        started.elapsed().as_secs_f64(),
+        tally.compared,
+        tally.changed,
+        tally.screened,
+        tally.unscreened
+    );
+    assert!(tally.compared >= 90, "only {} compared", tally.compared);
+    // Most runs skip meetings here: the test exercises the screen.
+    assert!(
+        tally.changed * 2 > tally.compared,
+        "{} of {}",
+        tally.changed,
+        tally.compared
+    );
+}

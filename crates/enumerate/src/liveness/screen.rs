@@ -134,9 +134,10 @@ pub(crate) fn may_have_values(v: &Combination<'_>) -> bool {
     // A candidate the solver gives up on (TooManyThinAir) guesses reads on a cycle of
     // its rf, which is within every rf option: if so many could need guessing, the
     // search may stop with an error, which a skip would hide.
+    let writes = write_events(v);
     let every: Vec<Vec<Source>> = (0..n)
         .map(|e| match is_read(e) {
-            true => rf_options(v, e),
+            true => rf_options(v, e, &writes),
             false => Vec::new(),
         })
         .collect();
@@ -189,9 +190,10 @@ fn value_sets(v: &Combination<'_>) -> ValueSets {
             .map(|e| is_read(e) && closure.contains(e, e))
             .collect::<Vec<bool>>()
     };
+    let writes = write_events(v);
     let src: Vec<Vec<Source>> = (0..n)
         .map(|e| match is_read(e) {
-            true => sources(v, e),
+            true => sources(v, e, &writes),
             false => Vec::new(),
         })
         .collect();
@@ -216,10 +218,10 @@ fn value_sets(v: &Combination<'_>) -> ValueSets {
         for e in (0..n).filter(|&e| is_read(e)) {
             let mut vals = seed[e].clone();
             for s in &src[e] {
-                vals = vals.union(&match *s {
-                    Source::Init => Vals::one(init(e)),
-                    Source::Write(w) => write[w].clone(),
-                });
+                match *s {
+                    Source::Init => vals.insert(init(e)),
+                    Source::Write(w) => vals.union_with(&write[w]),
+                }
             }
             if vals != read[e] {
                 read[e] = vals;
@@ -427,37 +429,42 @@ fn rmw_sources_match(
             .filter(|&e| events[e].location == loc)
             .collect();
         // Sources by number: 0 the initial value, 1 + i the write writes[i]; a write of
-        // another location (a pinned source) constrains nothing: a number of its own.
-        let own = |k: usize, w: usize| 1 + writes.len() + k * n + w;
-        let matching = |wanted: &dyn Fn(usize, usize) -> Vals| {
-            let options: Vec<Vec<usize>> = readers
-                .iter()
-                .enumerate()
-                .map(|(k, &e)| {
-                    let wanted = wanted(k, e);
-                    src[e]
-                        .iter()
-                        .filter_map(|s| match *s {
-                            Source::Init => {
-                                let init = v.program.locations[l].init;
-                                wanted.intersects(&Vals::one(init)).then_some(0)
-                            }
-                            Source::Write(w) => wanted.intersects(&write[w]).then(|| {
-                                writes
-                                    .iter()
-                                    .position(|&x| x == w)
-                                    .map_or(own(k, w), |i| 1 + i)
-                            }),
-                        })
-                        .collect()
-                })
-                .collect();
-            perfect_matching(&options, 1 + writes.len() + readers.len() * n)
+        // another location (a pinned source) constrains nothing: a number of the
+        // reader's own, 1 + writes.len() + k for the k-th reader (one is enough: no
+        // other reader can take it, and a reader takes one source).
+        let mut number: Vec<Option<usize>> = vec![None; n];
+        for (i, &w) in writes.iter().enumerate() {
+            number[w] = Some(1 + i);
+        }
+        let init = v.program.locations[l].init;
+        let masks = ValueMasks::new(init, writes.iter().map(|&w| &write[w]));
+        let matching = |wanted: &[&Vals]| {
+            let mut options = Options::default();
+            for (k, &e) in readers.iter().enumerate() {
+                let wanted = wanted[k];
+                let mask = masks.as_ref().map(|m| m.of(wanted));
+                options.add(src[e].iter().filter_map(|s| {
+                    match (*s, mask) {
+                        (Source::Init, _) => wanted.contains(init).then_some(0),
+                        // One of the location's writes, by masks (`ValueMasks` says why
+                        // they agree with `intersects`).
+                        (Source::Write(w), Some(mask)) if number[w].is_some() => {
+                            let i = number[w].expect("a write of the location") - 1;
+                            (mask & masks.as_ref().expect("masks")[i] != 0).then_some(1 + i)
+                        }
+                        (Source::Write(w), _) => wanted
+                            .intersects(&write[w])
+                            .then(|| number[w].unwrap_or(1 + writes.len() + k)),
+                    }
+                }));
+            }
+            perfect_matching(&options, 1 + writes.len() + readers.len())
         };
         // With each RMW's whole value set or, if asked (a run of the thread per value),
         // with the values its branches admit (fewer options, so a stronger test).
         if !probe_values {
-            if !matching(&|_, e| read[e].clone()) {
+            let wanted: Vec<&Vals> = readers.iter().map(|&e| &read[e]).collect();
+            if !matching(&wanted) {
                 return false;
             }
         } else {
@@ -466,7 +473,7 @@ fn rmw_sources_match(
                 .iter()
                 .map(|&e| admissible(v, e, read, &mut probe))
                 .collect();
-            if !matching(&|k, _| admitted[k].clone()) {
+            if !matching(&admitted.iter().collect::<Vec<&Vals>>()) {
                 return false;
             }
         }
@@ -499,16 +506,101 @@ fn admissible(v: &Combination<'_>, e: usize, read: &[Vals], probe: &mut [Vals]) 
     Vals::of(admitted)
 }
 
+/// The value sets of one location's writes as bit masks over the values they may
+/// store (and the initial value), when those are at most 64 and none is "any value":
+/// `wanted.intersects(write)` is then `of(wanted) & mask(write) != 0`, as every value
+/// of `write` has its bit (and "any value" wanted meets every non-empty set, as its
+/// mask of every bit does). The matching asks it of every reader and source.
+struct ValueMasks {
+    /// The values, sorted: bit i stands for `values[i]`.
+    values: Vec<i64>,
+    /// The masks of the writes, in the order given.
+    writes: Vec<u64>,
+}
+
+impl ValueMasks {
+    fn new<'v>(init: i64, writes: impl Iterator<Item = &'v Vals> + Clone) -> Option<ValueMasks> {
+        let mut values = vec![init];
+        for w in writes.clone() {
+            match w {
+                Vals::Any => return None,
+                Vals::Set(xs) => values.extend(xs.iter().copied()),
+            }
+        }
+        values.sort_unstable();
+        values.dedup();
+        if values.len() > 64 {
+            return None;
+        }
+        let mut masks = ValueMasks {
+            values,
+            writes: Vec::new(),
+        };
+        masks.writes = writes.map(|w| masks.of(w)).collect();
+        Some(masks)
+    }
+
+    /// The bits of the values of `vals` among `values`.
+    fn of(&self, vals: &Vals) -> u64 {
+        match vals {
+            Vals::Any => u64::MAX,
+            Vals::Set(xs) => xs
+                .iter()
+                .fold(0, |m, x| match self.values.binary_search(x) {
+                    Ok(i) => m | 1 << i,
+                    Err(_) => m,
+                }),
+        }
+    }
+}
+
+impl std::ops::Index<usize> for ValueMasks {
+    type Output = u64;
+    fn index(&self, i: usize) -> &u64 {
+        &self.writes[i]
+    }
+}
+
+/// Each reader's source numbers, in one buffer (the screen builds them for every
+/// contended location of every combination).
+#[derive(Default)]
+struct Options {
+    numbers: Vec<usize>,
+    /// Reader k's numbers are `numbers[ends[k - 1]..ends[k]]` (from 0 for the first).
+    ends: Vec<usize>,
+}
+
+impl Options {
+    fn add(&mut self, numbers: impl Iterator<Item = usize>) {
+        self.numbers.extend(numbers);
+        self.ends.push(self.numbers.len());
+    }
+
+    fn of(&self, r: usize) -> &[usize] {
+        let start = if r == 0 { 0 } else { self.ends[r - 1] };
+        &self.numbers[start..self.ends[r]]
+    }
+
+    fn readers(&self) -> usize {
+        self.ends.len()
+    }
+}
+
 /// Can each reader have its own source among its options (sources numbered below
-/// `sources`)? Kuhn's augmenting paths.
-fn perfect_matching(options: &[Vec<usize>], sources: usize) -> bool {
+/// `sources`)? Kuhn's augmenting paths, each reader first taking a free source if it
+/// has one (an augmenting path of one edge: the answer is the same, found sooner).
+fn perfect_matching(options: &Options, sources: usize) -> bool {
     fn augment(
         r: usize,
-        options: &[Vec<usize>],
+        options: &Options,
         owner: &mut [Option<usize>],
         seen: &mut [bool],
     ) -> bool {
-        for &s in &options[r] {
+        if let Some(&s) = options.of(r).iter().find(|&&s| owner[s].is_none()) {
+            owner[s] = Some(r);
+            return true;
+        }
+        for &s in options.of(r) {
             if seen[s] {
                 continue;
             }
@@ -521,14 +613,26 @@ fn perfect_matching(options: &[Vec<usize>], sources: usize) -> bool {
         false
     }
     let mut owner = vec![None; sources];
-    (0..options.len()).all(|r| augment(r, options, &mut owner, &mut vec![false; sources]))
+    let mut seen = vec![false; sources];
+    (0..options.readers()).all(|r| {
+        seen.fill(false);
+        augment(r, options, &mut owner, &mut seen)
+    })
 }
 
-/// The search's rf options of read `e` (`candidates::rf_options`).
-fn rf_options(v: &Combination<'_>, e: usize) -> Vec<Source> {
+/// The write events of the combination, in order.
+fn write_events(v: &Combination<'_>) -> Vec<usize> {
+    let events = &v.lay.events;
+    (0..events.len())
+        .filter(|&w| events[w].flags.0 & Flags::W.0 != 0)
+        .collect()
+}
+
+/// The search's rf options of read `e` (`candidates::rf_options`); `writes` are the
+/// combination's writes ([`write_events`]).
+fn rf_options(v: &Combination<'_>, e: usize, writes: &[usize]) -> Vec<Source> {
     let events = &v.lay.events;
     let ev = &events[e];
-    let is_write = |w: usize| events[w].flags.0 & Flags::W.0 != 0;
     let pin = match &v.program.threads[ev.thread].code[ev.instr] {
         Instruction::Access(a) => a.pin,
         _ => None,
@@ -539,46 +643,51 @@ fn rf_options(v: &Combination<'_>, e: usize) -> Vec<Source> {
         Some(Pin::Write { thread, index }) => events
             .iter()
             .position(|w| w.thread == thread && w.instr == index)
-            .filter(|&w| w != e && is_write(w))
+            .filter(|&w| w != e && writes.contains(&w))
             .map(Source::Write)
             .into_iter()
             .collect(),
         // `sloc`: accesses with the same location.
         None => std::iter::once(Source::Init)
             .chain(
-                (0..events.len())
-                    .filter(|&w| w != e && is_write(w) && events[w].location == ev.location)
+                (writes.iter().copied())
+                    .filter(|&w| w != e && events[w].location == ev.location)
                     .map(Source::Write),
             )
             .collect(),
     }
 }
 
-/// The sources a read may have in a candidate the visitor counts (see the header).
-fn sources(v: &Combination<'_>, e: usize) -> Vec<Source> {
-    let events = &v.lay.events;
-    let is_write = |w: usize| events[w].flags.0 & Flags::W.0 != 0;
-    let options = rf_options(v, e)
+/// The sources a read may have in a candidate the visitor counts (see the header);
+/// `writes` as for [`rf_options`].
+fn sources(v: &Combination<'_>, e: usize, writes: &[usize]) -> Vec<Source> {
+    let options = rf_options(v, e, writes)
         .into_iter()
         .filter(|&s| (v.rf_allowed)(e, s));
     let Some(core) = &v.core else {
         return options.collect();
     };
     let po_loc = |a: usize, b: usize| core.terms.po_loc && core.po_loc.contains(a, b);
-    let writes = || (0..events.len()).filter(|&w| is_write(w));
+    // The writes w2 with `w2 po_loc e`, listed once for every option below.
+    let before: Vec<usize> = match core.terms.po_loc {
+        true => (writes.iter().copied())
+            .filter(|&w2| po_loc(w2, e))
+            .collect(),
+        false => Vec::new(),
+    };
     options
         .filter(|&s| match s {
             // A write w2 of the location po_loc-before the read: `e fr_init w2`
             // ([RFINIT];sloc;[W] - id: po_loc relates accesses to one location, and
             // w2 != e as po is irreflexive) and `w2 po_loc e`.
-            Source::Init => !writes().any(|w2| po_loc(w2, e)),
+            Source::Init => before.is_empty(),
             Source::Write(w) => {
                 // Its own later write: `w rf e po_loc w`.
                 let own_later = po_loc(e, w);
                 // A later write of w's in between: `e fr_ww w2` (w2 != e, as
                 // `w2 po_loc e`) and `w2 po_loc e`.
-                let overwritten = core.terms.fr_ww
-                    && writes().any(|w2| core.po_loc.contains(w, w2) && po_loc(w2, e));
+                let overwritten =
+                    core.terms.fr_ww && before.iter().any(|&w2| core.po_loc.contains(w, w2));
                 !own_later && !overwritten
             }
         })
@@ -629,6 +738,10 @@ fn guessed_reads(v: &Combination<'_>, every: &[Vec<Source>]) -> usize {
                 }
             }
         }
+    }
+    // Every read counted below has an uncovered edge on its cycle.
+    if uncovered.is_empty() {
+        return 0;
     }
     let reach = graph.plus();
     (0..n)
@@ -858,4 +971,80 @@ fn laps_agree(v: &Combination<'_>, roles: &Roles, read: &[Vals], write: &[Vals])
         let writes = events[x].flags.0 & Flags::W.0 != 0;
         (!reads || read[x].intersects(&read[y])) && (!writes || write[x].intersects(&write[y]))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{perfect_matching, Options, Vals, ValueMasks};
+
+    /// Is there an injective choice of one option per reader (plain search)?
+    fn brute_force(options: &[Vec<usize>], taken: &mut Vec<usize>) -> bool {
+        let r = taken.len();
+        if r == options.len() {
+            return true;
+        }
+        options[r].iter().any(|&s| {
+            if taken.contains(&s) {
+                return false;
+            }
+            taken.push(s);
+            let found = brute_force(options, taken);
+            taken.pop();
+            found
+        })
+    }
+
+    #[test]
+    fn matching_agrees_with_plain_search_on_every_small_graph() {
+        for readers in 1..=3usize {
+            for sources in 1..=3usize {
+                let subsets = 1usize << sources;
+                for code in 0..subsets.pow(readers as u32) {
+                    let lists: Vec<Vec<usize>> = (0..readers)
+                        .map(|r| {
+                            let set = code / subsets.pow(r as u32) % subsets;
+                            (0..sources).filter(|s| set >> s & 1 == 1).collect()
+                        })
+                        .collect();
+                    let mut options = Options::default();
+                    for l in &lists {
+                        options.add(l.iter().copied());
+                    }
+                    assert_eq!(
+                        perfect_matching(&options, sources),
+                        brute_force(&lists, &mut Vec::new()),
+                        "{lists:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn value_masks_meet_as_the_sets_do() {
+        let sets = [
+            Vals::none(),
+            Vals::one(0),
+            Vals::one(1),
+            Vals::of([0, 1]),
+            Vals::of([1, 7]),
+            Vals::of([-3, 2, 7]),
+            Vals::Any,
+        ];
+        let writes: Vec<&Vals> = sets.iter().filter(|w| **w != Vals::Any).collect();
+        let masks = ValueMasks::new(5, writes.iter().copied()).expect("few values");
+        for wanted in &sets {
+            for (i, w) in writes.iter().enumerate() {
+                assert_eq!(
+                    masks.of(wanted) & masks[i] != 0,
+                    wanted.intersects(w),
+                    "{wanted:?} and {w:?}"
+                );
+            }
+        }
+        // "Any value" stored, or more values than bits: no masks.
+        assert!(ValueMasks::new(0, [&Vals::Any].into_iter()).is_none());
+        let many: Vec<Vals> = (0..70).map(Vals::one).collect();
+        assert!(ValueMasks::new(0, many.iter()).is_none());
+    }
 }

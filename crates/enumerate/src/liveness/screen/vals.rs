@@ -75,10 +75,35 @@ impl Vals {
         matches!(self, Vals::Set(v) if v.is_empty())
     }
 
+    /// The reference [`Vals::union_with`] is tested against.
+    #[cfg(test)]
     pub(super) fn union(&self, other: &Vals) -> Vals {
         match (self, other) {
             (Vals::Set(a), Vals::Set(b)) => Vals::of(a.iter().chain(b.iter()).copied()),
             _ => Vals::Any,
+        }
+    }
+
+    /// `self = self.union(other)`, without building a third set (the screen's fixpoint
+    /// unions every source of every read on each round).
+    pub(super) fn union_with(&mut self, other: &Vals) {
+        match (&mut *self, other) {
+            (Vals::Any, _) => {}
+            (Vals::Set(_), Vals::Any) => *self = Vals::Any,
+            (Vals::Set(a), Vals::Set(b)) => {
+                if !b.iter().all(|&x| a.insert(x)) {
+                    *self = Vals::Any;
+                }
+            }
+        }
+    }
+
+    /// `self = self.union(&Vals::one(x))`, in place.
+    pub(super) fn insert(&mut self, x: i64) {
+        if let Vals::Set(a) = self {
+            if !a.insert(x) {
+                *self = Vals::Any;
+            }
         }
     }
 
@@ -132,6 +157,30 @@ mod tests {
         assert_eq!(Vals::of(0..=CAP as i64), Vals::Any);
         assert!(Vals::none().is_empty());
         assert!(!Vals::none().intersects(&Vals::Any));
+    }
+
+    #[test]
+    fn in_place_unions_are_unions() {
+        let sets = [
+            Vals::none(),
+            Vals::one(3),
+            Vals::of([1, 2]),
+            Vals::of(0..CAP as i64),
+            Vals::of(8..8 + CAP as i64),
+            Vals::Any,
+        ];
+        for a in &sets {
+            for b in &sets {
+                let mut c = a.clone();
+                c.union_with(b);
+                assert_eq!(c, a.union(b), "{a:?} with {b:?}");
+            }
+            for x in [0, 3, 100] {
+                let mut c = a.clone();
+                c.insert(x);
+                assert_eq!(c, a.union(&Vals::one(x)), "{a:?} with {x}");
+            }
+        }
     }
 
     #[test]
