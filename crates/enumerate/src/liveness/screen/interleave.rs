@@ -39,24 +39,28 @@ pub(super) fn orders_exist(
     read: &[Vals],
     write: &[Vals],
 ) -> bool {
-    if !core.terms.po_loc {
+    let tested = tested_locations(v, core, src);
+    if tested.is_empty() {
         return true;
     }
-    let events = &v.lay.events;
-    let mut locations: Vec<_> = (events.iter())
+    let flags: Vec<Flags> = v.lay.events.iter().map(|e| e.flags).collect();
+    (tested.iter()).all(|loc| loc.has_order(&flags, (src, read, write), None))
+}
+
+/// The locations the test applies to (none without the core's `po_loc` term).
+fn tested_locations(v: &Combination<'_>, core: &Core<'_>, src: &[Vec<Source>]) -> Vec<Location> {
+    if !core.terms.po_loc {
+        return Vec::new();
+    }
+    let mut locations: Vec<_> = (v.lay.events.iter())
         .filter(|e| e.flags.0 & (Flags::R.0 | Flags::W.0) != 0)
         .filter_map(|e| e.location)
         .collect();
     locations.sort_unstable();
     locations.dedup();
-    let tested: Vec<Location> = (locations.into_iter())
+    (locations.into_iter())
         .filter_map(|l| Location::of(v, core, src, l))
-        .collect();
-    if tested.is_empty() {
-        return true;
-    }
-    let flags: Vec<Flags> = events.iter().map(|e| e.flags).collect();
-    (tested.iter()).all(|loc| loc.has_order(&flags, (src, read, write), None))
+        .collect()
 }
 
 /// What a search node chose so far, which the order must keep: each chosen read returns
@@ -112,20 +116,9 @@ impl Lookahead {
         read: Vec<Vals>,
         write: Vec<Vals>,
     ) -> Option<Lookahead> {
-        if !core.terms.po_loc {
-            return None;
-        }
         let events = &v.lay.events;
         let n = events.len();
-        let mut locations: Vec<_> = (events.iter())
-            .filter(|e| e.flags.0 & (Flags::R.0 | Flags::W.0) != 0)
-            .filter_map(|e| e.location)
-            .collect();
-        locations.sort_unstable();
-        locations.dedup();
-        let locations: Vec<Location> = (locations.into_iter())
-            .filter_map(|l| Location::of(v, core, &src, l))
-            .collect();
+        let locations = tested_locations(v, core, &src);
         if locations.is_empty() {
             return None;
         }
@@ -324,19 +317,20 @@ mod tests {
     use super::super::{may_have_values, Combination, Core};
     use super::Lookahead;
     use crate::candidates::asmo_pairs;
-    use crate::combine::layout;
+    use crate::combine::{layout, Layout};
     use crate::engine::Shortcuts;
     use crate::paths::{thread_paths, Path, PathLimits, Step};
     use crate::values::Source;
     use crate::values::ValueSolver;
     use vkherd_model::{Instruction, ModelOptions, Program, Rel, Statics};
 
-    /// Test-and-test-and-set: spin reading the lock until it is free, then exchange 1;
-    /// again if the exchange read 1 (the corpus's liveness/ttas-lock.litmus).
-    fn ttas() -> Program {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../litmus-tests/liveness/ttas-lock.litmus"
+    /// A test of the liveness corpus: `ttas-lock` (test-and-test-and-set: spin reading
+    /// the lock until it is free, then exchange 1; again if the exchange read 1) or
+    /// `tas-lock` (exchange until it reads 0).
+    fn corpus(name: &str) -> Program {
+        let path = format!(
+            "{}/../../litmus-tests/liveness/{name}.litmus",
+            env!("CARGO_MANIFEST_DIR")
         );
         let source = std::fs::read_to_string(path).expect("the corpus test");
         vkherd_dialects::load(&source).expect("it loads")
@@ -360,25 +354,29 @@ mod tests {
             .expect("such a path")
     }
 
-    /// Does the screen, with the coherence core everywhere (Vulkan's), keep the
-    /// combination where P0 fails `f0` times and P1 `f1` times?
-    fn kept(f0: usize, f1: usize) -> bool {
-        let program = ttas();
-        let paths = [failing(&program, 0, f0), failing(&program, 1, f1)];
+    /// The screen's view of the combination where P0 fails `fails[0]` times and P1
+    /// `fails[1]` times, with the coherence core everywhere (Vulkan's), handed to `f`
+    /// with the layout.
+    fn screened<R>(
+        program: &Program,
+        fails: [usize; 2],
+        f: impl FnOnce(&Combination<'_>, &Layout) -> R,
+    ) -> R {
+        let paths = [failing(program, 0, fails[0]), failing(program, 1, fails[1])];
         let combo: Vec<&Path> = paths.iter().collect();
-        let lay = layout(&program, &combo);
+        let lay = layout(program, &combo);
         let n = lay.events.len();
         let s = Statics::new(
-            &program,
+            program,
             lay.events.clone(),
             Rel::empty(n),
             &ModelOptions::default(),
         );
-        let (pairs, _) = asmo_pairs(&program, &s, None);
-        let solver = ValueSolver::new(&program, combo.clone(), &lay);
+        let (pairs, _) = asmo_pairs(program, &s, None);
+        let solver = ValueSolver::new(program, combo.clone(), &lay);
         let terms = Shortcuts::ALL.core.expect("the hand engine's core");
-        may_have_values(&Combination {
-            program: &program,
+        let combination = Combination {
+            program,
             paths: combo,
             lay: &lay,
             universe: solver.universe(),
@@ -386,48 +384,30 @@ mod tests {
             rf_allowed: &|_, _| true,
             core: Some(Core::new(&s, terms, &pairs)),
             probe_values: true,
-        })
+        };
+        f(&combination, &lay)
+    }
+
+    /// Does the screen keep the combination where P0 fails `f0` times and P1 `f1` times?
+    fn kept(f0: usize, f1: usize) -> bool {
+        screened(&corpus("ttas-lock"), [f0, f1], |c, _| may_have_values(c))
     }
 
     /// The test-and-set lock of the liveness corpus, P0 taking the lock at once and P1
-    /// failing once: its order lookahead, the layout, and P0's exchange and release and
-    /// P1's two exchanges and release, in program order.
+    /// failing once: its order lookahead, and P0's exchange and release and P1's two
+    /// exchanges and release, in program order.
     fn tas_lock_lookahead() -> (Lookahead, [usize; 5]) {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../litmus-tests/liveness/tas-lock.litmus"
-        );
-        let source = std::fs::read_to_string(path).expect("the corpus test");
-        let program = vkherd_dialects::load(&source).expect("it loads");
-        let paths = [failing(&program, 0, 0), failing(&program, 1, 1)];
-        let combo: Vec<&Path> = paths.iter().collect();
-        let lay = layout(&program, &combo);
-        let n = lay.events.len();
-        let s = Statics::new(
-            &program,
-            lay.events.clone(),
-            Rel::empty(n),
-            &ModelOptions::default(),
-        );
-        let (pairs, _) = asmo_pairs(&program, &s, None);
-        let solver = ValueSolver::new(&program, combo.clone(), &lay);
-        let terms = Shortcuts::ALL.core.expect("the hand engine's core");
-        let lookahead = super::super::lookahead(&Combination {
-            program: &program,
-            paths: combo,
-            lay: &lay,
-            universe: solver.universe(),
-            roles: None,
-            rf_allowed: &|_, _| true,
-            core: Some(Core::new(&s, terms, &pairs)),
-            probe_values: true,
+        screened(&corpus("tas-lock"), [0, 1], |c, lay| {
+            let lookahead = super::super::lookahead(c).expect("the lock's location is tested");
+            let of = |t: usize| -> Vec<usize> {
+                (0..lay.events.len())
+                    .filter(|&e| lay.events[e].thread == t)
+                    .collect()
+            };
+            let (p0, p1) = (of(0), of(1));
+            assert_eq!((p0.len(), p1.len()), (2, 3), "exchange(s) and release");
+            (lookahead, [p0[0], p0[1], p1[0], p1[1], p1[2]])
         })
-        .expect("the lock's location is tested");
-        let of =
-            |t: usize| -> Vec<usize> { (0..n).filter(|&e| lay.events[e].thread == t).collect() };
-        let (p0, p1) = (of(0), of(1));
-        assert_eq!((p0.len(), p1.len()), (2, 3), "exchange(s) and release");
-        (lookahead, [p0[0], p0[1], p1[0], p1[1], p1[2]])
     }
 
     #[test]
