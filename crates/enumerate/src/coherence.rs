@@ -20,12 +20,17 @@ pub(crate) struct CoherenceCore {
     covered: Option<Rel>,
 }
 
+/// The core's `po_loc` term, `po & sloc & sref`: program order between accesses to one
+/// location through one reference.
+pub(crate) fn po_loc(s: &Statics) -> Rel {
+    s.rel(StaticRel::Po)
+        .inter(s.rel(StaticRel::Sloc))
+        .inter(s.rel(StaticRel::Sref))
+}
+
 impl CoherenceCore {
     pub(crate) fn new(s: &Statics, terms: &CoreTerms) -> CoherenceCore {
-        let po_loc = s
-            .rel(StaticRel::Po)
-            .inter(s.rel(StaticRel::Sloc))
-            .inter(s.rel(StaticRel::Sref));
+        let po_loc = po_loc(s);
         let po_loc_ww = match terms.fr_ww {
             true => po_loc.restrict(s.set(StaticSet::W), s.set(StaticSet::W)),
             false => Rel::empty(s.n()),

@@ -162,7 +162,7 @@ use crate::visitor::Visitor;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use vkherd_model::{AsmoShape, EventSet, Rel, StaticRel, StaticSet, Statics};
+use vkherd_model::{AsmoShape, EventSet, Rel, StaticSet, Statics};
 
 /// Depth down to which subtrees are handed to rayon as separate tasks (per stage).
 const PARALLEL_DEPTH: usize = 3;
@@ -1041,12 +1041,8 @@ fn po_loc_writes(s: &Statics, terms: Option<&CoreTerms>) -> Vec<Vec<(usize, bool
     let Some(terms) = terms.filter(|t| t.po_loc) else {
         return out;
     };
-    let po_loc = s
-        .rel(StaticRel::Po)
-        .inter(s.rel(StaticRel::Sloc))
-        .inter(s.rel(StaticRel::Sref));
     let writes = s.set(StaticSet::W);
-    for (e, v) in po_loc.pairs() {
+    for (e, v) in crate::coherence::po_loc(s).pairs() {
         if terms.covers(e) && writes.contains(v) {
             out[e].push((v, true));
         }

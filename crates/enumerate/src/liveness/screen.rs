@@ -45,7 +45,7 @@ use crate::engine::CoreTerms;
 use crate::paths::{Path, Step};
 use crate::values::Source;
 use vkherd_model::{
-    arith, compare, AccessKind, Flags, Instruction, Operand, Pin, Program, Rel, StaticRel, Statics,
+    arith, compare, AccessKind, Flags, Instruction, Operand, Pin, Program, Rel, Statics,
 };
 
 /// How the search of a path combination uses the screen.
@@ -88,10 +88,7 @@ pub(crate) struct Core<'a> {
 
 impl<'a> Core<'a> {
     pub(crate) fn new(s: &Statics, terms: CoreTerms, asmo_pairs: &'a Rel) -> Core<'a> {
-        let mut po_loc = s
-            .rel(StaticRel::Po)
-            .inter(s.rel(StaticRel::Sloc))
-            .inter(s.rel(StaticRel::Sref));
+        let mut po_loc = crate::coherence::po_loc(s);
         // Every argument below from `po_loc` is about one location's accesses: kept to
         // the locations where the model entails the core.
         if let Some(e) = &terms.events {
