@@ -47,34 +47,14 @@ empty (rf ; [R & W]) & (co ; co) as rmw-atomicity
 let hb = (po | (rf & ext))+
 irreflexive hb ; (co | fr) as causality"#;
 
-/// RC11's coherence (`irreflexive hb ; eco`) with the RMW axioms: the second form.
-const RC11_COHERENCE: &str = r#"let co = asmo
-let fr = ((rf^-1 ; co) | ([RFINIT] ; sloc ; [W])) \ id
-let eco = (rf | co | fr)+
-let sw = [REL & A] ; rf ; [ACQ & A]
-let hb = (po | sw)+
-irreflexive hb ; eco as coherence
-irreflexive rf ; co as rmw-1
-empty (rf ; [R & W]) & (co ; co) as rmw-2
-empty [W] ; co ; [R & W & RFINIT] as rmw-3
-let conflict = (sloc & ((W * (R | W)) | (R * W))) \ sthd
-flag ~empty (conflict \ (A * A)) \ (hb | hb^-1) as racy"#;
+/// RC11's coherence (`irreflexive hb ; eco`) with the RMW axioms: the second form. The
+/// benchmarks' user model, read from its file (benches/rmw-loops).
+const RC11_COHERENCE: &str = include_str!("../../../benches/rmw-loops/rc11-coherence.cat");
 
 /// [`RC11_COHERENCE`] for PTX tests, which have no `A` (docs/ptx.md, "Base names"; a
 /// model reading it is refused there): strong operations, the accesses with a scope, in
 /// its place, the same checks otherwise.
-const RC11_COHERENCE_PTX: &str = r#"let STRONG = (R | W) & (SCOPEWG | SCOPEQF | SCOPEDEV)
-let co = asmo
-let fr = ((rf^-1 ; co) | ([RFINIT] ; sloc ; [W])) \ id
-let eco = (rf | co | fr)+
-let sw = [REL & STRONG] ; rf ; [ACQ & STRONG]
-let hb = (po | sw)+
-irreflexive hb ; eco as coherence
-irreflexive rf ; co as rmw-1
-empty (rf ; [R & W]) & (co ; co) as rmw-2
-empty [W] ; co ; [R & W & RFINIT] as rmw-3
-let conflict = (sloc & ((W * (R | W)) | (R * W))) \ sthd
-flag ~empty (conflict \ (STRONG * STRONG)) \ (hb | hb^-1) as racy"#;
+const RC11_COHERENCE_PTX: &str = include_str!("../../../benches/rmw-loops/rc11-coherence-ptx.cat");
 
 /// Causality alone: no coherence axiom, so no core. Claiming one would be wrong.
 const NO_COHERENCE: &str = r#"let co = asmo
