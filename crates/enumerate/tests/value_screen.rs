@@ -65,6 +65,21 @@ struct Tally {
     changed: usize,
 }
 
+impl Tally {
+    /// What the runs since `started` compared, on stderr (`--nocapture` shows it).
+    fn report(&self, started: std::time::Instant) {
+        eprintln!(
+            "{:.1} s, {} runs ({} with a meeting skipped): {} candidates examined with the \
+             screen, {} without",
+            started.elapsed().as_secs_f64(),
+            self.compared,
+            self.changed,
+            self.screened,
+            self.unscreened
+        );
+    }
+}
+
 /// Compares the screened search with the unscreened one (and with plain enumeration
 /// when `naive`); runs stopped by the candidate cap are not compared.
 fn compare(name: &str, program: &Program, unroll: u32, naive: bool, tally: &mut Tally) {
@@ -154,11 +169,7 @@ fn value_screen_changes_no_outcome_on_generated_loops() {
         compare(&name, &program, 1, true, &mut tally);
         compare(&name, &program, 2, false, &mut tally);
     }
-    eprintln!("{:.1} s", started.elapsed().as_secs_f64());
-    eprintln!(
-        "{} runs ({} with a meeting skipped): {} candidates examined with the screen, {} without",
-        tally.compared, tally.changed, tally.screened, tally.unscreened
-    );
+    tally.report(started);
     assert!(tally.compared >= 20, "only {} compared", tally.compared);
     // The screen does skip meetings here: the test exercises it.
     assert!(
@@ -207,15 +218,7 @@ fn value_screen_changes_no_outcome_on_exchange_loops_at_unroll_3() {
         compare(&name, &program, 2, true, &mut tally);
         compare(&name, &program, 3, false, &mut tally);
     }
-    eprintln!(
-        "{:.1} s, {} runs ({} with a meeting skipped): {} candidates examined with the \
-         screen, {} without",
-        started.elapsed().as_secs_f64(),
-        tally.compared,
-        tally.changed,
-        tally.screened,
-        tally.unscreened
-    );
+    tally.report(started);
     assert!(tally.compared >= 90, "only {} compared", tally.compared);
     // Most runs skip meetings here: the test exercises the screen.
     assert!(
